@@ -1,0 +1,141 @@
+//! Error codes: the widget SDK's `ServiceError`, the login library's error strings,
+//! and the REST error body.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// The widget SDK's error codes, spelled exactly as the spec does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub enum ServiceErrorCode {
+    ApiRequestError,
+    InvalidParameters,
+    NotInitialized,
+    InvalidAppKey,
+    InvalidLoginProvider,
+    InvalidToken,
+    InvalidLoginSession,
+    UserCancelled,
+    UnknownError,
+    NotConnectedInternet,
+    FailedLogin,
+    AlreadyLogout,
+    AlreadyInitialized,
+    InvalidEmailDomain,
+    FailedSendEmail,
+    RequiredEmailVerified,
+    IncorrectEmailForm,
+    IncorrectPasswordForm,
+    NotInitializedNetwork,
+    RequiredSignupEmail,
+    FailedEmailVerified,
+    FailedPasswordStateSetting,
+    FailedPasswordSetting,
+    ExistedEmail,
+    NotActivity,
+}
+
+/// The `code` of a REST error body.
+///
+/// The spec leaves REST errors open, so the service reuses the SDK's codes where one
+/// fits and adds the few a REST client also needs to tell apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(untagged)]
+pub enum ErrorCode {
+    Service(ServiceErrorCode),
+    Rest(RestErrorCode),
+}
+
+/// REST error codes that have no `ServiceError` counterpart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub enum RestErrorCode {
+    /// 403: the domain is not registered for the app key.
+    InvalidDomain,
+    /// 403: the id asked for belongs to another user.
+    Forbidden,
+    /// 404: no such account, wallet or route.
+    NotFound,
+    /// 409: the thing to create exists already.
+    Conflict,
+    /// 429: too many requests; try again later.
+    TooManyRequests,
+    /// 502: the network's node did not answer or answered wrongly.
+    UpstreamUnavailable,
+    /// 500: a fault of the service itself; the cause is logged, not sent.
+    InternalError,
+}
+
+impl From<ServiceErrorCode> for ErrorCode {
+    fn from(code: ServiceErrorCode) -> Self {
+        Self::Service(code)
+    }
+}
+
+impl From<RestErrorCode> for ErrorCode {
+    fn from(code: RestErrorCode) -> Self {
+        Self::Rest(code)
+    }
+}
+
+/// The JSON body of every REST error: `{statusCode, code, message}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ApiErrorBody {
+    pub status_code: u16,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// The login library's error strings, exactly as the spec writes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+pub enum LoginLibraryError {
+    #[serde(rename = "required/register_email")]
+    RequiredRegisterEmail,
+    #[serde(rename = "Invalid provider")]
+    InvalidProvider,
+    #[serde(rename = "User canceled")]
+    UserCanceled,
+    #[serde(rename = "Internal error")]
+    InternalError,
+    #[serde(rename = "auth/email-verified")]
+    EmailVerificationRequired,
+    #[serde(rename = "auth/existed-email")]
+    ExistedEmail,
+    #[serde(rename = "fail/send-email")]
+    FailSendEmail,
+    #[serde(rename = "fail/email-verified")]
+    FailEmailVerified,
+    #[serde(rename = "login module not initialized")]
+    NotInitialized,
+    #[serde(rename = "Already logout")]
+    AlreadyLogout,
+}
+
+impl LoginLibraryError {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::RequiredRegisterEmail => "required/register_email",
+            Self::InvalidProvider => "Invalid provider",
+            Self::UserCanceled => "User canceled",
+            Self::InternalError => "Internal error",
+            Self::EmailVerificationRequired => "auth/email-verified",
+            Self::ExistedEmail => "auth/existed-email",
+            Self::FailSendEmail => "fail/send-email",
+            Self::FailEmailVerified => "fail/email-verified",
+            Self::NotInitialized => "login module not initialized",
+            Self::AlreadyLogout => "Already logout",
+        }
+    }
+}
+
+impl std::fmt::Display for LoginLibraryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

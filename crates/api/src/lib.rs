@@ -1,0 +1,21 @@
+//! Wire types of the Satchel service and SDK.
+//!
+//! Every JSON shape of `service-spec.md` is defined here once, with the spec's exact
+//! field names. The service serialises these types and the SDK deserialises the same
+//! ones, so a renamed field is a compile error rather than a bug. Optional fields are
+//! omitted when absent, never sent as `null` or `""`.
+
+pub mod error;
+pub mod rest;
+pub mod sdk;
+
+pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
+pub use rest::*;
+pub use sdk::*;
+
+/// The names of the five headers every REST request carries.
+pub mod headers {
+    pub const API_KEY: &str = "x-api-key";
+    pub const API_DOMAIN: &str = "x-api-domain";
+    pub const SDK_TYPE: &str = "x-sdk-type";
+}

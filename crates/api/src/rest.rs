@@ -1,0 +1,224 @@
+//! The REST resources and the responses of the four GET operations.
+
+use serde::{Deserialize, Serialize};
+use serde_repr::{Deserialize_repr, Serialize_repr};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// One element of `accounts`: a native-coin account or a token account.
+///
+/// A native-coin entry carries `coinId` and omits `accountTokenId` and `contract`; a
+/// token entry carries `accountTokenId` and `contract` and omits `coinId`, repeating
+/// the `accountId` and `address` of the account that holds it. Build entries with
+/// [`Account::native`] or [`Account::token`] so that rule always holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    pub account_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_token_id: Option<String>,
+    pub address: String,
+    pub address_path: String,
+    pub label: String,
+    /// Integer amount in the coin's smallest unit (wei for ether).
+    pub balance: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coin_id: Option<i64>,
+    pub name: String,
+    pub network: String,
+    pub symbol: String,
+    pub decimals: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub icon_url: String,
+    pub ids: String,
+}
+
+/// What the holder of an account needs to know about the coin it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoinInfo {
+    pub name: String,
+    pub network: String,
+    pub symbol: String,
+    pub decimals: u32,
+    pub icon_url: String,
+    pub ids: String,
+}
+
+/// The account-level fields shared by a native entry and its token entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountHolder {
+    pub account_id: String,
+    pub address: String,
+    pub address_path: String,
+    pub label: String,
+}
+
+/// Which of the two kinds an [`Account`] entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountKind<'a> {
+    Native {
+        coin_id: i64,
+    },
+    Token {
+        account_token_id: &'a str,
+        contract: &'a str,
+    },
+}
+
+impl Account {
+    pub fn native(holder: &AccountHolder, coin_id: i64, coin: CoinInfo, balance: String) -> Self {
+        Self::entry(holder, coin, balance, Some(coin_id), None)
+    }
+
+    pub fn token(
+        holder: &AccountHolder,
+        account_token_id: String,
+        contract: String,
+        coin: CoinInfo,
+        balance: String,
+    ) -> Self {
+        Self::entry(
+            holder,
+            coin,
+            balance,
+            None,
+            Some((account_token_id, contract)),
+        )
+    }
+
+    fn entry(
+        holder: &AccountHolder,
+        coin: CoinInfo,
+        balance: String,
+        coin_id: Option<i64>,
+        token: Option<(String, String)>,
+    ) -> Self {
+        let (account_token_id, contract) = token.unzip();
+        Self {
+            account_id: holder.account_id.clone(),
+            account_token_id,
+            address: holder.address.clone(),
+            address_path: holder.address_path.clone(),
+            label: holder.label.clone(),
+            balance,
+            coin_id,
+            name: coin.name,
+            network: coin.network,
+            symbol: coin.symbol,
+            decimals: coin.decimals,
+            contract,
+            icon_url: coin.icon_url,
+            ids: coin.ids,
+        }
+    }
+
+    /// The entry's kind, or `None` when it breaks the native/token rule.
+    pub fn kind(&self) -> Option<AccountKind<'_>> {
+        match (self.coin_id, &self.account_token_id, &self.contract) {
+            (Some(coin_id), None, None) => Some(AccountKind::Native { coin_id }),
+            (None, Some(id), Some(contract)) => Some(AccountKind::Token {
+                account_token_id: id,
+                contract,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Operation 1: `GET /v1/account?userId=&walletId=`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AccountsResponse {
+    pub wallet_id: String,
+    pub accounts: Vec<Account>,
+}
+
+/// One element of `tokens` in the balance response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TokenBalance {
+    pub balance: String,
+    pub decimals: u32,
+    pub symbol: String,
+    pub contract: String,
+}
+
+/// Operation 2: `GET /v1/accountbalance/{accountId}/balance`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceResponse {
+    pub balance: String,
+    pub decimals: u32,
+    pub symbol: String,
+    pub tokens: Vec<TokenBalance>,
+}
+
+/// `contentType` of an NFT: 1 = image, 2 = video.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[repr(u8)]
+pub enum NftContentType {
+    Image = 1,
+    Video = 2,
+}
+
+/// `scheme` of an NFT contract: 1 = ERC-721, 2 = ERC-1155.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[repr(u8)]
+pub enum NftScheme {
+    Erc721 = 1,
+    Erc1155 = 2,
+}
+
+/// One element of `nfts`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Nft {
+    pub id: String,
+    pub account_id: String,
+    pub name: String,
+    pub description: String,
+    pub token_id: String,
+    pub external_link: String,
+    pub image_url: String,
+    pub quantity: i64,
+    pub content_type: NftContentType,
+    pub contract: NftContract,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NftContract {
+    pub address: String,
+    pub scheme: NftScheme,
+    pub description: String,
+    pub network: String,
+    pub external_link: String,
+    pub image_url: String,
+}
+
+/// Operations 3 and 4: `GET /v1/nft` and `GET /v1/nft/refresh`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NftsResponse {
+    pub nfts: Vec<Nft>,
+}
+
+/// The query of operations 1, 3 and 4.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[serde(rename_all = "camelCase")]
+pub struct WalletQuery {
+    pub user_id: String,
+    pub wallet_id: String,
+}

@@ -1,0 +1,29 @@
+//! The contract interfaces Satchel reads: ERC-20, ERC-721 and ERC-1155.
+
+use alloy::sol;
+
+sol! {
+    interface IERC20 {
+        function balanceOf(address owner) external view returns (uint256);
+        function transfer(address to, uint256 amount) external returns (bool);
+    }
+
+    interface IERC721 {
+        event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
+        function ownerOf(uint256 tokenId) external view returns (address);
+        function tokenURI(uint256 tokenId) external view returns (string);
+    }
+
+    interface IERC1155 {
+        event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value);
+        event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values);
+        function balanceOf(address owner, uint256 id) external view returns (uint256);
+        function uri(uint256 id) external view returns (string);
+    }
+
+    /// Optional collection-level facts: a name and an ERC-7572 `contractURI`.
+    interface ICollection {
+        function name() external view returns (string);
+        function contractURI() external view returns (string);
+    }
+}

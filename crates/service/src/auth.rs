@@ -1,0 +1,152 @@
+//! Who is calling: the app (from the three `X-` headers) and, for protected
+//! operations, the user (from the bearer access token). Handlers say what they need
+//! by taking [`AppHeaders`] or [`AuthUser`] as a parameter.
+
+use axum::extract::FromRequestParts;
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use satchel_api::{RestErrorCode, ServiceErrorCode, headers};
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::tokens::TokenError;
+
+/// The app a request comes from, checked against its key and domain.
+#[derive(Debug, Clone)]
+pub struct AppHeaders {
+    pub app_id: String,
+    /// `X-SDK-TYPE`, e.g. `desktop_rest_api`.
+    pub sdk_type: String,
+}
+
+/// A logged-in user of the calling app, with a live session.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: String,
+    pub app_id: String,
+    pub session_id: String,
+}
+
+/// Apps are looked up by the SHA-256 of their key, so the key itself is never
+/// stored and never compared byte by byte.
+pub fn app_key_hash(key: &str) -> String {
+    hex::encode(Sha256::digest(key.as_bytes()))
+}
+
+fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
+    parts
+        .headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+}
+
+fn is_sdk_type(value: &str) -> bool {
+    value.len() <= 64
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+impl FromRequestParts<AppState> for AppHeaders {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let key = header(parts, headers::API_KEY).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                ServiceErrorCode::InvalidAppKey,
+                "X-API-KEY is missing",
+            )
+        })?;
+        let domain = header(parts, headers::API_DOMAIN)
+            .ok_or_else(|| ApiError::bad_request("X-API-DOMAIN is missing"))?;
+        let sdk_type = header(parts, headers::SDK_TYPE)
+            .ok_or_else(|| ApiError::bad_request("X-SDK-TYPE is missing"))?;
+        if !is_sdk_type(sdk_type) {
+            return Err(ApiError::bad_request(
+                "X-SDK-TYPE must look like <platform>_rest_api",
+            ));
+        }
+        let app = state
+            .apps
+            .lookup(&state.db, &app_key_hash(key), domain)
+            .await?;
+        match app {
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                ServiceErrorCode::InvalidAppKey,
+                "the app key is not known",
+            )),
+            Some(app) if !app.domain_allowed => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                RestErrorCode::InvalidDomain,
+                "X-API-DOMAIN is not registered for this app key",
+            )),
+            Some(app) => Ok(Self {
+                app_id: app.app_id,
+                sdk_type: sdk_type.to_owned(),
+            }),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let app = AppHeaders::from_request_parts(parts, state).await?;
+        let token = header(parts, "authorization")
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .ok_or_else(|| {
+                ApiError::invalid_token("Authorization: Bearer <accessToken> is missing")
+            })?;
+        let claims = state.keys.verify_access(token).map_err(|e| match e {
+            TokenError::Expired => {
+                ApiError::invalid_token("the access token has expired; renew it")
+            }
+            TokenError::Invalid => ApiError::invalid_token("the access token is not valid"),
+        })?;
+        if claims.app != app.app_id {
+            return Err(ApiError::invalid_token(
+                "the access token was issued for another app",
+            ));
+        }
+        if !state.db.session_active(&claims.sid, &claims.sub).await? {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                ServiceErrorCode::InvalidLoginSession,
+                "the login session has ended; log in again",
+            ));
+        }
+        Ok(Self {
+            user_id: claims.sub,
+            app_id: claims.app,
+            session_id: claims.sid,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdk_types_are_short_lowercase_words() {
+        assert!(is_sdk_type("desktop_rest_api"));
+        assert!(is_sdk_type("desktop-login"));
+        assert!(!is_sdk_type("Desktop REST"));
+        assert!(!is_sdk_type(&"a".repeat(65)));
+    }
+
+    #[test]
+    fn app_keys_hash_to_64_hex_digits() {
+        let hash = app_key_hash("sk_demo");
+        assert_eq!(hash.len(), 64);
+        assert_ne!(hash, app_key_hash("sk_demo2"));
+    }
+}

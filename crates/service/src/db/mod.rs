@@ -1,0 +1,134 @@
+//! The service's storage: one pool over SQLite or PostgreSQL, chosen by the URL.
+//!
+//! The queries are written once in the SQL both engines share (`$n` parameters,
+//! `ON CONFLICT`, BIGINT and TEXT columns) and run through sqlx's `Any` driver, so
+//! there is one implementation to read and test rather than two that drift apart.
+//! Each table's queries live in the file named after it.
+
+mod apps;
+mod nfts;
+mod sessions;
+mod users;
+mod wallets;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+pub use apps::AppMatch;
+pub use nfts::{NftRow, StoredCollection, StoredNft};
+pub use wallets::{AccountRow, NewAccount, TokenRow};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("already exists")]
+    Conflict,
+    #[error(transparent)]
+    Sqlx(#[from] sqlx::Error),
+    #[error(transparent)]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl DbError {
+    /// Unique-constraint violations become [`DbError::Conflict`].
+    fn from_write(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => Self::Conflict,
+            _ => Self::Sqlx(e),
+        }
+    }
+}
+
+pub type DbResult<T> = Result<T, DbError>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Db {
+    /// Connects, creating a SQLite file and its folder when needed, and brings the
+    /// schema up to date.
+    pub async fn connect(url: &str) -> DbResult<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        };
+        if backend == Backend::Sqlite {
+            if let Some(parent) = sqlite_path(url).and_then(|p| p.parent().map(|p| p.to_owned())) {
+                if !parent.as_os_str().is_empty() {
+                    std::fs::create_dir_all(&parent)
+                        .map_err(|e| DbError::Sqlx(sqlx::Error::Io(e)))?;
+                }
+            }
+        }
+        let options: AnyConnectOptions = url.parse()?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers run beside the one writer; the busy
+                        // timeout makes a writer wait for another instead of failing.
+                        conn.execute(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                             PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Self { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// The file path of a `sqlite://path?opts` URL.
+fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or_default();
+    (!path.is_empty() && path != ":memory:").then(|| path.into())
+}
+
+/// Unix seconds now.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
+
+/// A new id: a UUIDv7, so ids sort by creation and index well.
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

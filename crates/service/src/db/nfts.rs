@@ -1,0 +1,168 @@
+//! NFTs held by accounts, the collections they belong to, and where each account's
+//! next log scan starts.
+
+use super::{Db, DbResult, new_id, now};
+
+/// An NFT as the service knows it now, to store.
+#[derive(Debug, Clone)]
+pub struct StoredNft {
+    pub network: String,
+    pub contract: String,
+    pub token_id: String,
+    pub scheme: i64,
+    pub quantity: i64,
+    pub name: String,
+    pub description: String,
+    pub external_link: String,
+    pub image_url: String,
+    pub content_url: Option<String>,
+    pub content_type: i64,
+}
+
+/// A collection's own description, to store.
+#[derive(Debug, Clone)]
+pub struct StoredCollection {
+    pub network: String,
+    pub address: String,
+    pub scheme: i64,
+    pub name: String,
+    pub description: String,
+    pub external_link: String,
+    pub image_url: String,
+}
+
+/// An NFT with its collection, as listed.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NftRow {
+    pub id: String,
+    pub account_id: String,
+    pub network: String,
+    pub contract: String,
+    pub token_id: String,
+    pub scheme: i64,
+    pub quantity: i64,
+    pub name: String,
+    pub description: String,
+    pub external_link: String,
+    pub image_url: String,
+    pub content_type: i64,
+    pub collection_description: Option<String>,
+    pub collection_external_link: Option<String>,
+    pub collection_image_url: Option<String>,
+}
+
+impl Db {
+    /// Every NFT the wallet's accounts hold, by account, contract and token id.
+    pub async fn wallet_nfts(&self, wallet_id: &str) -> DbResult<Vec<NftRow>> {
+        Ok(sqlx::query_as(
+            "SELECT n.id, n.account_id, n.network, n.contract, n.token_id, n.scheme, n.quantity, \
+                    n.name, n.description, n.external_link, n.image_url, n.content_type, \
+                    c.description AS collection_description, \
+                    c.external_link AS collection_external_link, \
+                    c.image_url AS collection_image_url \
+             FROM nfts n \
+             JOIN accounts a ON a.id = n.account_id \
+             LEFT JOIN nft_collections c ON c.network = n.network AND c.address = n.contract \
+             WHERE a.wallet_id = $1 AND n.quantity > 0 \
+             ORDER BY a.position, n.contract, LENGTH(n.token_id), n.token_id",
+        )
+        .bind(wallet_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// The NFTs an account was last seen holding: (contract, token id, scheme).
+    pub async fn account_nft_refs(&self, account_id: &str) -> DbResult<Vec<(String, String, i64)>> {
+        Ok(
+            sqlx::query_as("SELECT contract, token_id, scheme FROM nfts WHERE account_id = $1")
+                .bind(account_id)
+                .fetch_all(self.pool())
+                .await?,
+        )
+    }
+
+    /// The first block the account's next log scan reads.
+    pub async fn nft_checkpoint(&self, account_id: &str) -> DbResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT next_block FROM nft_checkpoints WHERE account_id = $1")
+                .bind(account_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// Stores what an account holds now and moves its checkpoint, in one transaction.
+    /// NFTs whose quantity fell to zero are dropped; ids of the others stay stable.
+    pub async fn store_account_nfts(
+        &self,
+        account_id: &str,
+        nfts: &[StoredNft],
+        collections: &[StoredCollection],
+        next_block: Option<i64>,
+    ) -> DbResult<()> {
+        let mut tx = self.pool().begin().await?;
+        for c in collections {
+            sqlx::query(
+                "INSERT INTO nft_collections (network, address, scheme, name, description, external_link, image_url) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (network, address) DO UPDATE SET scheme = excluded.scheme, name = excluded.name, \
+                 description = excluded.description, external_link = excluded.external_link, \
+                 image_url = excluded.image_url",
+            )
+            .bind(&c.network)
+            .bind(&c.address)
+            .bind(c.scheme)
+            .bind(&c.name)
+            .bind(&c.description)
+            .bind(&c.external_link)
+            .bind(&c.image_url)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let updated = now();
+        for n in nfts {
+            sqlx::query(
+                "INSERT INTO nfts (id, account_id, network, contract, token_id, scheme, quantity, name, \
+                 description, external_link, image_url, content_url, content_type, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                 ON CONFLICT (account_id, contract, token_id) DO UPDATE SET scheme = excluded.scheme, \
+                 quantity = excluded.quantity, name = excluded.name, description = excluded.description, \
+                 external_link = excluded.external_link, image_url = excluded.image_url, \
+                 content_url = excluded.content_url, content_type = excluded.content_type, \
+                 updated_at = excluded.updated_at",
+            )
+            .bind(new_id())
+            .bind(account_id)
+            .bind(&n.network)
+            .bind(&n.contract)
+            .bind(&n.token_id)
+            .bind(n.scheme)
+            .bind(n.quantity)
+            .bind(&n.name)
+            .bind(&n.description)
+            .bind(&n.external_link)
+            .bind(&n.image_url)
+            .bind(&n.content_url)
+            .bind(n.content_type)
+            .bind(updated)
+            .execute(&mut *tx)
+            .await?;
+        }
+        sqlx::query("DELETE FROM nfts WHERE account_id = $1 AND quantity <= 0")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
+        if let Some(next_block) = next_block {
+            sqlx::query(
+                "INSERT INTO nft_checkpoints (account_id, next_block) VALUES ($1, $2) \
+                 ON CONFLICT (account_id) DO UPDATE SET next_block = excluded.next_block",
+            )
+            .bind(account_id)
+            .bind(next_block)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,185 @@
+//! Wallets, their accounts (one per network and address) and token accounts.
+
+use super::{Db, DbError, DbResult, new_id, now};
+
+/// An account to create with a wallet.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub network: String,
+    /// Lowercase hex.
+    pub address: String,
+    pub address_path: String,
+    pub label: String,
+    /// Lowercase token contracts this account tracks.
+    pub tokens: Vec<String>,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct AccountRow {
+    pub id: String,
+    pub wallet_id: String,
+    pub network: String,
+    pub address: String,
+    pub address_path: String,
+    pub label: String,
+    pub balance: String,
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TokenRow {
+    pub id: String,
+    pub account_id: String,
+    pub contract: String,
+    pub balance: String,
+}
+
+const ACCOUNT_COLUMNS: &str =
+    "a.id, a.wallet_id, a.network, a.address, a.address_path, a.label, a.balance";
+
+impl Db {
+    /// Creates a wallet with all its accounts and token accounts in one transaction:
+    /// either the whole wallet exists afterwards or nothing does.
+    pub async fn create_wallet(&self, user_id: &str, accounts: &[NewAccount]) -> DbResult<String> {
+        let wallet_id = new_id();
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("INSERT INTO wallets (id, user_id, created_at) VALUES ($1, $2, $3)")
+            .bind(&wallet_id)
+            .bind(user_id)
+            .bind(now())
+            .execute(&mut *tx)
+            .await
+            .map_err(DbError::from_write)?;
+        for (position, account) in accounts.iter().enumerate() {
+            let account_id = new_id();
+            sqlx::query(
+                "INSERT INTO accounts (id, wallet_id, network, address, address_path, label, position) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&account_id)
+            .bind(&wallet_id)
+            .bind(&account.network)
+            .bind(&account.address)
+            .bind(&account.address_path)
+            .bind(&account.label)
+            .bind(position as i64)
+            .execute(&mut *tx)
+            .await
+            .map_err(DbError::from_write)?;
+            for (position, contract) in account.tokens.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO token_accounts (id, account_id, contract, position) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(new_id())
+                .bind(&account_id)
+                .bind(contract)
+                .bind(position as i64)
+                .execute(&mut *tx)
+                .await
+                .map_err(DbError::from_write)?;
+            }
+        }
+        tx.commit().await?;
+        Ok(wallet_id)
+    }
+
+    /// The user a wallet belongs to.
+    pub async fn wallet_owner(&self, wallet_id: &str) -> DbResult<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT user_id FROM wallets WHERE id = $1")
+                .bind(wallet_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// The wallet of a user, if it has one.
+    pub async fn user_wallet(&self, user_id: &str) -> DbResult<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM wallets WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// A wallet's accounts in their order, and all their token accounts.
+    pub async fn wallet_accounts(
+        &self,
+        wallet_id: &str,
+    ) -> DbResult<(Vec<AccountRow>, Vec<TokenRow>)> {
+        let accounts = sqlx::query_as(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.wallet_id = $1 ORDER BY a.position"
+        ))
+        .bind(wallet_id)
+        .fetch_all(self.pool())
+        .await?;
+        let tokens = sqlx::query_as(
+            "SELECT t.id, t.account_id, t.contract, t.balance FROM token_accounts t \
+             JOIN accounts a ON a.id = t.account_id \
+             WHERE a.wallet_id = $1 ORDER BY a.position, t.position",
+        )
+        .bind(wallet_id)
+        .fetch_all(self.pool())
+        .await?;
+        Ok((accounts, tokens))
+    }
+
+    /// One account with the user who owns it.
+    pub async fn account_with_owner(
+        &self,
+        account_id: &str,
+    ) -> DbResult<Option<(AccountRow, String)>> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            account: AccountRow,
+            user_id: String,
+        }
+        let row: Option<Row> = sqlx::query_as(&format!(
+            "SELECT {ACCOUNT_COLUMNS}, w.user_id FROM accounts a \
+             JOIN wallets w ON w.id = a.wallet_id WHERE a.id = $1"
+        ))
+        .bind(account_id)
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(row.map(|r| (r.account, r.user_id)))
+    }
+
+    pub async fn account_tokens(&self, account_id: &str) -> DbResult<Vec<TokenRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, account_id, contract, balance FROM token_accounts \
+             WHERE account_id = $1 ORDER BY position",
+        )
+        .bind(account_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// Stores freshly read balances: the native one, and each token's by contract.
+    pub async fn store_balances(
+        &self,
+        account_id: &str,
+        native: &str,
+        tokens: &[(String, String)],
+    ) -> DbResult<()> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("UPDATE accounts SET balance = $2, balance_at = $3 WHERE id = $1")
+            .bind(account_id)
+            .bind(native)
+            .bind(now())
+            .execute(&mut *tx)
+            .await?;
+        for (contract, balance) in tokens {
+            sqlx::query(
+                "UPDATE token_accounts SET balance = $3 WHERE account_id = $1 AND contract = $2",
+            )
+            .bind(account_id)
+            .bind(contract)
+            .bind(balance)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,280 @@
+//! Reading the chain on a user's request: an account's balances (operation 2) and a
+//! wallet's NFTs with their metadata (operation 4). Results are stored, so the
+//! listing operations answer from the database without touching a node.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use futures::StreamExt;
+use satchel_api::{BalanceResponse, NftScheme};
+use satchel_chain::metadata::MediaKind;
+use satchel_chain::{Address, NftKind, NftRef, U256};
+
+use crate::db::{AccountRow, StoredCollection, StoredNft};
+use crate::error::{ApiError, ApiResult};
+use crate::state::{AppState, Network};
+use crate::views;
+
+/// How many metadata documents are read at once.
+const METADATA_CONCURRENCY: usize = 8;
+
+fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiResult<&'a Network> {
+    state.network(&account.network).ok_or_else(|| {
+        ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            satchel_api::ServiceErrorCode::NotInitializedNetwork,
+            format!("network {} is not served by this service", account.network),
+        )
+    })
+}
+
+fn parse_address(hex: &str) -> ApiResult<Address> {
+    hex.parse()
+        .map_err(|_| ApiError::internal(format!("stored address {hex} does not parse")))
+}
+
+/// Operation 2: reads the account's native and token balances from its node in one
+/// batch, stores them and returns them.
+pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResult<BalanceResponse> {
+    let network = network_of(state, account)?;
+    let owner = parse_address(&account.address)?;
+    let rows = state.db.account_tokens(&account.id).await?;
+    let tracked: Vec<_> = rows
+        .iter()
+        .filter(|row| views::find_token(&network.config, &row.contract).is_some())
+        .collect();
+    let contracts = tracked
+        .iter()
+        .map(|row| parse_address(&row.contract))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let balances = network
+        .chain
+        .balances(owner, &contracts)
+        .await
+        .map_err(|e| ApiError::upstream(&network.config.name, e))?;
+
+    let mut fresh = Vec::with_capacity(tracked.len());
+    let mut tokens = Vec::with_capacity(tracked.len());
+    for (row, balance) in tracked.into_iter().zip(balances.tokens) {
+        let mut row = row.clone();
+        match balance {
+            Some(balance) => {
+                row.balance = balance.to_string();
+                fresh.push((row.contract.clone(), row.balance.clone()));
+            }
+            None => tracing::warn!(
+                network = %network.config.name,
+                contract = %row.contract,
+                "token did not answer balanceOf; keeping the last known balance"
+            ),
+        }
+        tokens.extend(views::token_balance(&network.config, &row));
+    }
+    let native = balances.native.to_string();
+    state
+        .db
+        .store_balances(&account.id, &native, &fresh)
+        .await?;
+    Ok(BalanceResponse {
+        balance: native,
+        decimals: network.config.decimals,
+        symbol: network.config.symbol.clone(),
+        tokens,
+    })
+}
+
+/// Operation 4: finds NFTs sent to each of the wallet's accounts since the last
+/// scan, re-checks what each account holds now, re-reads metadata and stores it all.
+pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<()> {
+    let (accounts, _) = state.db.wallet_accounts(wallet_id).await?;
+    let scans = accounts
+        .iter()
+        .filter(|account| state.network(&account.network).is_some())
+        .map(|account| refresh_account_nfts(state, account));
+    for result in futures::future::join_all(scans).await {
+        result?;
+    }
+    Ok(())
+}
+
+async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResult<()> {
+    let network = network_of(state, account)?;
+    let config = &network.config;
+    let chain = &network.chain;
+    let upstream = |e| ApiError::upstream(&config.name, e);
+    let owner = parse_address(&account.address)?;
+
+    let latest = chain.block_number().await.map_err(upstream)?;
+    let from = match state.db.nft_checkpoint(&account.id).await? {
+        Some(next) => u64::try_from(next).unwrap_or(0),
+        None => config.nft_start_block,
+    };
+    let mut candidates: BTreeSet<NftRef> = if from <= latest {
+        chain
+            .nft_transfers_to(owner, from, latest, config.log_window)
+            .await
+            .map_err(upstream)?
+            .into_iter()
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    let known = state.db.account_nft_refs(&account.id).await?;
+    candidates.extend(known.iter().filter_map(|(contract, token_id, scheme)| {
+        Some(NftRef {
+            contract: contract.parse().ok()?,
+            token_id: U256::from_str_radix(token_id, 10).ok()?,
+            kind: if *scheme == NftScheme::Erc1155 as i64 {
+                NftKind::Erc1155
+            } else {
+                NftKind::Erc721
+            },
+        })
+    }));
+    let candidates: Vec<NftRef> = candidates.into_iter().collect();
+
+    let quantities = chain
+        .nft_quantities(owner, &candidates)
+        .await
+        .map_err(upstream)?;
+    let held: Vec<(NftRef, i64)> = candidates
+        .iter()
+        .zip(&quantities)
+        .filter(|(_, q)| !q.is_zero())
+        .map(|(nft, q)| (*nft, i64::try_from(*q).unwrap_or(i64::MAX)))
+        .collect();
+    let held_refs: Vec<NftRef> = held.iter().map(|(nft, _)| *nft).collect();
+    let uris = chain
+        .nft_metadata_uris(&held_refs)
+        .await
+        .map_err(upstream)?;
+    let metadata: Vec<_> = futures::stream::iter(uris.into_iter().map(|uri| {
+        let fetcher = state.metadata.clone();
+        async move {
+            match fetcher.fetch(&uri?).await {
+                Ok(meta) => Some(meta),
+                Err(e) => {
+                    tracing::info!(error = %e, "NFT metadata could not be read");
+                    None
+                }
+            }
+        }
+    }))
+    .buffered(METADATA_CONCURRENCY)
+    .collect()
+    .await;
+
+    let mut stored: Vec<StoredNft> = held
+        .iter()
+        .zip(metadata)
+        .map(|((nft, quantity), meta)| {
+            let meta = meta.unwrap_or_else(|| untitled(nft));
+            StoredNft {
+                network: config.name.clone(),
+                contract: lower_hex(&nft.contract),
+                token_id: nft.token_id.to_string(),
+                scheme: scheme_of(nft.kind),
+                quantity: *quantity,
+                name: meta.name,
+                description: meta.description,
+                external_link: meta.external_link,
+                image_url: meta.image_url,
+                content_url: meta.content_url,
+                content_type: if meta.media == MediaKind::Video { 2 } else { 1 },
+            }
+        })
+        .collect();
+    // What the account no longer holds is stored with quantity 0, which drops it.
+    stored.extend(
+        candidates
+            .iter()
+            .zip(&quantities)
+            .filter(|(_, q)| q.is_zero())
+            .map(|(nft, _)| StoredNft {
+                network: config.name.clone(),
+                contract: lower_hex(&nft.contract),
+                token_id: nft.token_id.to_string(),
+                scheme: scheme_of(nft.kind),
+                quantity: 0,
+                name: String::new(),
+                description: String::new(),
+                external_link: String::new(),
+                image_url: String::new(),
+                content_url: None,
+                content_type: 1,
+            }),
+    );
+
+    let collections = describe_collections(state, network, &held_refs).await?;
+    let next_block = i64::try_from(latest.saturating_add(1)).ok();
+    state
+        .db
+        .store_account_nfts(&account.id, &stored, &collections, next_block)
+        .await?;
+    Ok(())
+}
+
+/// The collection facts of each contract the account holds something of.
+async fn describe_collections(
+    state: &AppState,
+    network: &Network,
+    held: &[NftRef],
+) -> ApiResult<Vec<StoredCollection>> {
+    let contracts: BTreeMap<Address, NftKind> = held.iter().map(|n| (n.contract, n.kind)).collect();
+    let addresses: Vec<Address> = contracts.keys().copied().collect();
+    let facts = network
+        .chain
+        .nft_collections(&addresses)
+        .await
+        .map_err(|e| ApiError::upstream(&network.config.name, e))?;
+    let mut out = Vec::with_capacity(addresses.len());
+    for ((address, kind), facts) in contracts.into_iter().zip(facts) {
+        let meta = match facts.contract_uri.as_deref() {
+            Some(uri) => state.metadata.fetch(uri).await.ok(),
+            None => None,
+        };
+        let name = facts
+            .name
+            .or_else(|| meta.as_ref().map(|m| m.name.clone()))
+            .unwrap_or_default();
+        out.push(StoredCollection {
+            network: network.config.name.clone(),
+            address: lower_hex(&address),
+            scheme: scheme_of(kind),
+            description: meta
+                .as_ref()
+                .map(|m| m.description.clone())
+                .filter(|d| !d.is_empty())
+                .unwrap_or_else(|| name.clone()),
+            name,
+            external_link: meta
+                .as_ref()
+                .map(|m| m.external_link.clone())
+                .unwrap_or_default(),
+            image_url: meta.map(|m| m.image_url).unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+/// What an NFT whose metadata cannot be read is shown as.
+fn untitled(nft: &NftRef) -> satchel_chain::NftMetadata {
+    satchel_chain::NftMetadata {
+        name: format!("#{}", nft.token_id),
+        description: String::new(),
+        image_url: String::new(),
+        external_link: String::new(),
+        content_url: None,
+        media: MediaKind::Image,
+    }
+}
+
+fn scheme_of(kind: NftKind) -> i64 {
+    match kind {
+        NftKind::Erc721 => NftScheme::Erc721 as i64,
+        NftKind::Erc1155 => NftScheme::Erc1155 as i64,
+    }
+}
+
+pub fn lower_hex(address: &Address) -> String {
+    format!("{address:#x}")
+}

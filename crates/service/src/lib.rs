@@ -1,0 +1,40 @@
+//! The Satchel wallet service: the REST interface of `service-spec.md` over a
+//! database (SQLite or PostgreSQL) and the networks' JSON-RPC nodes.
+//!
+//! [`serve`] runs it on a listener until a shutdown future resolves, so the binary,
+//! the local stack and the tests all start it the same way.
+
+pub mod admin;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod indexer;
+pub mod limiter;
+pub mod routes;
+pub mod state;
+pub mod tokens;
+pub mod views;
+
+use std::future::Future;
+
+pub use config::Settings;
+pub use state::AppState;
+use tower_http::trace::TraceLayer;
+
+/// Serves the REST interface on `listener` until `shutdown` resolves.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = routes::router(state).layer(
+        // Logs method, path and status; never headers, where the tokens travel.
+        TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
+        }),
+    );
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}

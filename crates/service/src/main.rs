@@ -1,0 +1,124 @@
+//! `satchel-service`: run the wallet service, or act on it as its operator.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use satchel_service::{AppState, Settings, admin};
+
+#[derive(Parser)]
+#[command(
+    name = "satchel-service",
+    version,
+    about = "The Satchel wallet service"
+)]
+struct Cli {
+    /// Settings file (TOML). Environment variables override it.
+    #[arg(long, short, env = "SATCHEL_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the REST interface (the default).
+    Serve,
+    /// Operator actions on apps, users, wallets and tokens.
+    #[command(subcommand)]
+    Admin(Admin),
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+#[derive(Subcommand)]
+enum Admin {
+    /// Create an app; prints its id and its key (shown only this once).
+    CreateApp {
+        #[arg(long)]
+        name: String,
+        /// A domain the app calls from (X-API-DOMAIN); repeat for more.
+        #[arg(long = "domain", required = true)]
+        domains: Vec<String>,
+    },
+    /// Create an e-mail user of an app; prints the user id.
+    CreateUser {
+        #[arg(long)]
+        app: String,
+        #[arg(long)]
+        email: String,
+    },
+    /// Create a user's wallet with this address on every configured network.
+    CreateWallet {
+        #[arg(long)]
+        user: String,
+        #[arg(long)]
+        address: String,
+    },
+    /// Open a session for a user and print an access token for it.
+    MintToken {
+        #[arg(long)]
+        user: String,
+        /// Lifetime in seconds.
+        #[arg(long, default_value_t = 900)]
+        ttl: i64,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    if let Some(Command::Openapi) = cli.command {
+        use utoipa::OpenApi;
+        println!(
+            "{}",
+            satchel_service::routes::ApiDoc::openapi().to_pretty_json()?
+        );
+        return Ok(());
+    }
+    let settings = Settings::load(cli.config.as_deref())?;
+    let state = AppState::new(settings).await?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve | Command::Openapi => {
+            let listener = tokio::net::TcpListener::bind(state.settings.bind).await?;
+            tracing::info!(address = %listener.local_addr()?, "serving");
+            satchel_service::serve(state, listener, async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        }
+        Command::Admin(action) => run_admin(&state, action).await?,
+    }
+    Ok(())
+}
+
+async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
+    match action {
+        Admin::CreateApp { name, domains } => {
+            let app = admin::create_app(&state.db, &name, &domains).await?;
+            println!("app_id={}\napp_key={}", app.app_id, app.app_key);
+        }
+        Admin::CreateUser { app, email } => {
+            println!(
+                "user_id={}",
+                admin::create_email_user(&state.db, &app, &email).await?
+            );
+        }
+        Admin::CreateWallet { user, address } => {
+            println!(
+                "wallet_id={}",
+                admin::create_wallet(state, &user, &address).await?
+            );
+        }
+        Admin::MintToken { user, ttl } => {
+            println!("{}", admin::mint_access_token(state, &user, ttl).await?);
+        }
+    }
+    Ok(())
+}

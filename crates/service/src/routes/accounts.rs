@@ -1,0 +1,81 @@
+//! Operations 1 and 2: a wallet's accounts, and an account's balance refresh.
+
+use axum::Json;
+use axum::extract::State;
+use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
+
+use super::{Path, Query, owned_wallet};
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::{indexer, views};
+
+/// Retrieve account information.
+#[utoipa::path(
+    get,
+    path = "/v1/account",
+    params(WalletQuery),
+    responses(
+        (status = 200, body = AccountsResponse),
+        (status = 400, body = satchel_api::ApiErrorBody, description = "missing or malformed parameter or header"),
+        (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "domain not registered, or the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such wallet"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn get_accounts(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<WalletQuery>,
+) -> ApiResult<Json<AccountsResponse>> {
+    owned_wallet(&state, &user, &query).await?;
+    let (accounts, tokens) = state.db.wallet_accounts(&query.wallet_id).await?;
+    let accounts = views::accounts_list(&accounts, &tokens, |name| {
+        state.network(name).map(|n| &n.config)
+    });
+    Ok(Json(AccountsResponse {
+        wallet_id: query.wallet_id,
+        accounts,
+    }))
+}
+
+/// Refresh account balance: reads the node now and stores the result.
+#[utoipa::path(
+    get,
+    path = "/v1/accountbalance/{accountId}/balance",
+    params(("accountId" = String, Path, description = "accountId from operation 1")),
+    responses(
+        (status = 200, body = BalanceResponse),
+        (status = 401, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "the account is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "refreshed too often"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn refresh_balance(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(account_id): Path<String>,
+) -> ApiResult<Json<BalanceResponse>> {
+    let (account, owner) = state
+        .db
+        .account_with_owner(&account_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("account"))?;
+    if owner != user.user_id {
+        return Err(ApiError::forbidden());
+    }
+    state
+        .limiter
+        .check(&format!("balance:{account_id}"))
+        .map_err(|wait| {
+            ApiError::too_many_requests(format!(
+                "balance refreshed too often; try again in {} s",
+                wait.as_secs().max(1)
+            ))
+        })?;
+    Ok(Json(indexer::refresh_balance(&state, &account).await?))
+}

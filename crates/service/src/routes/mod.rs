@@ -1,0 +1,112 @@
+//! The HTTP surface: the spec's four GET operations under `/v1`, the OpenAPI
+//! document, a health check, and JSON errors for everything else.
+
+mod accounts;
+mod nfts;
+
+use axum::Router;
+use axum::extract::FromRequestParts;
+use axum::http::StatusCode;
+use axum::routing::get;
+use satchel_api::{RestErrorCode, WalletQuery};
+use utoipa::OpenApi;
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// The whole service as a router, ready to serve or to call in a test.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/v1/account", get(accounts::get_accounts))
+        .route(
+            "/v1/accountbalance/{account_id}/balance",
+            get(accounts::refresh_balance),
+        )
+        .route("/v1/nft", get(nfts::get_nfts))
+        .route("/v1/nft/refresh", get(nfts::refresh_nfts))
+        .route("/v1/openapi.json", get(openapi_json))
+        .route("/health", get(|| async { "ok" }))
+        .fallback(|| async { ApiError::not_found("route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                RestErrorCode::NotFound,
+                "method not allowed",
+            )
+        })
+        .with_state(state)
+}
+
+/// Query extractor whose rejection is the service's JSON 400.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct Query<T>(pub T);
+
+/// Path extractor whose rejection is the service's JSON 400.
+#[derive(FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct Path<T>(pub T);
+
+/// Checks that the wallet in the query is the caller's: `userId` must be the
+/// caller's id and the wallet must exist and belong to them.
+async fn owned_wallet(state: &AppState, user: &AuthUser, query: &WalletQuery) -> ApiResult<()> {
+    if query.user_id != user.user_id {
+        return Err(ApiError::forbidden());
+    }
+    match state.db.wallet_owner(&query.wallet_id).await? {
+        None => Err(ApiError::not_found("wallet")),
+        Some(owner) if owner != user.user_id => Err(ApiError::forbidden()),
+        Some(_) => Ok(()),
+    }
+}
+
+async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(ApiDoc::openapi())
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Satchel wallet service",
+        description = "Accounts, balances and NFTs of a Satchel wallet. Every /v1 operation needs \
+                       X-API-KEY, X-API-DOMAIN and X-SDK-TYPE; the four wallet operations also need \
+                       Authorization: Bearer <accessToken>. Errors are {statusCode, code, message}."
+    ),
+    paths(accounts::get_accounts, accounts::refresh_balance, nfts::get_nfts, nfts::refresh_nfts),
+    components(schemas(satchel_api::ApiErrorBody)),
+    modifiers(&SecurityHeaders)
+)]
+pub struct ApiDoc;
+
+struct SecurityHeaders;
+
+impl utoipa::Modify for SecurityHeaders {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{
+            ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme,
+        };
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "appKey",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))),
+        );
+        components.add_security_scheme(
+            "appDomain",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-DOMAIN"))),
+        );
+        components.add_security_scheme(
+            "sdkType",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-SDK-TYPE"))),
+        );
+        components.add_security_scheme(
+            "accessToken",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! Stored rows and configuration turned into the spec's wire shapes.
+
+use satchel_api::{
+    Account, AccountHolder, CoinInfo, Nft, NftContentType, NftContract, NftScheme, TokenBalance,
+};
+use satchel_chain::Address;
+
+use crate::config::{NetworkConfig, TokenConfig};
+use crate::db::{AccountRow, NftRow, TokenRow};
+
+/// Addresses are stored lowercase and shown with their EIP-55 checksum.
+pub fn checksummed(address: &str) -> String {
+    address
+        .parse::<Address>()
+        .map(|a| a.to_checksum(None))
+        .unwrap_or_else(|_| address.to_owned())
+}
+
+pub fn native_coin(network: &NetworkConfig) -> CoinInfo {
+    CoinInfo {
+        name: network.coin_name.clone(),
+        network: network.name.clone(),
+        symbol: network.symbol.clone(),
+        decimals: network.decimals,
+        icon_url: network.icon_url.clone(),
+        ids: network.ids.clone(),
+    }
+}
+
+pub fn token_coin(network: &NetworkConfig, token: &TokenConfig) -> CoinInfo {
+    CoinInfo {
+        name: token.name.clone(),
+        network: network.name.clone(),
+        symbol: token.symbol.clone(),
+        decimals: token.decimals,
+        icon_url: token.icon_url.clone(),
+        ids: token.ids.clone(),
+    }
+}
+
+/// The configured token with this (lowercase) contract on the network.
+pub fn find_token<'a>(network: &'a NetworkConfig, contract: &str) -> Option<&'a TokenConfig> {
+    network
+        .tokens
+        .iter()
+        .find(|t| t.contract.eq_ignore_ascii_case(contract))
+}
+
+/// The `accounts` list: each account's native entry followed by its token entries.
+/// Accounts on networks no longer configured, and tokens no longer tracked, are
+/// left out rather than shown without their coin facts.
+pub fn accounts_list<'a>(
+    accounts: &[AccountRow],
+    tokens: &[TokenRow],
+    network_of: impl Fn(&str) -> Option<&'a NetworkConfig>,
+) -> Vec<Account> {
+    let mut list = Vec::with_capacity(accounts.len() + tokens.len());
+    for row in accounts {
+        let Some(network) = network_of(&row.network) else {
+            continue;
+        };
+        let holder = AccountHolder {
+            account_id: row.id.clone(),
+            address: checksummed(&row.address),
+            address_path: row.address_path.clone(),
+            label: row.label.clone(),
+        };
+        list.push(Account::native(
+            &holder,
+            network.coin_id,
+            native_coin(network),
+            row.balance.clone(),
+        ));
+        for token in tokens.iter().filter(|t| t.account_id == row.id) {
+            let Some(config) = find_token(network, &token.contract) else {
+                continue;
+            };
+            list.push(Account::token(
+                &holder,
+                token.id.clone(),
+                checksummed(&token.contract),
+                token_coin(network, config),
+                token.balance.clone(),
+            ));
+        }
+    }
+    list
+}
+
+pub fn token_balance(network: &NetworkConfig, token: &TokenRow) -> Option<TokenBalance> {
+    let config = find_token(network, &token.contract)?;
+    Some(TokenBalance {
+        balance: token.balance.clone(),
+        decimals: config.decimals,
+        symbol: config.symbol.clone(),
+        contract: checksummed(&token.contract),
+    })
+}
+
+pub fn nft(row: NftRow) -> Nft {
+    Nft {
+        id: row.id,
+        account_id: row.account_id,
+        name: row.name,
+        description: row.description,
+        token_id: row.token_id,
+        external_link: row.external_link,
+        image_url: row.image_url,
+        quantity: row.quantity,
+        content_type: if row.content_type == 2 {
+            NftContentType::Video
+        } else {
+            NftContentType::Image
+        },
+        contract: NftContract {
+            address: checksummed(&row.contract),
+            scheme: if row.scheme == 2 {
+                NftScheme::Erc1155
+            } else {
+                NftScheme::Erc721
+            },
+            description: row.collection_description.unwrap_or_default(),
+            network: row.network,
+            external_link: row.collection_external_link.unwrap_or_default(),
+            image_url: row.collection_image_url.unwrap_or_default(),
+        },
+    }
+}

@@ -1,0 +1,248 @@
+//! The demo contracts: two ERC-20s (18 and 6 decimals), an ERC-721 and an ERC-1155,
+//! deployed from the artifacts in `devstack/contracts/artifacts`, with NFT metadata
+//! as `data:` URIs so the service reads it with no network.
+
+use alloy::network::EthereumWallet;
+use alloy::primitives::{Address, U256, utils::parse_units};
+use alloy::providers::{DynProvider, Provider, ProviderBuilder};
+use alloy::rpc::types::TransactionRequest;
+use alloy::signers::local::PrivateKeySigner;
+use alloy::sol;
+use base64::Engine as _;
+use satchel_service::config::{NetworkConfig, TokenConfig};
+use url::Url;
+
+use crate::anvil::CHAIN_ID;
+
+sol!(
+    #[sol(rpc)]
+    DemoToken,
+    "contracts/artifacts/DemoToken.json"
+);
+sol!(
+    #[sol(rpc)]
+    DemoNft,
+    "contracts/artifacts/DemoNft.json"
+);
+sol!(
+    #[sol(rpc)]
+    DemoMulti,
+    "contracts/artifacts/DemoMulti.json"
+);
+
+/// Anvil's first well-known development key: it holds 10,000 test ether.
+pub const DEPLOYER_KEY: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+/// The deployed demo contracts and a signer that owns them.
+#[derive(Clone)]
+pub struct Demo {
+    provider: DynProvider,
+    pub rpc_url: Url,
+    /// "Demo Token", 18 decimals.
+    pub token18: Address,
+    /// "Demo Dollar", 6 decimals.
+    pub dollar6: Address,
+    /// "Satchel Pals", ERC-721.
+    pub pals: Address,
+    /// "Satchel Items", ERC-1155.
+    pub items: Address,
+}
+
+/// A metadata document as a `data:` URI, with a generated SVG picture.
+pub fn metadata_uri(
+    name: &str,
+    description: &str,
+    colour: &str,
+    extra: serde_json::Value,
+) -> String {
+    let svg = format!(
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 120 120'>\
+         <rect width='120' height='120' fill='{colour}'/>\
+         <circle cx='60' cy='52' r='26' fill='white' fill-opacity='0.85'/>\
+         <text x='60' y='106' font-family='sans-serif' font-size='14' text-anchor='middle' fill='white'>{name}</text></svg>"
+    );
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let mut doc = serde_json::json!({
+        "name": name,
+        "description": description,
+        "image": format!("data:image/svg+xml;base64,{}", b64.encode(svg)),
+        "external_url": "https://satchel.dev/demo",
+    });
+    if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
+        doc.extend(extra);
+    }
+    format!(
+        "data:application/json;base64,{}",
+        b64.encode(doc.to_string())
+    )
+}
+
+impl Demo {
+    /// Deploys the four demo contracts from the deployer account.
+    pub async fn deploy(rpc_url: &Url) -> anyhow::Result<Self> {
+        let signer: PrivateKeySigner = DEPLOYER_KEY.parse()?;
+        let provider = ProviderBuilder::new()
+            .wallet(EthereumWallet::from(signer))
+            .connect_http(rpc_url.clone())
+            .erased();
+        let supply18: U256 = parse_units("1000000000", 18)?.into();
+        let supply6: U256 = parse_units("1000000000", 6)?.into();
+        let token18 =
+            *DemoToken::deploy(&provider, "Demo Token".into(), "DEMO".into(), 18, supply18)
+                .await?
+                .address();
+        let dollar6 =
+            *DemoToken::deploy(&provider, "Demo Dollar".into(), "DUSD".into(), 6, supply6)
+                .await?
+                .address();
+        let pals_uri = metadata_uri(
+            "Satchel Pals",
+            "Friendly circles that live in your Satchel.",
+            "#6d5dfc",
+            serde_json::json!({}),
+        );
+        let pals = *DemoNft::deploy(&provider, "Satchel Pals".into(), "PALS".into(), pals_uri)
+            .await?
+            .address();
+        let items_uri = metadata_uri(
+            "Satchel Items",
+            "Things to carry: coins and clips.",
+            "#f59e0b",
+            serde_json::json!({}),
+        );
+        let items = *DemoMulti::deploy(&provider, "Satchel Items".into(), items_uri)
+            .await?
+            .address();
+        let multi = DemoMulti::new(items, &provider);
+        let coin = metadata_uri(
+            "Gold Coin",
+            "A shiny coin. Holders have several.",
+            "#eab308",
+            serde_json::json!({}),
+        );
+        multi
+            .setURI(U256::from(1), coin)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        let clip = metadata_uri(
+            "Launch Clip",
+            "A short video of the first launch.",
+            "#ef4444",
+            serde_json::json!({"animation_url": "data:video/mp4;base64,AAAAIGZ0eXBpc29t"}),
+        );
+        multi
+            .setURI(U256::from(2), clip)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(Self {
+            provider,
+            rpc_url: rpc_url.clone(),
+            token18,
+            dollar6,
+            pals,
+            items,
+        })
+    }
+
+    /// The service's configuration of this chain, tracking both demo tokens.
+    pub fn network_config(&self, name: &str) -> NetworkConfig {
+        NetworkConfig {
+            name: name.to_owned(),
+            chain_id: CHAIN_ID,
+            rpc_url: self.rpc_url.clone(),
+            coin_id: 60,
+            coin_name: "Ether".into(),
+            symbol: "ETH".into(),
+            decimals: 18,
+            icon_url: "https://satchel.dev/icons/eth.svg".into(),
+            ids: "ethereum".into(),
+            nft_start_block: 0,
+            log_window: 1_000,
+            tokens: vec![
+                TokenConfig {
+                    contract: self.token18.to_checksum(None),
+                    name: "Demo Token".into(),
+                    symbol: "DEMO".into(),
+                    decimals: 18,
+                    icon_url: "https://satchel.dev/icons/demo.svg".into(),
+                    ids: "demo-token".into(),
+                },
+                TokenConfig {
+                    contract: self.dollar6.to_checksum(None),
+                    name: "Demo Dollar".into(),
+                    symbol: "DUSD".into(),
+                    decimals: 6,
+                    icon_url: "https://satchel.dev/icons/dusd.svg".into(),
+                    ids: "demo-dollar".into(),
+                },
+            ],
+        }
+    }
+
+    /// Sends `wei` of ether to `to`.
+    pub async fn send_ether(&self, to: Address, wei: U256) -> anyhow::Result<()> {
+        let tx = TransactionRequest::default().to(to).value(wei);
+        self.provider
+            .send_transaction(tx)
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
+    }
+
+    /// Sends `amount` (smallest units) of a demo token to `to`.
+    pub async fn send_token(
+        &self,
+        token: Address,
+        to: Address,
+        amount: U256,
+    ) -> anyhow::Result<()> {
+        DemoToken::new(token, &self.provider)
+            .transfer(to, amount)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
+    }
+
+    /// Mints a Satchel Pal to `to` and returns its token id.
+    pub async fn mint_pal(&self, to: Address, name: &str, colour: &str) -> anyhow::Result<U256> {
+        let nft = DemoNft::new(self.pals, &self.provider);
+        let id = nft.nextId().call().await?;
+        let uri = metadata_uri(name, "A Satchel Pal.", colour, serde_json::json!({}));
+        nft.mint(to, uri).send().await?.get_receipt().await?;
+        Ok(id)
+    }
+
+    /// Mints ERC-1155 items to `to` in one batch: `(id, amount)` pairs.
+    pub async fn mint_items(&self, to: Address, items: &[(u64, u64)]) -> anyhow::Result<()> {
+        let ids = items.iter().map(|(id, _)| U256::from(*id)).collect();
+        let amounts = items.iter().map(|(_, n)| U256::from(*n)).collect();
+        DemoMulti::new(self.items, &self.provider)
+            .mintBatch(to, ids, amounts)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
+    }
+
+    /// Gives an address what a demo wallet shows: ether, both tokens, two Pals and
+    /// some items (one of them a video).
+    pub async fn fund(&self, to: Address) -> anyhow::Result<()> {
+        self.send_ether(to, parse_units("10", 18)?.into()).await?;
+        self.send_token(self.token18, to, parse_units("1250.5", 18)?.into())
+            .await?;
+        self.send_token(self.dollar6, to, parse_units("420.25", 6)?.into())
+            .await?;
+        self.mint_pal(to, "Pal #1", "#6d5dfc").await?;
+        self.mint_pal(to, "Pal #2", "#10b981").await?;
+        self.mint_items(to, &[(1, 3), (2, 1)]).await?;
+        Ok(())
+    }
+}

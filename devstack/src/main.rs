@@ -1,0 +1,96 @@
+//! `satchel-devstack`: the local stack for a person trying Satchel. Starts anvil,
+//! deploys the demo contracts, creates the demo app and a funded demo user, and
+//! serves the service on SQLite until Ctrl-C.
+
+use std::path::PathBuf;
+
+use alloy::signers::local::PrivateKeySigner;
+use clap::Parser;
+use satchel_devstack::{Anvil, Demo, RunningService};
+use satchel_service::{Settings, admin};
+
+#[derive(Parser)]
+#[command(about = "Run Satchel's local stack: dev chain, demo contracts, demo app, service")]
+struct Args {
+    /// Folder for the SQLite database and the files the desktop app reads.
+    /// It is emptied at every start, as the dev chain starts empty too.
+    #[arg(long, default_value = ".devstack")]
+    data_dir: PathBuf,
+    #[arg(long, default_value_t = 8545)]
+    anvil_port: u16,
+    #[arg(long, default_value_t = 8787)]
+    service_port: u16,
+    /// The domain the demo app calls from (X-API-DOMAIN).
+    #[arg(long, default_value = "localhost")]
+    domain: String,
+}
+
+/// Anvil's second well-known development key: the demo user's wallet.
+const DEMO_USER_KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .init();
+    let args = Args::parse();
+    if args.data_dir.exists() {
+        std::fs::remove_dir_all(&args.data_dir)?;
+    }
+    std::fs::create_dir_all(&args.data_dir)?;
+    let data_dir = std::fs::canonicalize(&args.data_dir)?;
+
+    let anvil = Anvil::spawn_on(args.anvil_port).await?;
+    let demo = Demo::deploy(&anvil.url).await?;
+    let settings = Settings {
+        bind: ([127, 0, 0, 1], args.service_port).into(),
+        data_dir: data_dir.clone(),
+        public_url: format!("http://127.0.0.1:{}/", args.service_port).parse()?,
+        networks: vec![demo.network_config("anvil")],
+        ..Settings::default()
+    };
+    std::fs::write(
+        data_dir.join("service.toml"),
+        toml::to_string_pretty(&settings)?,
+    )?;
+    let service = RunningService::start(settings).await?;
+
+    let app = admin::create_app(&service.state.db, "Satchel Demo", &[args.domain.clone()]).await?;
+    let demo_user: PrivateKeySigner = DEMO_USER_KEY.parse()?;
+    demo.fund(demo_user.address()).await?;
+    let user_id =
+        admin::create_email_user(&service.state.db, &app.app_id, "demo@satchel.dev").await?;
+    let wallet_id =
+        admin::create_wallet(&service.state, &user_id, &demo_user.address().to_string()).await?;
+
+    let env_file = data_dir.join("app.env");
+    std::fs::write(
+        &env_file,
+        format!(
+            "SATCHEL_SERVICE_URL={}\nSATCHEL_APP_ID={}\nSATCHEL_APP_KEY={}\nSATCHEL_APP_DOMAIN={}\n",
+            service.base_url, app.app_id, app.app_key, args.domain
+        ),
+    )?;
+    println!(
+        "Satchel local stack is up.\n\
+         \x20 dev chain     {anvil}\n\
+         \x20 service       {service}  (OpenAPI: {service}v1/openapi.json)\n\
+         \x20 demo app      id {app_id}, domain {domain}; key in {env}\n\
+         \x20 demo user     demo@satchel.dev  user {user_id}  wallet {wallet_id}\n\
+         \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\
+         Press Ctrl-C to stop.",
+        anvil = anvil.url,
+        service = service.base_url,
+        app_id = app.app_id,
+        domain = args.domain,
+        env = env_file.display(),
+        config = data_dir.join("service.toml").display(),
+    );
+    tokio::signal::ctrl_c().await?;
+    service.shutdown().await?;
+    drop(anvil);
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The service running in this process on a loopback port, stopped when dropped.
+
+use std::net::SocketAddr;
+
+use satchel_service::{AppState, Settings};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use url::Url;
+
+pub struct RunningService {
+    pub state: AppState,
+    pub address: SocketAddr,
+    pub base_url: Url,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningService {
+    /// Binds `settings.bind` and serves in a background task. With port 0 a free
+    /// port is picked and the public URL set to it.
+    pub async fn start(mut settings: Settings) -> anyhow::Result<Self> {
+        let listener = tokio::net::TcpListener::bind(settings.bind).await?;
+        let address = listener.local_addr()?;
+        let base_url: Url = format!("http://{address}/").parse()?;
+        if settings.bind.port() == 0 {
+            settings.public_url = base_url.clone();
+        }
+        settings.bind = address;
+        let state = AppState::new(settings).await?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(satchel_service::serve(
+            state.clone(),
+            listener,
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        Ok(Self {
+            state,
+            address,
+            base_url,
+            stop: Some(stop),
+            task: Some(task),
+        })
+    }
+
+    /// Stops serving and waits for open requests to finish.
+    pub async fn shutdown(mut self) -> anyhow::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await??;
+        }
+        self.state.db.close().await;
+        Ok(())
+    }
+}
+
+impl Drop for RunningService {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
