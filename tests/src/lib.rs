@@ -1,1 +1,200 @@
-//! Shared harness of the end-to-end tests.
+//! The harness of the end-to-end tests: each test starts its own dev chain with the
+//! demo contracts, its own database (a SQLite file in a fresh folder, or a fresh
+//! PostgreSQL database) and its own service on a free port.
+
+use alloy::primitives::Address;
+use alloy::signers::local::PrivateKeySigner;
+use reqwest::StatusCode;
+use satchel_devstack::{Anvil, Demo, RunningService};
+use satchel_service::{Settings, admin};
+use serde_json::Value;
+use sqlx::Connection as _;
+
+/// Where a test's service keeps its data.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    Sqlite,
+    /// A PostgreSQL server's URL; each test creates its own database there.
+    Postgres(String),
+}
+
+impl Backend {
+    /// The PostgreSQL server named by `SATCHEL_TEST_POSTGRES_URL`. Without it the
+    /// PostgreSQL tests are skipped, unless `SATCHEL_REQUIRE_POSTGRES=1` (set by
+    /// the test command) makes that a failure.
+    pub fn postgres() -> Option<Self> {
+        match std::env::var("SATCHEL_TEST_POSTGRES_URL") {
+            Ok(url) if !url.is_empty() => Some(Self::Postgres(url)),
+            _ => {
+                assert!(
+                    std::env::var("SATCHEL_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                    "SATCHEL_REQUIRE_POSTGRES=1 but SATCHEL_TEST_POSTGRES_URL is not set"
+                );
+                eprintln!("skipped: SATCHEL_TEST_POSTGRES_URL is not set");
+                None
+            }
+        }
+    }
+
+    /// A database URL of this backend that no other test uses.
+    async fn fresh_database(&self, dir: &std::path::Path) -> anyhow::Result<String> {
+        match self {
+            Self::Sqlite => Ok(format!(
+                "sqlite://{}?mode=rwc",
+                dir.join("satchel.db").display()
+            )),
+            Self::Postgres(server) => {
+                sqlx::any::install_default_drivers();
+                let name = format!("satchel_test_{}", uuid::Uuid::new_v4().simple());
+                let mut conn = sqlx::AnyConnection::connect(server).await?;
+                sqlx::query(&format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .await?;
+                conn.close().await?;
+                let mut url: url::Url = server.parse()?;
+                url.set_path(&format!("/{name}"));
+                Ok(url.to_string())
+            }
+        }
+    }
+}
+
+/// A running stack: chain, contracts, service, and one app to call it as.
+pub struct Stack {
+    pub anvil: Anvil,
+    pub demo: Demo,
+    pub service: RunningService,
+    pub app_key: String,
+    pub domain: String,
+    pub http: reqwest::Client,
+    _dir: tempfile::TempDir,
+}
+
+/// A user with a wallet and a live access token.
+pub struct User {
+    pub user_id: String,
+    pub wallet_id: String,
+    pub signer: PrivateKeySigner,
+    pub token: String,
+}
+
+impl User {
+    pub fn address(&self) -> Address {
+        self.signer.address()
+    }
+
+    /// The query of operations 1, 3 and 4 for this user's own wallet.
+    pub fn wallet_query(&self) -> String {
+        format!("userId={}&walletId={}", self.user_id, self.wallet_id)
+    }
+}
+
+impl Stack {
+    pub async fn start(backend: Backend) -> Self {
+        Self::start_with(backend, |_| {}).await
+    }
+
+    /// Starts a stack whose settings `tweak` may change first.
+    pub async fn start_with(backend: Backend, tweak: impl FnOnce(&mut Settings)) -> Self {
+        Self::try_start(backend, tweak)
+            .await
+            .expect("the test stack starts")
+    }
+
+    async fn try_start(
+        backend: Backend,
+        tweak: impl FnOnce(&mut Settings),
+    ) -> anyhow::Result<Self> {
+        let dir = tempfile::tempdir()?;
+        let anvil = Anvil::spawn().await?;
+        let demo = Demo::deploy(&anvil.url).await?;
+        let mut settings = Settings {
+            bind: ([127, 0, 0, 1], 0).into(),
+            data_dir: dir.path().to_owned(),
+            database_url: Some(backend.fresh_database(dir.path()).await?),
+            networks: vec![demo.network_config("anvil")],
+            upstream_timeout_secs: 3,
+            ..Settings::default()
+        };
+        tweak(&mut settings);
+        let service = RunningService::start(settings).await?;
+        let domain = "wallet.example".to_owned();
+        let app = admin::create_app(&service.state.db, "Test App", &[domain.clone()]).await?;
+        Ok(Self {
+            anvil,
+            demo,
+            service,
+            app_key: app.app_key,
+            domain,
+            http: reqwest::Client::new(),
+            _dir: dir,
+        })
+    }
+
+    /// A new e-mail user of the test app with a wallet at a fresh random address.
+    pub async fn user(&self, email: &str) -> User {
+        let state = &self.service.state;
+        let app_id = state
+            .db
+            .app_for_key(
+                &satchel_service::auth::app_key_hash(&self.app_key),
+                &self.domain,
+            )
+            .await
+            .expect("db")
+            .expect("the test app")
+            .app_id;
+        let user_id = admin::create_email_user(&state.db, &app_id, email)
+            .await
+            .expect("user");
+        let signer = PrivateKeySigner::random();
+        let wallet_id = admin::create_wallet(state, &user_id, &signer.address().to_string())
+            .await
+            .expect("wallet");
+        let token = admin::mint_access_token(state, &user_id, 600)
+            .await
+            .expect("token");
+        User {
+            user_id,
+            wallet_id,
+            signer,
+            token,
+        }
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!(
+            "{}{}",
+            self.service.base_url,
+            path_and_query.trim_start_matches('/')
+        )
+    }
+
+    /// A GET with the three app headers and `Content-Type`, and no bearer token.
+    pub fn app_request(&self, path_and_query: &str) -> reqwest::RequestBuilder {
+        self.http
+            .get(self.url(path_and_query))
+            .header("X-API-KEY", &self.app_key)
+            .header("X-API-DOMAIN", &self.domain)
+            .header("X-SDK-TYPE", "desktop_rest_api")
+            .header("Content-Type", "application/json")
+    }
+
+    /// A GET with all five headers, as a REST client sends it.
+    pub async fn get(&self, path_and_query: &str, token: &str) -> (StatusCode, Value) {
+        send(self.app_request(path_and_query).bearer_auth(token)).await
+    }
+}
+
+/// Sends a request and reads its JSON body (`Null` when there is none).
+pub async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    let response = request.send().await.expect("the service answers");
+    let status = response.status();
+    let text = response.text().await.expect("a body");
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("a JSON body, got {text:?}"))
+    };
+    (status, body)
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what Satchel needs to build, run and test on Debian: system packages,
+# the npm packages of devstack/ and ui/, and tauri-driver. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  # the desktop build
+  libwebkit2gtk-4.1-dev libsoup-3.0-dev libayatana-appindicator3-dev librsvg2-dev
+  libxdo-dev libssl-dev libgtk-3-dev pkg-config build-essential
+  # tests: PostgreSQL, a virtual display, WebKit's WebDriver, the Secret Service keychain
+  postgresql xvfb webkit2gtk-driver gnome-keyring dbus dbus-x11 libsecret-1-dev
+  curl ca-certificates
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+command -v cargo >/dev/null || { echo "setup: Rust (cargo) is required: https://rustup.rs" >&2; exit 1; }
+command -v npm >/dev/null || { echo "setup: Node.js and npm are required" >&2; exit 1; }
+
+# npm ci only when package-lock.json changed since the last install.
+npm_install() {
+  local dir=$1
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+npm_install devstack
+npm_install ui

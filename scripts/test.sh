@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test of Satchel on a fresh Debian machine: formatting and lints, the
+# unit tests, and the end-to-end suites against a real dev chain, SQLite and a
+# PostgreSQL server this script starts (and stops) itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "format, lints and the UI type check"
+cargo fmt --all -- --check
+npm --prefix ui run --silent typecheck
+npm --prefix ui run --silent build >/dev/null
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "a PostgreSQL server for the PostgreSQL half of the contract suite"
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+pg_dir=$(mktemp -d /tmp/satchel-pg.XXXXXX)
+pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+chown postgres "$pg_dir"
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+as_postgres "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U satchel >/dev/null
+as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w start \
+  -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" >/dev/null
+stop_pg() { as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$pg_dir"; }
+trap stop_pg EXIT
+export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
+export SATCHEL_REQUIRE_POSTGRES=1
+
+step "unit and end-to-end tests"
+cargo test --workspace --locked
+
+step "benchmark smoke run (figures: cargo bench -p satchel-tests)"
+SATCHEL_BENCH_QUICK=1 cargo bench -p satchel-tests --locked --bench rest

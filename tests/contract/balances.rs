@@ -1,0 +1,109 @@
+//! Operation 2: `GET /v1/accountbalance/{accountId}/balance`.
+
+use alloy::primitives::{U256, utils::parse_units};
+use satchel_tests::{Backend, Stack};
+
+use crate::{assert_error, first_account_id};
+
+pub async fn a_real_transfer_shows_up_after_a_balance_refresh(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &user).await;
+
+    let (status, body) = stack
+        .get(
+            &format!("/v1/accountbalance/{account_id}/balance"),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["balance"], "0");
+
+    let ether: U256 = parse_units("1.5", 18).expect("units").into();
+    let demo: U256 = parse_units("1250.000000000000000001", 18)
+        .expect("units")
+        .into();
+    let dollars: U256 = parse_units("420.25", 6).expect("units").into();
+    stack
+        .demo
+        .send_ether(user.address(), ether)
+        .await
+        .expect("ether sent");
+    stack
+        .demo
+        .send_token(stack.demo.token18, user.address(), demo)
+        .await
+        .expect("DEMO sent");
+    stack
+        .demo
+        .send_token(stack.demo.dollar6, user.address(), dollars)
+        .await
+        .expect("DUSD sent");
+
+    let (status, body) = stack
+        .get(
+            &format!("/v1/accountbalance/{account_id}/balance"),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body,
+        serde_json::json!({
+            "balance": "1500000000000000000",
+            "decimals": 18,
+            "symbol": "ETH",
+            "tokens": [
+                {"balance": "1250000000000000000001", "decimals": 18, "symbol": "DEMO",
+                 "contract": stack.demo.token18.to_checksum(None)},
+                {"balance": "420250000", "decimals": 6, "symbol": "DUSD",
+                 "contract": stack.demo.dollar6.to_checksum(None)},
+            ]
+        })
+    );
+
+    // The refresh was stored: operation 1 now lists the same balances.
+    let (_, body) = stack
+        .get(&format!("/v1/account?{}", user.wallet_query()), &user.token)
+        .await;
+    let balances: Vec<_> = body["accounts"]
+        .as_array()
+        .expect("accounts")
+        .iter()
+        .map(|a| a["balance"].as_str().expect("balance").to_owned())
+        .collect();
+    assert_eq!(
+        balances,
+        ["1500000000000000000", "1250000000000000000001", "420250000"]
+    );
+}
+
+pub async fn an_unknown_account_is_a_404(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let (status, body) = stack
+        .get(
+            "/v1/accountbalance/00000000-0000-0000-0000-000000000000/balance",
+            &user.token,
+        )
+        .await;
+    assert_error(status, &body, 404, "NotFound");
+}
+
+pub async fn refreshing_too_often_is_a_429(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 2).await;
+    let user = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &user).await;
+    let path = format!("/v1/accountbalance/{account_id}/balance");
+    for _ in 0..2 {
+        let (status, body) = stack.get(&path, &user.token).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = stack.get(&path, &user.token).await;
+    assert_error(status, &body, 429, "TooManyRequests");
+    // Reading what is stored is never limited.
+    let (status, _) = stack
+        .get(&format!("/v1/account?{}", user.wallet_query()), &user.token)
+        .await;
+    assert_eq!(status, 200);
+}

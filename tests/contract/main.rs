@@ -1,0 +1,102 @@
+//! The service's contract suite: the four REST operations of `service-spec.md`
+//! against a real service, a real anvil chain with the demo contracts, and a real
+//! database. Every test runs once on SQLite and once on PostgreSQL.
+
+mod access;
+mod accounts;
+mod balances;
+mod nfts;
+mod upstream;
+
+use satchel_tests::Backend;
+
+/// Runs each named `async fn(Backend)` as a test per backend.
+macro_rules! on_every_backend {
+    ($($module:ident :: $test:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    crate::$module::$test(crate::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $test() {
+                    if let Some(backend) = crate::Backend::postgres() {
+                        crate::$module::$test(backend).await
+                    }
+                }
+            )*
+        }
+    };
+}
+
+on_every_backend!(
+    accounts::accounts_list_native_then_token_entries_field_by_field,
+    accounts::missing_query_parameters_are_a_400_with_the_error_body,
+    accounts::an_unknown_wallet_is_a_404,
+    balances::a_real_transfer_shows_up_after_a_balance_refresh,
+    balances::an_unknown_account_is_a_404,
+    balances::refreshing_too_often_is_a_429,
+    nfts::a_wallet_without_nfts_gets_an_empty_list,
+    nfts::minted_nfts_show_up_after_a_refresh_with_their_metadata,
+    nfts::an_nft_sent_away_disappears_on_the_next_refresh,
+    access::every_operation_refuses_missing_or_wrong_app_headers,
+    access::every_operation_refuses_missing_garbled_expired_or_foreign_tokens,
+    access::a_revoked_session_is_refused,
+    access::another_users_ids_get_403_and_no_data,
+    upstream::a_node_that_is_down_is_a_502_and_the_rest_keeps_serving,
+    upstream::the_openapi_document_and_unknown_routes,
+);
+
+/// The four operations for a user, as (name, path and query) pairs.
+pub fn operations(user: &satchel_tests::User, account_id: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("accounts", format!("/v1/account?{}", user.wallet_query())),
+        (
+            "balance",
+            format!("/v1/accountbalance/{account_id}/balance"),
+        ),
+        ("nfts", format!("/v1/nft?{}", user.wallet_query())),
+        (
+            "nft refresh",
+            format!("/v1/nft/refresh?{}", user.wallet_query()),
+        ),
+    ]
+}
+
+/// The first account id of the user's wallet, from operation 1.
+pub async fn first_account_id(stack: &satchel_tests::Stack, user: &satchel_tests::User) -> String {
+    let (status, body) = stack
+        .get(&format!("/v1/account?{}", user.wallet_query()), &user.token)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body["accounts"][0]["accountId"]
+        .as_str()
+        .expect("an accountId")
+        .to_owned()
+}
+
+/// Asserts the error body of the spec: `{statusCode, code, message}` and nothing else.
+pub fn assert_error(
+    status: reqwest::StatusCode,
+    body: &serde_json::Value,
+    expected: u16,
+    code: &str,
+) {
+    assert_eq!(status.as_u16(), expected, "{body}");
+    assert_eq!(body["statusCode"], expected, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert_eq!(
+        body.as_object().map(|o| o.len()),
+        Some(3),
+        "only the three error fields: {body}"
+    );
+}

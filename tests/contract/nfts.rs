@@ -1,0 +1,189 @@
+//! Operations 3 and 4: `GET /v1/nft` and `GET /v1/nft/refresh`.
+
+use alloy::network::EthereumWallet;
+use alloy::primitives::{Address, utils::parse_units};
+use alloy::providers::ProviderBuilder;
+use satchel_devstack::demo::DemoNft;
+use satchel_tests::{Backend, Stack};
+
+pub async fn a_wallet_without_nfts_gets_an_empty_list(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    for op in ["nft", "nft/refresh"] {
+        let response = stack
+            .app_request(&format!("/v1/{op}?{}", user.wallet_query()))
+            .bearer_auth(&user.token)
+            .send()
+            .await
+            .expect("answers");
+        assert_eq!(response.status(), 200);
+        assert_eq!(response.text().await.expect("body"), r#"{"nfts":[]}"#);
+    }
+}
+
+pub async fn minted_nfts_show_up_after_a_refresh_with_their_metadata(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let pal = stack
+        .demo
+        .mint_pal(user.address(), "Pal #1", "#6d5dfc")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .mint_items(user.address(), &[(1, 3), (2, 1)])
+        .await
+        .expect("minted");
+    let someone_else = Address::repeat_byte(0x42);
+    stack
+        .demo
+        .mint_pal(someone_else, "Not yours", "#000000")
+        .await
+        .expect("minted");
+
+    let (status, body) = stack
+        .get(&format!("/v1/nft?{}", user.wallet_query()), &user.token)
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        body["nfts"],
+        serde_json::json!([]),
+        "nothing is known before a refresh"
+    );
+
+    let (status, refreshed) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{refreshed}");
+    let nfts = refreshed["nfts"].as_array().expect("nfts");
+    assert_eq!(nfts.len(), 3, "one Pal and two kinds of items: {refreshed}");
+    let account_id = crate::first_account_id(&stack, &user).await;
+
+    let pal_entry = nfts
+        .iter()
+        .find(|n| n["contract"]["address"] == stack.demo.pals.to_checksum(None).as_str())
+        .expect("the Pal");
+    assert_eq!(pal_entry["accountId"], account_id.as_str());
+    assert_eq!(pal_entry["tokenId"], pal.to_string().as_str());
+    assert_eq!(pal_entry["name"], "Pal #1");
+    assert_eq!(pal_entry["description"], "A Satchel Pal.");
+    assert_eq!(pal_entry["externalLink"], "https://satchel.dev/demo");
+    assert!(
+        pal_entry["imageUrl"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("data:image/svg+xml;base64,"))
+    );
+    assert_eq!(pal_entry["quantity"], 1);
+    assert_eq!(pal_entry["contentType"], 1);
+    assert_eq!(pal_entry["contract"]["scheme"], 1);
+    assert_eq!(pal_entry["contract"]["network"], "anvil");
+    assert_eq!(
+        pal_entry["contract"]["description"],
+        "Friendly circles that live in your Satchel."
+    );
+    assert_eq!(
+        pal_entry["contract"]["externalLink"],
+        "https://satchel.dev/demo"
+    );
+    assert!(
+        pal_entry["contract"]["imageUrl"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("data:image/svg+xml"))
+    );
+    assert!(pal_entry["id"].as_str().is_some_and(|id| !id.is_empty()));
+
+    let items = stack.demo.items.to_checksum(None);
+    let coin = nfts
+        .iter()
+        .find(|n| n["contract"]["address"] == items.as_str() && n["tokenId"] == "1")
+        .expect("the coins");
+    assert_eq!(coin["name"], "Gold Coin");
+    assert_eq!(coin["quantity"], 3);
+    assert_eq!(coin["contract"]["scheme"], 2);
+    assert_eq!(coin["contentType"], 1);
+    let clip = nfts
+        .iter()
+        .find(|n| n["contract"]["address"] == items.as_str() && n["tokenId"] == "2")
+        .expect("the clip");
+    assert_eq!(
+        clip["contentType"], 2,
+        "animation_url of a video makes it a video"
+    );
+
+    // Operation 3 now answers from what operation 4 stored, with the same ids.
+    let (_, listed) = stack
+        .get(&format!("/v1/nft?{}", user.wallet_query()), &user.token)
+        .await;
+    assert_eq!(listed, refreshed);
+    let (_, again) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(
+        again, refreshed,
+        "a refresh with no new transfers changes nothing"
+    );
+
+    let typed: satchel_api::NftsResponse =
+        serde_json::from_value(refreshed).expect("the wire type");
+    assert_eq!(typed.nfts.len(), 3);
+}
+
+pub async fn an_nft_sent_away_disappears_on_the_next_refresh(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let pal = stack
+        .demo
+        .mint_pal(user.address(), "Pal #1", "#6d5dfc")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .mint_pal(user.address(), "Pal #2", "#10b981")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .send_ether(user.address(), parse_units("1", 18).expect("units").into())
+        .await
+        .expect("gas money");
+    let (_, before) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(before["nfts"].as_array().map(Vec::len), Some(2), "{before}");
+
+    let provider = ProviderBuilder::new()
+        .wallet(EthereumWallet::from(user.signer.clone()))
+        .connect_http(stack.anvil.url.clone());
+    DemoNft::new(stack.demo.pals, &provider)
+        .transferFrom(user.address(), Address::repeat_byte(0x42), pal)
+        .send()
+        .await
+        .expect("sent")
+        .get_receipt()
+        .await
+        .expect("mined");
+
+    let (status, after) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let names: Vec<_> = after["nfts"]
+        .as_array()
+        .expect("nfts")
+        .iter()
+        .map(|n| n["name"].clone())
+        .collect();
+    assert_eq!(names, ["Pal #2"]);
+}
