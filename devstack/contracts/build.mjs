@@ -1,12 +1,13 @@
-// Compiles the demo contracts with solc (npm `solc`) into artifacts/NAME.json
-// ({abi, bytecode: {object}}), the form alloy's `sol!` reads. The artifacts are
-// committed beside the sources; run `npm run contracts` after editing a .sol file.
+// Compiles the Solidity sources of a folder with solc (npm `solc`) into
+// FOLDER/artifacts/NAME.json ({abi, bytecode: {object}}), the form alloy's `sol!`
+// reads. The artifacts are committed beside the sources; run `npm run contracts`
+// after editing a .sol file. Usage: node contracts/build.mjs [FOLDER]
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import solc from 'solc';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const here = process.argv[2] ?? dirname(fileURLToPath(import.meta.url));
 const sources = Object.fromEntries(
   readdirSync(here)
     .filter((f) => f.endsWith('.sol'))

@@ -20,11 +20,19 @@ impl RunningService {
     /// port is picked and the public URL set to it.
     pub async fn start(mut settings: Settings) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(settings.bind).await?;
+        if settings.bind.port() == 0 {
+            settings.public_url = format!("http://{}/", listener.local_addr()?).parse()?;
+        }
+        Self::start_on(listener, settings).await
+    }
+
+    /// Serves on `listener` with the settings as they are.
+    pub async fn start_on(
+        listener: tokio::net::TcpListener,
+        mut settings: Settings,
+    ) -> anyhow::Result<Self> {
         let address = listener.local_addr()?;
         let base_url: Url = format!("http://{address}/").parse()?;
-        if settings.bind.port() == 0 {
-            settings.public_url = base_url.clone();
-        }
         settings.bind = address;
         let state = AppState::new(settings).await?;
         let (stop, stopped) = oneshot::channel::<()>();

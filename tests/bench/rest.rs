@@ -1,1 +1,376 @@
-fn main() {}
+//! REST benchmark: prints, side by side in one run,
+//! - requests/s and p50/p99 latency of operation 1 against a trivial axum handler,
+//!   both on loopback, driven by the same client with 32 keep-alive connections;
+//! - the time of operation 2 for an account tracking 1, 10 and 100 tokens (the
+//!   node is read in one batch, so 100 tokens should cost well under 2x one token);
+//! - the time of operation 3 for a wallet holding 10,000 NFTs.
+//!
+//! `cargo bench -p satchel-tests --bench rest`; `SATCHEL_BENCH_QUICK=1` for a short
+//! smoke run (what the test command does, to keep the benchmark working).
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use alloy::primitives::U256;
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use satchel_devstack::demo::DemoToken;
+use satchel_devstack::{Anvil, Demo, RunningService};
+use satchel_service::config::TokenConfig;
+use satchel_service::db::{NewAccount, StoredNft};
+use satchel_tests::{Backend, Stack};
+
+const CONNECTIONS: usize = 32;
+
+struct Load {
+    requests: usize,
+    seconds: f64,
+    latencies: Vec<Duration>,
+}
+
+impl Load {
+    fn per_second(&self) -> f64 {
+        self.requests as f64 / self.seconds
+    }
+    fn percentile(&self, p: f64) -> Duration {
+        let mut sorted = self.latencies.clone();
+        sorted.sort_unstable();
+        sorted
+            .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// Drives `path` on `addr` from `CONNECTIONS` keep-alive connections for `time`.
+async fn load(
+    addr: SocketAddr,
+    path: String,
+    headers: Vec<(String, String)>,
+    time: Duration,
+) -> Load {
+    let start = Instant::now();
+    let deadline = start + time;
+    let workers = (0..CONNECTIONS).map(|_| {
+        let path = path.clone();
+        let headers = headers.clone();
+        tokio::spawn(async move {
+            let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            stream.set_nodelay(true).expect("nodelay");
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .expect("handshake");
+            tokio::spawn(conn);
+            let mut latencies = Vec::new();
+            while Instant::now() < deadline {
+                let mut request = hyper::Request::get(&path).header("host", addr.to_string());
+                for (name, value) in &headers {
+                    request = request.header(name, value);
+                }
+                let request = request.body(Empty::<Bytes>::new()).expect("request");
+                let sent = Instant::now();
+                let response = sender.send_request(request).await.expect("response");
+                assert!(
+                    response.status().is_success(),
+                    "status {}",
+                    response.status()
+                );
+                response.into_body().collect().await.expect("body");
+                latencies.push(sent.elapsed());
+            }
+            latencies
+        })
+    });
+    let mut latencies = Vec::new();
+    for worker in futures::future::join_all(workers).await {
+        latencies.extend(worker.expect("worker"));
+    }
+    Load {
+        requests: latencies.len(),
+        seconds: start.elapsed().as_secs_f64(),
+        latencies,
+    }
+}
+
+/// The median of `rounds` sequential GETs.
+async fn median_time(stack: &Stack, path: &str, token: &str, rounds: usize) -> Duration {
+    let mut times = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let sent = Instant::now();
+        let (status, body) = stack.get(path, token).await;
+        assert_eq!(status, 200, "{body}");
+        times.push(sent.elapsed());
+    }
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Deploys `count` ERC-20s with 18 decimals and returns their lowercase addresses.
+async fn deploy_tokens(rpc: &url::Url, count: usize) -> Vec<String> {
+    let signer: alloy::signers::local::PrivateKeySigner =
+        satchel_devstack::DEPLOYER_KEY.parse().expect("key");
+    let provider = alloy::providers::ProviderBuilder::new()
+        .wallet(alloy::network::EthereumWallet::from(signer))
+        .connect_http(rpc.clone());
+    let mut contracts = Vec::with_capacity(count);
+    for i in 0..count {
+        let supply = U256::from(10u64).pow(U256::from(30));
+        let token = DemoToken::deploy(&provider, format!("Bench {i}"), format!("B{i}"), 18, supply)
+            .await
+            .expect("deployed");
+        contracts.push(format!("{:#x}", token.address()));
+    }
+    contracts
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let quick = std::env::var("SATCHEL_BENCH_QUICK").is_ok_and(|v| v == "1");
+    let load_time = Duration::from_secs(if quick { 1 } else { 5 });
+    let rounds = if quick { 5 } else { 25 };
+    let token_counts: &[usize] = if quick { &[1, 10] } else { &[1, 10, 100] };
+    let nft_count = if quick { 1_000 } else { 10_000 };
+
+    let anvil = Anvil::spawn().await.expect("anvil");
+    let demo = Demo::deploy(&anvil.url).await.expect("demo contracts");
+    let max_tokens = token_counts.iter().copied().max().unwrap_or(1);
+    let contracts = deploy_tokens(&anvil.url, max_tokens).await;
+    let stack = Stack::start_on(anvil, demo, Backend::Sqlite, |s| {
+        s.refresh_per_minute = 1_000_000;
+        s.networks[0]
+            .tokens
+            .extend(
+                contracts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, contract)| TokenConfig {
+                        contract: contract.clone(),
+                        name: format!("Bench {i}"),
+                        symbol: format!("B{i}"),
+                        decimals: 18,
+                        icon_url: String::new(),
+                        ids: String::new(),
+                    }),
+            );
+    })
+    .await
+    .expect("stack");
+    let user = stack.user("bench@example.com").await;
+
+    // 1. Operation 1 against a trivial handler, same client, same machine.
+    let trivial = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let trivial_addr = trivial.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let app = axum::Router::new().route("/", axum::routing::get(|| async { "ok" }));
+        axum::serve(trivial, app).await.expect("trivial server");
+    });
+    let headers = vec![
+        ("x-api-key".to_owned(), stack.app_key.clone()),
+        ("x-api-domain".to_owned(), stack.domain.clone()),
+        ("x-sdk-type".to_owned(), "desktop_rest_api".to_owned()),
+        ("content-type".to_owned(), "application/json".to_owned()),
+        ("authorization".to_owned(), format!("Bearer {}", user.token)),
+    ];
+    // Operation 1 of a wallet as a person has it: the native coin and two tokens.
+    let typical = stack.user("typical@example.com").await;
+    let state = &stack.service.state;
+    let typical_wallet = typical_wallet(&stack, &typical.user_id).await;
+    let mut op1_headers = headers.clone();
+    op1_headers[4].1 = format!("Bearer {}", typical.token);
+    let baseline = load(trivial_addr, "/".into(), headers.clone(), load_time).await;
+    let op1_path = format!(
+        "/v1/account?userId={}&walletId={typical_wallet}",
+        typical.user_id
+    );
+    let op1 = load(
+        stack.service.address,
+        op1_path.clone(),
+        op1_headers.clone(),
+        load_time,
+    )
+    .await;
+    // The same operation on a second instance over the same database that keeps
+    // nothing in memory: what every request costs when the caches miss.
+    let mut uncached_settings = (*state.settings).clone();
+    uncached_settings.read_cache_ms = 0;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let uncached = RunningService::start_on(listener, uncached_settings)
+        .await
+        .expect("second instance");
+    let op1_uncached = load(uncached.address, op1_path, op1_headers, load_time).await;
+    println!(
+        "\nOperation 1 vs a trivial axum handler ({CONNECTIONS} connections, {} s each)",
+        load_time.as_secs()
+    );
+    println!("{:<34}{:>12}{:>12}{:>12}", "", "req/s", "p50", "p99");
+    for (name, run) in [
+        ("trivial handler", &baseline),
+        ("GET /v1/account", &op1),
+        ("GET /v1/account, caches off", &op1_uncached),
+    ] {
+        println!(
+            "{:<34}{:>12.0}{:>12}{:>12}",
+            name,
+            run.per_second(),
+            ms(run.percentile(0.5)),
+            ms(run.percentile(0.99))
+        );
+    }
+    println!(
+        "operation 1 / trivial handler: {:.0}% (target >= 40%)",
+        100.0 * op1.per_second() / baseline.per_second()
+    );
+
+    // 2. Operation 2 for accounts tracking 1, 10 and 100 tokens.
+    println!("\nOperation 2 by tracked tokens (median of {rounds}, one node round trip each)");
+    let mut one_token = None;
+    for &count in token_counts {
+        let holder = stack.user(&format!("tokens{count}@example.com")).await;
+        let account = NewAccount {
+            network: "anvil".into(),
+            address: format!("{:#x}", holder.address()),
+            address_path: satchel_service::admin::FIRST_ACCOUNT_PATH.into(),
+            label: "Account 1".into(),
+            tokens: contracts[..count].to_vec(),
+        };
+        // The harness gave this user a wallet with every token; this one has `count`.
+        let other = state
+            .db
+            .create_user(
+                &state
+                    .db
+                    .user_app(&holder.user_id)
+                    .await
+                    .expect("db")
+                    .expect("app"),
+                "email",
+                &format!("t{count}"),
+                "",
+            )
+            .await
+            .expect("user");
+        let wallet = state
+            .db
+            .create_wallet(&other, std::slice::from_ref(&account))
+            .await
+            .expect("wallet");
+        let token = satchel_service::admin::mint_access_token(state, &other, 600)
+            .await
+            .expect("token");
+        let (accounts, _) = state.db.wallet_accounts(&wallet).await.expect("accounts");
+        let path = format!("/v1/accountbalance/{}/balance", accounts[0].id);
+        let (_, body) = stack.get(&path, &token).await;
+        assert_eq!(
+            body["tokens"].as_array().map(Vec::len),
+            Some(count),
+            "{body}"
+        );
+        let time = median_time(&stack, &path, &token, rounds).await;
+        let chain = &state.network("anvil").expect("network").chain;
+        let addresses: Vec<_> = contracts[..count]
+            .iter()
+            .map(|c| c.parse().expect("address"))
+            .collect();
+        let mut node_times = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            let started = Instant::now();
+            chain
+                .balances(holder.address(), &addresses)
+                .await
+                .expect("balances");
+            node_times.push(started.elapsed());
+        }
+        node_times.sort_unstable();
+        let base = *one_token.get_or_insert(time);
+        println!(
+            "{count:>5} tokens {:>12}   {:.2}x of 1 token (target < 2x at 100); node read alone {}",
+            ms(time),
+            time.as_secs_f64() / base.as_secs_f64(),
+            ms(node_times[rounds / 2])
+        );
+    }
+
+    // 3. Operation 3 for a wallet holding many NFTs.
+    let collector = stack.user("collector@example.com").await;
+    let (accounts, _) = state
+        .db
+        .wallet_accounts(&collector.wallet_id)
+        .await
+        .expect("accounts");
+    let nfts: Vec<StoredNft> = (0..nft_count)
+        .map(|i| StoredNft {
+            network: "anvil".into(),
+            contract: format!("{:#x}", stack.demo.pals),
+            token_id: i.to_string(),
+            scheme: 1,
+            quantity: 1,
+            name: format!("Pal #{i}"),
+            description: "A Satchel Pal from the benchmark.".into(),
+            external_link: "https://satchel.dev/demo".into(),
+            image_url: format!("https://images.example/pals/{i}.png"),
+            content_url: None,
+            content_type: 1,
+        })
+        .collect();
+    state
+        .db
+        .store_account_nfts(&accounts[0].id, &nfts, &[], None)
+        .await
+        .expect("stored");
+    satchel_service::indexer::render_nft_listing(state, &collector.wallet_id)
+        .await
+        .expect("rendered");
+    let path = format!("/v1/nft?{}", collector.wallet_query());
+    let (_, body) = stack.get(&path, &collector.token).await;
+    assert_eq!(body["nfts"].as_array().map(Vec::len), Some(nft_count));
+    let over_http = median_time(&stack, &path, &collector.token, rounds).await;
+    let mut server = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        let started = Instant::now();
+        let body = state
+            .db
+            .nft_listing(&collector.wallet_id)
+            .await
+            .expect("db")
+            .expect("a listing");
+        server.push(started.elapsed());
+        assert!(body.len() > nft_count);
+    }
+    server.sort_unstable();
+    let started = Instant::now();
+    satchel_service::indexer::render_nft_listing(state, &collector.wallet_id)
+        .await
+        .expect("rendered");
+    let render = started.elapsed();
+    println!("\nOperation 3 with {nft_count} NFTs (median of {rounds})");
+    println!(
+        "  server time (read listing)  {:>12}   (target < 50 ms at 10,000)",
+        ms(server[rounds / 2])
+    );
+    println!(
+        "  rendering at refresh        {:>12}   (once per operation 4)",
+        ms(render)
+    );
+    println!("  over loopback HTTP          {:>12}", ms(over_http));
+}
+
+/// The wallet id of a user the harness created.
+async fn typical_wallet(stack: &Stack, user_id: &str) -> String {
+    stack
+        .service
+        .state
+        .db
+        .user_wallet(user_id)
+        .await
+        .expect("db")
+        .expect("a wallet")
+}

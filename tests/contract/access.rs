@@ -148,7 +148,7 @@ pub async fn a_revoked_session_is_refused(backend: Backend) {
     let account_id = first_account_id(&stack, &user).await;
     let state = &stack.service.state;
     let sid = state.keys.verify_access(&user.token).expect("valid").sid;
-    state.db.revoke_session(&sid).await.expect("revoked");
+    state.revoke_session(&sid).await.expect("revoked");
     for (_, path) in operations(&user, &account_id) {
         let (status, body) = stack.get(&path, &user.token).await;
         assert_error(status, &body, 401, "InvalidLoginSession");

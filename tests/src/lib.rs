@@ -105,9 +105,19 @@ impl Stack {
         backend: Backend,
         tweak: impl FnOnce(&mut Settings),
     ) -> anyhow::Result<Self> {
-        let dir = tempfile::tempdir()?;
         let anvil = Anvil::spawn().await?;
         let demo = Demo::deploy(&anvil.url).await?;
+        Self::start_on(anvil, demo, backend, tweak).await
+    }
+
+    /// Starts the service on a chain the caller has already prepared.
+    pub async fn start_on(
+        anvil: Anvil,
+        demo: Demo,
+        backend: Backend,
+        tweak: impl FnOnce(&mut Settings),
+    ) -> anyhow::Result<Self> {
+        let dir = tempfile::tempdir()?;
         let mut settings = Settings {
             bind: ([127, 0, 0, 1], 0).into(),
             data_dir: dir.path().to_owned(),

@@ -70,10 +70,7 @@ impl FromRequestParts<AppState> for AppHeaders {
                 "X-SDK-TYPE must look like <platform>_rest_api",
             ));
         }
-        let app = state
-            .apps
-            .lookup(&state.db, &app_key_hash(key), domain)
-            .await?;
+        let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {
             None => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
@@ -105,7 +102,7 @@ impl FromRequestParts<AppState> for AuthUser {
             .ok_or_else(|| {
                 ApiError::invalid_token("Authorization: Bearer <accessToken> is missing")
             })?;
-        let claims = state.keys.verify_access(token).map_err(|e| match e {
+        let claims = state.verify_access(token).map_err(|e| match e {
             TokenError::Expired => {
                 ApiError::invalid_token("the access token has expired; renew it")
             }
@@ -116,7 +113,7 @@ impl FromRequestParts<AppState> for AuthUser {
                 "the access token was issued for another app",
             ));
         }
-        if !state.db.session_active(&claims.sid, &claims.sub).await? {
+        if !state.session_active(&claims.sid, &claims.sub).await? {
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 ServiceErrorCode::InvalidLoginSession,

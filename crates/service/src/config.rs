@@ -40,6 +40,12 @@ pub struct Settings {
     /// refreshes; this only stops a runaway client from hammering the node.
     #[serde(default = "default_refresh_per_minute")]
     pub refresh_per_minute: u32,
+    /// How long, in milliseconds, an instance answers session checks and account
+    /// lists from memory. A logout or balance refresh on this instance shows at
+    /// once; one on another instance behind the same database shows within this
+    /// time. 0 reads the database on every request.
+    #[serde(default = "default_read_cache_ms")]
+    pub read_cache_ms: u64,
     /// The EVM networks wallets get accounts on.
     #[serde(default)]
     pub networks: Vec<NetworkConfig>,
@@ -112,6 +118,9 @@ fn default_access_ttl() -> u64 {
 fn default_refresh_per_minute() -> u32 {
     6
 }
+fn default_read_cache_ms() -> u64 {
+    2_000
+}
 fn default_decimals() -> u32 {
     18
 }
@@ -130,6 +139,7 @@ impl Default for Settings {
             upstream_timeout_secs: default_upstream_timeout(),
             access_token_ttl_secs: default_access_ttl(),
             refresh_per_minute: default_refresh_per_minute(),
+            read_cache_ms: default_read_cache_ms(),
             networks: Vec::new(),
         }
     }

@@ -52,14 +52,17 @@ pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResul
         .await
         .map_err(|e| ApiError::upstream(&network.config.name, e))?;
 
-    let mut fresh = Vec::with_capacity(tracked.len());
+    let mut changed = Vec::new();
     let mut tokens = Vec::with_capacity(tracked.len());
     for (row, balance) in tracked.into_iter().zip(balances.tokens) {
         let mut row = row.clone();
         match balance {
             Some(balance) => {
-                row.balance = balance.to_string();
-                fresh.push((row.contract.clone(), row.balance.clone()));
+                let balance = balance.to_string();
+                if balance != row.balance {
+                    row.balance = balance;
+                    changed.push((row.contract.clone(), row.balance.clone()));
+                }
             }
             None => tracing::warn!(
                 network = %network.config.name,
@@ -72,8 +75,9 @@ pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResul
     let native = balances.native.to_string();
     state
         .db
-        .store_balances(&account.id, &native, &fresh)
+        .store_balances(&account.id, &native, &changed)
         .await?;
+    state.forget_wallet(&account.wallet_id);
     Ok(BalanceResponse {
         balance: native,
         decimals: network.config.decimals,
@@ -83,8 +87,9 @@ pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResul
 }
 
 /// Operation 4: finds NFTs sent to each of the wallet's accounts since the last
-/// scan, re-checks what each account holds now, re-reads metadata and stores it all.
-pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<()> {
+/// scan, re-checks what each account holds now, re-reads metadata and stores it
+/// all, then renders the wallet's listing. Returns the listing's JSON.
+pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<String> {
     let (accounts, _) = state.db.wallet_accounts(wallet_id).await?;
     let scans = accounts
         .iter()
@@ -93,7 +98,19 @@ pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<()> {
     for result in futures::future::join_all(scans).await {
         result?;
     }
-    Ok(())
+    render_nft_listing(state, wallet_id).await
+}
+
+/// Renders the wallet's NFT list (operation 3's body) from what is stored, and
+/// stores the rendering so operation 3 reads one row however many NFTs there are.
+pub async fn render_nft_listing(state: &AppState, wallet_id: &str) -> ApiResult<String> {
+    let rows = state.db.wallet_nfts(wallet_id).await?;
+    let listing = satchel_api::NftsResponse {
+        nfts: rows.into_iter().map(views::nft).collect(),
+    };
+    let body = serde_json::to_string(&listing).map_err(ApiError::internal)?;
+    state.db.store_nft_listing(wallet_id, &body).await?;
+    Ok(body)
 }
 
 async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResult<()> {

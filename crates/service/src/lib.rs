@@ -6,6 +6,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod cache;
 pub mod config;
 pub mod db;
 pub mod error;

@@ -1,16 +1,19 @@
 //! What every request handler shares: the database, settings, signing keys, the
-//! networks' nodes and the small caches in front of hot lookups.
+//! networks' nodes, and the short-lived caches in front of per-request lookups.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
+use axum::body::Bytes;
 use satchel_chain::{Chain, MetadataFetcher};
+use sha2::{Digest, Sha256};
 
+use crate::cache::TtlCache;
 use crate::config::{NetworkConfig, Settings};
 use crate::db::{AppMatch, Db, DbResult};
 use crate::limiter::RefreshLimiter;
-use crate::tokens::SigningKeys;
+use crate::tokens::{AccessClaims, SigningKeys, TokenError};
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -20,7 +23,7 @@ pub struct AppState {
     pub networks: Arc<HashMap<String, Network>>,
     pub metadata: MetadataFetcher,
     pub limiter: Arc<RefreshLimiter>,
-    pub apps: Arc<AppCache>,
+    caches: Arc<Caches>,
 }
 
 /// A configured network and the connection to its node.
@@ -30,15 +33,29 @@ pub struct Network {
     pub chain: Chain,
 }
 
+/// A wallet's owner and its operation-1 body, as last read from the database.
+#[derive(Debug)]
+pub struct WalletView {
+    pub owner: String,
+    pub accounts_body: Bytes,
+}
+
+/// What is remembered between requests. Apps and verified token signatures do not
+/// change, so they are kept longer; sessions and account lists are kept for
+/// `read_cache_ms` only, and are dropped at once when this instance changes them.
+#[derive(Debug)]
+struct Caches {
+    apps: TtlCache<(String, String), AppMatch>,
+    tokens: TtlCache<[u8; 32], AccessClaims>,
+    live_sessions: TtlCache<String, String>,
+    wallets: TtlCache<String, Arc<WalletView>>,
+}
+
 impl AppState {
     /// Connects the database (running migrations), loads the signing key and sets
     /// up a node connection per network. Nodes are not contacted here.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         let db = Db::connect(&settings.database_url()).await?;
-        Self::with_db(settings, db).await
-    }
-
-    pub async fn with_db(settings: Settings, db: Db) -> anyhow::Result<Self> {
         let keys = SigningKeys::load_or_create(&db, settings.public_url.as_str()).await?;
         let timeout = settings.upstream_timeout();
         let networks = settings
@@ -57,13 +74,20 @@ impl AppState {
             .collect::<anyhow::Result<HashMap<_, _>>>()?;
         let metadata =
             MetadataFetcher::new(settings.ipfs_gateway.clone(), timeout, 2 * 1024 * 1024)?;
+        let read_ttl = Duration::from_millis(settings.read_cache_ms);
+        let caches = Caches {
+            apps: TtlCache::new(Duration::from_secs(30).min(read_ttl * 15), 4096),
+            tokens: TtlCache::new(Duration::from_secs(300).min(read_ttl * 150), 65_536),
+            live_sessions: TtlCache::new(read_ttl, 65_536),
+            wallets: TtlCache::new(read_ttl, 16_384),
+        };
         Ok(Self {
             db,
             keys: Arc::new(keys),
             networks: Arc::new(networks),
             metadata,
             limiter: Arc::new(RefreshLimiter::per_minute(settings.refresh_per_minute)),
-            apps: Arc::new(AppCache::default()),
+            caches: Arc::new(caches),
             settings: Arc::new(settings),
         })
     }
@@ -71,47 +95,89 @@ impl AppState {
     pub fn network(&self, name: &str) -> Option<&Network> {
         self.networks.get(name)
     }
-}
 
-/// Apps found by key and domain, remembered briefly: every request names its app,
-/// and apps change rarely. Only matches are kept, so unknown keys cannot fill it.
-#[derive(Debug, Default)]
-pub struct AppCache {
-    entries: Mutex<HashMap<(String, String), (AppMatch, Instant)>>,
-}
-
-const APP_CACHE_TTL: Duration = Duration::from_secs(30);
-const APP_CACHE_MAX: usize = 4096;
-
-impl AppCache {
-    pub async fn lookup(
-        &self,
-        db: &Db,
-        key_hash: &str,
-        domain: &str,
-    ) -> DbResult<Option<AppMatch>> {
-        let cache_key = (key_hash.to_owned(), domain.to_owned());
-        if let Some((found, at)) = self.lock().get(&cache_key) {
-            if at.elapsed() < APP_CACHE_TTL {
-                return Ok(Some(found.clone()));
-            }
+    /// The app with this key hash, and whether `domain` is one of its own.
+    pub async fn app_for_key(&self, key_hash: &str, domain: &str) -> DbResult<Option<AppMatch>> {
+        let key = (key_hash.to_owned(), domain.to_owned());
+        if let Some(found) = self.caches.apps.get(&key) {
+            return Ok(Some(found));
         }
-        let found = db.app_for_key(key_hash, domain).await?;
+        let found = self.db.app_for_key(key_hash, domain).await?;
         if let Some(app) = &found {
-            let mut entries = self.lock();
-            if entries.len() >= APP_CACHE_MAX {
-                entries.retain(|_, (_, at)| at.elapsed() < APP_CACHE_TTL);
-            }
-            if entries.len() < APP_CACHE_MAX {
-                entries.insert(cache_key, (app.clone(), Instant::now()));
-            }
+            self.caches.apps.insert(key, app.clone());
         }
         Ok(found)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), (AppMatch, Instant)>> {
-        self.entries
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Checks an access token's signature and claims; a token seen before is not
+    /// verified again until it expires.
+    pub fn verify_access(&self, token: &str) -> Result<AccessClaims, TokenError> {
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        if let Some(claims) = self.caches.tokens.get(&digest) {
+            return if claims.exp > crate::db::now() {
+                Ok(claims)
+            } else {
+                Err(TokenError::Expired)
+            };
+        }
+        let claims = self.keys.verify_access(token)?;
+        self.caches.tokens.insert(digest, claims.clone());
+        Ok(claims)
+    }
+
+    /// Whether the session is live for this user.
+    pub async fn session_active(&self, session_id: &str, user_id: &str) -> DbResult<bool> {
+        if self
+            .caches
+            .live_sessions
+            .get(&session_id.to_owned())
+            .as_deref()
+            == Some(user_id)
+        {
+            return Ok(true);
+        }
+        let active = self.db.session_active(session_id, user_id).await?;
+        if active {
+            self.caches
+                .live_sessions
+                .insert(session_id.to_owned(), user_id.to_owned());
+        }
+        Ok(active)
+    }
+
+    /// Ends a session: its tokens stop working here at once, and on other
+    /// instances within `read_cache_ms`.
+    pub async fn revoke_session(&self, session_id: &str) -> DbResult<()> {
+        self.db.revoke_session(session_id).await?;
+        self.caches.live_sessions.remove(&session_id.to_owned());
+        Ok(())
+    }
+
+    /// The wallet's owner and operation-1 body, built by `build` on a miss.
+    pub async fn wallet_view<F, Fut>(
+        &self,
+        wallet_id: &str,
+        build: F,
+    ) -> crate::error::ApiResult<Option<Arc<WalletView>>>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = crate::error::ApiResult<Option<WalletView>>>,
+    {
+        if let Some(view) = self.caches.wallets.get(&wallet_id.to_owned()) {
+            return Ok(Some(view));
+        }
+        let Some(view) = build().await? else {
+            return Ok(None);
+        };
+        let view = Arc::new(view);
+        self.caches
+            .wallets
+            .insert(wallet_id.to_owned(), view.clone());
+        Ok(Some(view))
+    }
+
+    /// Drops what is remembered of a wallet after this instance changed it.
+    pub fn forget_wallet(&self, wallet_id: &str) {
+        self.caches.wallets.remove(&wallet_id.to_owned());
     }
 }

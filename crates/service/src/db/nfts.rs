@@ -71,6 +71,29 @@ impl Db {
         .await?)
     }
 
+    /// The wallet's rendered NFT list, if it was ever refreshed.
+    pub async fn nft_listing(&self, wallet_id: &str) -> DbResult<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT body FROM nft_listings WHERE wallet_id = $1")
+                .bind(wallet_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    pub async fn store_nft_listing(&self, wallet_id: &str, body: &str) -> DbResult<()> {
+        sqlx::query(
+            "INSERT INTO nft_listings (wallet_id, body, updated_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (wallet_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at",
+        )
+        .bind(wallet_id)
+        .bind(body)
+        .bind(now())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
     /// The NFTs an account was last seen holding: (contract, token id, scheme).
     pub async fn account_nft_refs(&self, account_id: &str) -> DbResult<Vec<(String, String, i64)>> {
         Ok(

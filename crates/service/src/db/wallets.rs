@@ -169,15 +169,18 @@ impl Db {
             .bind(now())
             .execute(&mut *tx)
             .await?;
-        for (contract, balance) in tokens {
-            sqlx::query(
-                "UPDATE token_accounts SET balance = $3 WHERE account_id = $1 AND contract = $2",
-            )
-            .bind(account_id)
-            .bind(contract)
-            .bind(balance)
-            .execute(&mut *tx)
-            .await?;
+        // All token balances in one statement: a CASE over the contracts.
+        for chunk in tokens.chunks(200) {
+            let mut sql = String::from("UPDATE token_accounts SET balance = CASE contract");
+            for i in 0..chunk.len() {
+                sql.push_str(&format!(" WHEN ${} THEN ${}", 2 + 2 * i, 3 + 2 * i));
+            }
+            sql.push_str(" ELSE balance END WHERE account_id = $1");
+            let mut query = sqlx::query(&sql).bind(account_id);
+            for (contract, balance) in chunk {
+                query = query.bind(contract).bind(balance);
+            }
+            query.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())

@@ -4,10 +4,10 @@ use axum::Json;
 use axum::extract::State;
 use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 
-use super::{Path, Query, owned_wallet};
+use super::{Path, Query, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::state::AppState;
+use crate::state::{AppState, WalletView};
 use crate::{indexer, views};
 
 /// Retrieve account information.
@@ -28,15 +28,37 @@ pub async fn get_accounts(
     State(state): State<AppState>,
     user: AuthUser,
     Query(query): Query<WalletQuery>,
-) -> ApiResult<Json<AccountsResponse>> {
-    owned_wallet(&state, &user, &query).await?;
-    let (accounts, tokens) = state.db.wallet_accounts(&query.wallet_id).await?;
+) -> ApiResult<RawJson> {
+    if query.user_id != user.user_id {
+        return Err(ApiError::forbidden());
+    }
+    let view = state
+        .wallet_view(&query.wallet_id, || wallet_view(&state, &query.wallet_id))
+        .await?
+        .ok_or_else(|| ApiError::not_found("wallet"))?;
+    if view.owner != user.user_id {
+        return Err(ApiError::forbidden());
+    }
+    Ok(RawJson(view.accounts_body.clone()))
+}
+
+/// Reads a wallet's owner and renders its operation-1 body.
+async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<WalletView>> {
+    let Some(owner) = state.db.wallet_owner(wallet_id).await? else {
+        return Ok(None);
+    };
+    let (accounts, tokens) = state.db.wallet_accounts(wallet_id).await?;
     let accounts = views::accounts_list(&accounts, &tokens, |name| {
         state.network(name).map(|n| &n.config)
     });
-    Ok(Json(AccountsResponse {
-        wallet_id: query.wallet_id,
+    let body = serde_json::to_vec(&AccountsResponse {
+        wallet_id: wallet_id.to_owned(),
         accounts,
+    })
+    .map_err(ApiError::internal)?;
+    Ok(Some(WalletView {
+        owner,
+        accounts_body: body.into(),
     }))
 }
 

@@ -48,6 +48,19 @@ pub struct Query<T>(pub T);
 #[from_request(via(axum::extract::Path), rejection(ApiError))]
 pub struct Path<T>(pub T);
 
+/// A JSON body that is already serialised (a stored or cached rendering).
+pub struct RawJson(pub axum::body::Bytes);
+
+impl axum::response::IntoResponse for RawJson {
+    fn into_response(self) -> axum::response::Response {
+        (
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            self.0,
+        )
+            .into_response()
+    }
+}
+
 /// Checks that the wallet in the query is the caller's: `userId` must be the
 /// caller's id and the wallet must exist and belong to them.
 async fn owned_wallet(state: &AppState, user: &AuthUser, query: &WalletQuery) -> ApiResult<()> {

@@ -1,14 +1,13 @@
 //! Operations 3 and 4: a wallet's NFTs, and their refresh from the chain.
 
-use axum::Json;
 use axum::extract::State;
 use satchel_api::{NftsResponse, WalletQuery};
 
-use super::{Query, owned_wallet};
+use super::{Query, RawJson, owned_wallet};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
+use crate::indexer;
 use crate::state::AppState;
-use crate::{indexer, views};
 
 /// Retrieve NFT information, as last read from the chain.
 #[utoipa::path(
@@ -27,10 +26,14 @@ pub async fn get_nfts(
     State(state): State<AppState>,
     user: AuthUser,
     Query(query): Query<WalletQuery>,
-) -> ApiResult<Json<NftsResponse>> {
+) -> ApiResult<RawJson> {
     owned_wallet(&state, &user, &query).await?;
-    list(&state, &query.wallet_id).await
+    let body = state.db.nft_listing(&query.wallet_id).await?;
+    Ok(RawJson(body.unwrap_or_else(|| EMPTY.to_owned()).into()))
 }
+
+/// The list of a wallet whose NFTs were never refreshed.
+const EMPTY: &str = r#"{"nfts":[]}"#;
 
 /// Refresh NFT information: re-reads holdings and metadata from the chain.
 #[utoipa::path(
@@ -51,7 +54,7 @@ pub async fn refresh_nfts(
     State(state): State<AppState>,
     user: AuthUser,
     Query(query): Query<WalletQuery>,
-) -> ApiResult<Json<NftsResponse>> {
+) -> ApiResult<RawJson> {
     owned_wallet(&state, &user, &query).await?;
     state
         .limiter
@@ -62,13 +65,6 @@ pub async fn refresh_nfts(
                 wait.as_secs().max(1)
             ))
         })?;
-    indexer::refresh_nfts(&state, &query.wallet_id).await?;
-    list(&state, &query.wallet_id).await
-}
-
-async fn list(state: &AppState, wallet_id: &str) -> ApiResult<Json<NftsResponse>> {
-    let rows = state.db.wallet_nfts(wallet_id).await?;
-    Ok(Json(NftsResponse {
-        nfts: rows.into_iter().map(views::nft).collect(),
-    }))
+    let body = indexer::refresh_nfts(&state, &query.wallet_id).await?;
+    Ok(RawJson(body.into()))
 }

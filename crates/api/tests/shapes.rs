@@ -1,0 +1,329 @@
+//! The wire types against the spec's shapes: exact names, optional fields omitted
+//! when absent, and the native-coin vs token account rule.
+
+use satchel_api::*;
+use serde_json::{Value, json};
+
+fn holder() -> AccountHolder {
+    AccountHolder {
+        account_id: "acc-1".into(),
+        address: "0xAbC".into(),
+        address_path: "m/44'/60'/0'/0/0".into(),
+        label: "Account 1".into(),
+    }
+}
+
+fn coin(symbol: &str, decimals: u32) -> CoinInfo {
+    CoinInfo {
+        name: format!("{symbol} coin"),
+        network: "ethereum".into(),
+        symbol: symbol.into(),
+        decimals,
+        icon_url: "https://icons/x.svg".into(),
+        ids: "x".into(),
+    }
+}
+
+fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
+    value: &T,
+) -> Value {
+    let json = serde_json::to_value(value).expect("serialises");
+    let back: T = serde_json::from_value(json.clone()).expect("deserialises");
+    assert_eq!(&back, value);
+    json
+}
+
+#[test]
+fn a_native_account_carries_coin_id_and_omits_token_fields() {
+    let account = Account::native(&holder(), 60, coin("ETH", 18), "1000".into());
+    let json = round_trip(&account);
+    assert_eq!(
+        json,
+        json!({
+            "accountId": "acc-1", "address": "0xAbC", "addressPath": "m/44'/60'/0'/0/0",
+            "label": "Account 1", "balance": "1000", "coinId": 60, "name": "ETH coin",
+            "network": "ethereum", "symbol": "ETH", "decimals": 18,
+            "iconUrl": "https://icons/x.svg", "ids": "x"
+        })
+    );
+    assert_eq!(account.kind(), Some(AccountKind::Native { coin_id: 60 }));
+}
+
+#[test]
+fn a_token_account_carries_its_id_and_contract_and_omits_coin_id() {
+    let account = Account::token(
+        &holder(),
+        "tok-1".into(),
+        "0xC0".into(),
+        coin("USDC", 6),
+        "5".into(),
+    );
+    let json = round_trip(&account);
+    assert_eq!(json["accountTokenId"], "tok-1");
+    assert_eq!(json["contract"], "0xC0");
+    assert_eq!(
+        json["accountId"], "acc-1",
+        "repeats the holding account's id"
+    );
+    assert!(json.get("coinId").is_none());
+    assert_eq!(
+        account.kind(),
+        Some(AccountKind::Token {
+            account_token_id: "tok-1",
+            contract: "0xC0"
+        })
+    );
+}
+
+#[test]
+fn an_entry_breaking_the_rule_is_detected() {
+    let mut account = Account::native(&holder(), 60, coin("ETH", 18), "0".into());
+    account.contract = Some("0xC0".into());
+    assert_eq!(account.kind(), None);
+}
+
+#[test]
+fn the_four_responses_use_the_spec_names() {
+    let balance = BalanceResponse {
+        balance: "1".into(),
+        decimals: 18,
+        symbol: "ETH".into(),
+        tokens: vec![TokenBalance {
+            balance: "2".into(),
+            decimals: 6,
+            symbol: "USDC".into(),
+            contract: "0xC0".into(),
+        }],
+    };
+    assert_eq!(
+        round_trip(&balance),
+        json!({"balance": "1", "decimals": 18, "symbol": "ETH",
+               "tokens": [{"balance": "2", "decimals": 6, "symbol": "USDC", "contract": "0xC0"}]})
+    );
+    let nft = Nft {
+        id: "n1".into(),
+        account_id: "acc-1".into(),
+        name: "Pal".into(),
+        description: "d".into(),
+        token_id: "7".into(),
+        external_link: "https://x".into(),
+        image_url: "https://x/i.png".into(),
+        quantity: 3,
+        content_type: NftContentType::Video,
+        contract: NftContract {
+            address: "0xN".into(),
+            scheme: NftScheme::Erc1155,
+            description: "c".into(),
+            network: "ethereum".into(),
+            external_link: "".into(),
+            image_url: "".into(),
+        },
+    };
+    let json = round_trip(&NftsResponse { nfts: vec![nft] });
+    assert_eq!(json["nfts"][0]["contentType"], 2);
+    assert_eq!(json["nfts"][0]["contract"]["scheme"], 2);
+    assert_eq!(json["nfts"][0]["tokenId"], "7");
+    assert_eq!(
+        round_trip(&NftsResponse { nfts: vec![] }),
+        json!({"nfts": []})
+    );
+    let accounts = AccountsResponse {
+        wallet_id: "w1".into(),
+        accounts: vec![],
+    };
+    assert_eq!(
+        round_trip(&accounts),
+        json!({"walletId": "w1", "accounts": []})
+    );
+}
+
+#[test]
+fn service_user_omits_what_it_does_not_have() {
+    let user = ServiceUser {
+        status: Outcome::Success,
+        user_info: Some(UserInfo {
+            user_id: "u1".into(),
+            email: "a@b.c".into(),
+            provider: Provider::Email,
+            use_2fa: false,
+        }),
+        user_status: UserStatus {
+            login_status: LoginStatus::RegisterRequired,
+            pin_required: None,
+        },
+        wallet_id: None,
+        token: Some(ServiceToken {
+            access_token: "at".into(),
+            refresh_token: "rt".into(),
+        }),
+    };
+    assert_eq!(
+        round_trip(&user),
+        json!({
+            "status": "success",
+            "userInfo": {"userId": "u1", "email": "a@b.c", "provider": "email", "use2FA": false},
+            "userStatus": {"loginStatus": "registerRequired"},
+            "token": {"accessToken": "at", "refreshToken": "rt"}
+        })
+    );
+    let complete = UserStatus {
+        login_status: LoginStatus::PinRequired,
+        pin_required: Some(true),
+    };
+    assert_eq!(
+        round_trip(&complete),
+        json!({"loginStatus": "pinRequired", "pinRequired": true})
+    );
+}
+
+#[test]
+fn sdk_shapes_and_enumerations_are_spelled_as_the_spec_does() {
+    let result = LoginResult {
+        provider: Provider::ExternalToken,
+        token: IdentityTokens {
+            id_token: "id".into(),
+            refresh_token: "r".into(),
+        },
+    };
+    assert_eq!(
+        round_trip(&result),
+        json!({"provider": "external_token", "token": {"idToken": "id", "refreshToken": "r"}})
+    );
+    let error = LoginErrorResult {
+        error: "required/register_email".into(),
+        id_token: None,
+        access_token: Some("a".into()),
+        provider: Some(Provider::Naver),
+    };
+    assert_eq!(
+        round_trip(&error),
+        json!({"error": "required/register_email", "accessToken": "a", "provider": "naver"})
+    );
+
+    let account = ServiceAccount {
+        address: "0x1".into(),
+        network: "ethereum".into(),
+        contract: None,
+        is_aa: Some(false),
+    };
+    assert_eq!(
+        round_trip(&account),
+        json!({"address": "0x1", "network": "ethereum", "isAA": false})
+    );
+
+    let nft = ServiceNft {
+        account: ServiceAccount {
+            address: "0x1".into(),
+            network: "ethereum".into(),
+            contract: None,
+            is_aa: None,
+        },
+        contract: ServiceNftContract {
+            name: "Pals".into(),
+            address: "0xN".into(),
+            scheme: ServiceNftScheme::Erc721,
+            description: None,
+            network: "ethereum".into(),
+            external_link: None,
+            image_url: None,
+        },
+        name: "Pal".into(),
+        description: "".into(),
+        external_link: "".into(),
+        image_url: "".into(),
+        content_url: None,
+        quantity: 1,
+        content_type: ServiceContentType::Image,
+        state: 1,
+    };
+    let json = round_trip(&nft);
+    assert_eq!(
+        json["contract"],
+        json!({"name": "Pals", "address": "0xN", "scheme": "ERC721", "network": "ethereum"})
+    );
+    assert_eq!(json["contentType"], "image");
+    assert!(json.get("contentUrl").is_none());
+
+    let states = [
+        (ServiceLifeCycle::NotInitialized, "not_initialized"),
+        (ServiceLifeCycle::Initializing, "initializing"),
+        (ServiceLifeCycle::Initialized, "initialized"),
+        (ServiceLifeCycle::BeforeLogin, "before_login"),
+        (ServiceLifeCycle::Login, "login"),
+        (
+            ServiceLifeCycle::LoginBeforeRegister,
+            "login_before_register",
+        ),
+    ];
+    for (state, name) in states {
+        assert_eq!(round_trip(&state), json!(name));
+    }
+    for provider in [
+        "google",
+        "apple",
+        "naver",
+        "discord",
+        "line",
+        "facebook",
+        "email",
+        "external_token",
+    ] {
+        assert_eq!(
+            Provider::parse(provider).map(Provider::as_str),
+            Some(provider)
+        );
+    }
+}
+
+#[test]
+fn error_codes_and_login_library_strings_are_exact() {
+    let body = ApiErrorBody {
+        status_code: 403,
+        code: RestErrorCode::Forbidden.into(),
+        message: "no".into(),
+    };
+    assert_eq!(
+        round_trip(&body),
+        json!({"statusCode": 403, "code": "Forbidden", "message": "no"})
+    );
+    let body = ApiErrorBody {
+        status_code: 401,
+        code: ServiceErrorCode::InvalidAppKey.into(),
+        message: "k".into(),
+    };
+    assert_eq!(round_trip(&body)["code"], "InvalidAppKey");
+    for (error, text) in [
+        (
+            LoginLibraryError::RequiredRegisterEmail,
+            "required/register_email",
+        ),
+        (LoginLibraryError::InvalidProvider, "Invalid provider"),
+        (LoginLibraryError::UserCanceled, "User canceled"),
+        (LoginLibraryError::InternalError, "Internal error"),
+        (
+            LoginLibraryError::EmailVerificationRequired,
+            "auth/email-verified",
+        ),
+        (LoginLibraryError::ExistedEmail, "auth/existed-email"),
+        (LoginLibraryError::FailSendEmail, "fail/send-email"),
+        (LoginLibraryError::FailEmailVerified, "fail/email-verified"),
+        (
+            LoginLibraryError::NotInitialized,
+            "login module not initialized",
+        ),
+        (LoginLibraryError::AlreadyLogout, "Already logout"),
+    ] {
+        assert_eq!(round_trip(&error), json!(text));
+        assert_eq!(error.to_string(), text);
+    }
+}
+
+#[test]
+fn tokens_never_show_in_debug_output() {
+    let token = ServiceToken {
+        access_token: "secret-access".into(),
+        refresh_token: "secret-refresh".into(),
+    };
+    let shown = format!("{token:?}");
+    assert!(!shown.contains("secret"), "{shown}");
+}
