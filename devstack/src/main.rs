@@ -58,7 +58,12 @@ async fn main() -> anyhow::Result<()> {
     )?;
     let service = RunningService::start(settings).await?;
 
-    let app = admin::create_app(&service.state.db, "Satchel Demo", &[args.domain.clone()]).await?;
+    let app = admin::create_app(
+        &service.state.db,
+        "Satchel Demo",
+        std::slice::from_ref(&args.domain),
+    )
+    .await?;
     let demo_user: PrivateKeySigner = DEMO_USER_KEY.parse()?;
     demo.fund(demo_user.address()).await?;
     let user_id =

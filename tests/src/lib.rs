@@ -129,7 +129,8 @@ impl Stack {
         tweak(&mut settings);
         let service = RunningService::start(settings).await?;
         let domain = "wallet.example".to_owned();
-        let app = admin::create_app(&service.state.db, "Test App", &[domain.clone()]).await?;
+        let app =
+            admin::create_app(&service.state.db, "Test App", std::slice::from_ref(&domain)).await?;
         Ok(Self {
             anvil,
             demo,

@@ -71,7 +71,11 @@ impl Chain {
     }
 
     /// The same read as a JSON-RPC batch: one round trip, one call per token.
-    async fn balances_in_one_batch(&self, owner: Address, tokens: &[Address]) -> Result<Balances> {
+    pub async fn balances_in_one_batch(
+        &self,
+        owner: Address,
+        tokens: &[Address],
+    ) -> Result<Balances> {
         let latest = BlockNumberOrTag::Latest;
         let mut batch = self.client().new_batch();
         let native = batch

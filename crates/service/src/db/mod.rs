@@ -64,13 +64,9 @@ impl Db {
         } else {
             Backend::Sqlite
         };
-        if backend == Backend::Sqlite {
-            if let Some(parent) = sqlite_path(url).and_then(|p| p.parent().map(|p| p.to_owned())) {
-                if !parent.as_os_str().is_empty() {
-                    std::fs::create_dir_all(&parent)
-                        .map_err(|e| DbError::Sqlx(sqlx::Error::Io(e)))?;
-                }
-            }
+        let sqlite_folder = sqlite_path(url).and_then(|p| p.parent().map(|p| p.to_owned()));
+        if let Some(folder) = sqlite_folder.filter(|f| !f.as_os_str().is_empty()) {
+            std::fs::create_dir_all(&folder).map_err(|e| DbError::Sqlx(sqlx::Error::Io(e)))?;
         }
         let options: AnyConnectOptions = url.parse()?;
         let pool = AnyPoolOptions::new()
