@@ -9,7 +9,7 @@ packages=(
   libwebkit2gtk-4.1-dev libsoup-3.0-dev libayatana-appindicator3-dev librsvg2-dev
   libxdo-dev libssl-dev libgtk-3-dev pkg-config build-essential
   # tests: PostgreSQL, a virtual display, WebKit's WebDriver, the Secret Service keychain
-  postgresql xvfb webkit2gtk-driver gnome-keyring dbus dbus-x11 libsecret-1-dev
+  postgresql xvfb webkit2gtk-driver gnome-keyring dbus dbus-x11 libdbus-1-dev libsecret-1-dev
   curl ca-certificates
 )
 missing=()
@@ -27,11 +27,14 @@ fi
 command -v cargo >/dev/null || { echo "setup: Rust (cargo) is required: https://rustup.rs" >&2; exit 1; }
 command -v npm >/dev/null || { echo "setup: Node.js and npm are required" >&2; exit 1; }
 
-# npm ci only when package-lock.json changed since the last install.
+# Installs a folder's npm packages as its package-lock.json pins them, when the
+# lock changed since the last install. (`npm install`, not `npm ci`: npm 11 leaves
+# other platforms' optional packages, like anvil's, out of the lock and `npm ci`
+# then refuses it.)
 npm_install() {
   local dir=$1
   if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
   fi
 }
 npm_install devstack
