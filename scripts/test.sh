@@ -14,6 +14,9 @@ npm --prefix ui run --silent typecheck
 npm --prefix ui run --silent build >/dev/null
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
+SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench rest
+
 step "a PostgreSQL server for the PostgreSQL half of the contract suite"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d /tmp/satchel-pg.XXXXXX)
@@ -28,8 +31,9 @@ trap stop_pg EXIT
 export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
 export SATCHEL_REQUIRE_POSTGRES=1
 
-step "unit and end-to-end tests"
-cargo test --workspace --locked
-
-step "benchmark smoke run (figures: cargo bench -p satchel-tests)"
-SATCHEL_BENCH_QUICK=1 cargo bench -p satchel-tests --locked --bench rest
+step "unit and end-to-end tests, with a Secret Service keychain on a private D-Bus"
+export SATCHEL_REQUIRE_KEYCHAIN=1
+dbus-run-session -- sh -c '
+  echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+  exec cargo test --workspace --locked
+' 2> >(grep -v "Failed to set fd limit" >&2)

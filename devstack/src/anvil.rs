@@ -60,12 +60,7 @@ impl Anvil {
             .stderr(Stdio::null())
             .kill_on_drop(true)
             .spawn()
-            .with_context(|| {
-                format!(
-                    "cannot start {} (run `npm ci` in devstack/)",
-                    binary.display()
-                )
-            })?;
+            .with_context(|| format!("cannot start {} (run scripts/setup.sh)", binary.display()))?;
         let url: Url = format!("http://127.0.0.1:{port}").parse()?;
         let mut anvil = Self { child, port, url };
         anvil.wait_ready().await?;

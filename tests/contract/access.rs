@@ -90,7 +90,7 @@ pub async fn every_operation_refuses_missing_garbled_expired_or_foreign_tokens(b
         .expect("app");
     let session = state
         .db
-        .create_session(&user.user_id, 600)
+        .create_session(&user.user_id, None, 600)
         .await
         .expect("session");
     let expired = state

@@ -5,6 +5,7 @@
 mod access;
 mod accounts;
 mod balances;
+mod identity;
 mod nfts;
 mod upstream;
 
@@ -50,6 +51,13 @@ on_every_backend!(
     access::another_users_ids_get_403_and_no_data,
     upstream::a_node_that_is_down_is_a_502_and_the_rest_keeps_serving,
     upstream::the_openapi_document_and_unknown_routes,
+    identity::sign_up_verify_log_in_and_log_out,
+    identity::refresh_token_reuse_revokes_the_family,
+    identity::an_expired_or_refused_access_token_is_renewed_transparently,
+    identity::tampered_foreign_and_wrong_purpose_tokens_are_refused,
+    identity::every_error_of_the_email_methods_comes_from_a_real_request,
+    identity::failed_logins_are_limited_per_account_and_per_address,
+    identity::the_app_info_says_what_the_key_may_use,
 );
 
 /// The four operations for a user, as (name, path and query) pairs.

@@ -197,6 +197,126 @@ impl Stack {
     }
 }
 
+impl Stack {
+    /// The login library of the test app, initialised against this service.
+    pub async fn login(
+        &self,
+        store: std::sync::Arc<dyn satchel_sdk::TokenStore>,
+    ) -> satchel_sdk::Login {
+        let login = satchel_sdk::Login::new(self.app_id().await, &self.app_key, store);
+        login.init(self.sdk_config()).await.expect("initialised");
+        login
+    }
+
+    pub fn sdk_config(&self) -> satchel_sdk::ServiceConfig {
+        satchel_sdk::ServiceConfig::new(self.service.base_url.clone(), &self.domain)
+    }
+
+    pub async fn app_id(&self) -> String {
+        self.service
+            .state
+            .app_for_key(
+                &satchel_service::auth::app_key_hash(&self.app_key),
+                &self.domain,
+            )
+            .await
+            .expect("db")
+            .expect("the test app")
+            .app_id
+    }
+
+    /// Signs a new e-mail user up, opens the verification link from the outbox,
+    /// logs in and logs in to the service, keeping the session in `store`.
+    pub async fn sign_in(
+        &self,
+        email: &str,
+        store: std::sync::Arc<dyn satchel_sdk::TokenStore>,
+    ) -> satchel_sdk::Login {
+        const PASSWORD: &str = "correct1horse";
+        let login = self.login(store).await;
+        let _ = login
+            .sign_up_with_email_and_password(email, PASSWORD, false)
+            .await;
+        let link = self
+            .verification_link(email)
+            .expect("a verification e-mail");
+        assert_eq!(
+            self.http.get(&link).send().await.expect("opened").status(),
+            200
+        );
+        let result = login
+            .login_with_email_and_password(email, PASSWORD)
+            .await
+            .expect("logged in");
+        login
+            .login_service(result.provider, result.token)
+            .await
+            .expect("service login");
+        login
+    }
+
+    /// A POST with the app headers and a JSON body.
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let request = self
+            .http
+            .post(self.url(path))
+            .header("X-API-KEY", &self.app_key)
+            .header("X-API-DOMAIN", &self.domain)
+            .header("X-SDK-TYPE", "desktop-login")
+            .json(&body);
+        send(request).await
+    }
+
+    /// The verification link of the newest e-mail to `to` in the outbox.
+    pub fn verification_link(&self, to: &str) -> Option<String> {
+        let outbox = self.service.state.settings.data_dir.join("outbox");
+        let mut mails: Vec<_> = std::fs::read_dir(&outbox)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|e| e == "eml"))
+            .collect();
+        mails.sort();
+        mails.iter().rev().find_map(|path| {
+            let text = decode_quoted_printable(&std::fs::read_to_string(path).ok()?);
+            if !text
+                .lines()
+                .any(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))
+            {
+                return None;
+            }
+            let start = text.find("http://")?;
+            let link: String = text[start..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
+                .collect();
+            Some(link)
+        })
+    }
+}
+
+/// Undoes quoted-printable: soft line breaks and `=XX` escapes.
+fn decode_quoted_printable(text: &str) -> String {
+    let joined = text.replace("=\r\n", "").replace("=\n", "");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escaped = (bytes[i] == b'=' && i + 2 < bytes.len())
+            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        if let Some(byte) = escaped {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Sends a request and reads its JSON body (`Null` when there is none).
 pub async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
     let response = request.send().await.expect("the service answers");

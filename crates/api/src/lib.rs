@@ -5,10 +5,13 @@
 //! ones, so a renamed field is a compile error rather than a bug. Optional fields are
 //! omitted when absent, never sent as `null` or `""`.
 
+pub mod auth;
 pub mod error;
 pub mod rest;
+pub mod rules;
 pub mod sdk;
 
+pub use auth::*;
 pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
 pub use rest::*;
 pub use sdk::*;

@@ -1,4 +1,18 @@
-//! Satchel's client: the login library, the widget core, the REST client and the
-//! token store. Plain Rust, no Tauri; the desktop shell forwards to it.
+//! Satchel's client: the login library ([`Login`]), the REST client and the token
+//! store. Plain Rust, no Tauri; the desktop shell forwards to it.
+//!
+//! Tokens live in a [`TokenStore`]: the OS keychain in the app, memory in unit
+//! tests. They never reach a log line (their `Debug` is redacted) or a web page.
 
+mod client;
+mod error;
+mod login;
+mod session;
+mod store;
+
+pub use client::{Caller, RestClient, ServiceConfig};
+pub use error::{ErrorCode, SdkError, SdkErrorCode};
+pub use login::{Login, SignUpWait};
 pub use satchel_api as api;
+pub use session::StoredSession;
+pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};

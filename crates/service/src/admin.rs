@@ -92,6 +92,9 @@ pub async fn mint_access_token(
         .user_app(user_id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("no user {user_id}"))?;
-    let session = state.db.create_session(user_id, ttl_secs.max(60)).await?;
+    let session = state
+        .db
+        .create_session(user_id, None, ttl_secs.max(60))
+        .await?;
     state.keys.mint_access(user_id, &app_id, &session, ttl_secs)
 }

@@ -46,9 +46,51 @@ pub struct Settings {
     /// time. 0 reads the database on every request.
     #[serde(default = "default_read_cache_ms")]
     pub read_cache_ms: u64,
+    /// Lifetime of an identity token (e-mail users), in seconds.
+    #[serde(default = "default_identity_ttl")]
+    pub identity_token_ttl_secs: u64,
+    /// Lifetime of identity and service refresh tokens, in seconds; using one moves
+    /// its session's end this far out again.
+    #[serde(default = "default_refresh_ttl")]
+    pub refresh_token_ttl_secs: u64,
+    /// Failed logins one e-mail address may have in 15 minutes before a 429.
+    #[serde(default = "default_failures_per_account")]
+    pub login_failures_per_account: u32,
+    /// Failed logins one network address may have in 15 minutes before a 429.
+    #[serde(default = "default_failures_per_address")]
+    pub login_failures_per_address: u32,
+    /// Outgoing e-mail.
+    #[serde(default)]
+    pub mail: MailSettings,
     /// The EVM networks wallets get accounts on.
     #[serde(default)]
     pub networks: Vec<NetworkConfig>,
+}
+
+/// Where verification e-mails go.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSettings {
+    /// Sender, e.g. `Satchel <no-reply@example.com>`.
+    #[serde(default = "default_mail_from")]
+    pub from: String,
+    /// `smtps://user:pass@host:465` or `smtp://host:587?tls=required`. Without it,
+    /// e-mails are written as `.eml` files to `outbox_dir`. Env: `SATCHEL_SMTP_URL`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smtp_url: Option<String>,
+    /// Default: `outbox` in `data_dir`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outbox_dir: Option<PathBuf>,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        Self {
+            from: default_mail_from(),
+            smtp_url: None,
+            outbox_dir: None,
+        }
+    }
 }
 
 /// One EVM network: its node, its coin and the tokens to track.
@@ -118,6 +160,21 @@ fn default_access_ttl() -> u64 {
 fn default_refresh_per_minute() -> u32 {
     6
 }
+fn default_identity_ttl() -> u64 {
+    60 * 60
+}
+fn default_refresh_ttl() -> u64 {
+    30 * 24 * 60 * 60
+}
+fn default_failures_per_account() -> u32 {
+    5
+}
+fn default_failures_per_address() -> u32 {
+    30
+}
+fn default_mail_from() -> String {
+    "Satchel <no-reply@satchel.invalid>".to_owned()
+}
 fn default_read_cache_ms() -> u64 {
     2_000
 }
@@ -140,6 +197,11 @@ impl Default for Settings {
             access_token_ttl_secs: default_access_ttl(),
             refresh_per_minute: default_refresh_per_minute(),
             read_cache_ms: default_read_cache_ms(),
+            identity_token_ttl_secs: default_identity_ttl(),
+            refresh_token_ttl_secs: default_refresh_ttl(),
+            login_failures_per_account: default_failures_per_account(),
+            login_failures_per_address: default_failures_per_address(),
+            mail: MailSettings::default(),
             networks: Vec::new(),
         }
     }
@@ -177,6 +239,9 @@ impl Settings {
         }
         if let Some(dir) = var("SATCHEL_DATA_DIR") {
             self.data_dir = PathBuf::from(dir);
+        }
+        if let Some(url) = var("SATCHEL_SMTP_URL") {
+            self.mail.smtp_url = Some(url);
         }
         if let Some(url) = var("SATCHEL_PUBLIC_URL") {
             self.public_url = url

@@ -2,7 +2,7 @@
 //! `{statusCode, code, message}`. Internal causes are logged, never sent.
 
 use axum::Json;
-use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use satchel_api::{ApiErrorBody, ErrorCode, RestErrorCode, ServiceErrorCode};
@@ -114,6 +114,12 @@ impl From<DbError> for ApiError {
 
 impl From<QueryRejection> for ApiError {
     fn from(e: QueryRejection) -> Self {
+        Self::bad_request(e.body_text())
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> Self {
         Self::bad_request(e.body_text())
     }
 }

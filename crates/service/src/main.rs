@@ -39,6 +39,15 @@ enum Admin {
         /// A domain the app calls from (X-API-DOMAIN); repeat for more.
         #[arg(long = "domain", required = true)]
         domains: Vec<String>,
+        /// A login provider the app allows; repeat for more.
+        #[arg(long = "provider", default_value = "email")]
+        providers: Vec<String>,
+        /// Let e-mail users log in without verifying their address first.
+        #[arg(long)]
+        no_email_verification: bool,
+        /// Limit e-mail sign-up to this domain; repeat for more.
+        #[arg(long = "email-domain")]
+        email_domains: Vec<String>,
     },
     /// Create an e-mail user of an app; prints the user id.
     CreateUser {
@@ -100,8 +109,30 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
     match action {
-        Admin::CreateApp { name, domains } => {
+        Admin::CreateApp {
+            name,
+            domains,
+            providers,
+            no_email_verification,
+            email_domains,
+        } => {
+            let providers = providers
+                .iter()
+                .map(|p| {
+                    satchel_api::Provider::parse(p)
+                        .ok_or_else(|| anyhow::anyhow!("unknown provider {p}"))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
             let app = admin::create_app(&state.db, &name, &domains).await?;
+            state
+                .db
+                .set_app_policy(
+                    &app.app_id,
+                    &providers,
+                    !no_email_verification,
+                    &email_domains,
+                )
+                .await?;
             println!("app_id={}\napp_key={}", app.app_id, app.app_key);
         }
         Admin::CreateUser { app, email } => {

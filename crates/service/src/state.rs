@@ -12,7 +12,8 @@ use sha2::{Digest, Sha256};
 use crate::cache::TtlCache;
 use crate::config::{NetworkConfig, Settings};
 use crate::db::{AppMatch, Db, DbResult};
-use crate::limiter::RefreshLimiter;
+use crate::limiter::RateLimiter;
+use crate::mail::Mailer;
 use crate::tokens::{AccessClaims, SigningKeys, TokenError};
 
 #[derive(Clone, Debug)]
@@ -22,8 +23,18 @@ pub struct AppState {
     pub keys: Arc<SigningKeys>,
     pub networks: Arc<HashMap<String, Network>>,
     pub metadata: MetadataFetcher,
-    pub limiter: Arc<RefreshLimiter>,
+    /// Refreshes (operations 2 and 4) per account or wallet.
+    pub limiter: Arc<RateLimiter>,
+    pub logins: Arc<LoginLimits>,
+    pub mailer: Mailer,
     caches: Arc<Caches>,
+}
+
+/// Failed-login counts, per e-mail address and per network address.
+#[derive(Debug)]
+pub struct LoginLimits {
+    pub by_account: RateLimiter,
+    pub by_address: RateLimiter,
 }
 
 /// A configured network and the connection to its node.
@@ -86,7 +97,21 @@ impl AppState {
             keys: Arc::new(keys),
             networks: Arc::new(networks),
             metadata,
-            limiter: Arc::new(RefreshLimiter::per_minute(settings.refresh_per_minute)),
+            limiter: Arc::new(RateLimiter::new(
+                settings.refresh_per_minute,
+                Duration::from_secs(60),
+            )),
+            logins: Arc::new(LoginLimits {
+                by_account: RateLimiter::new(
+                    settings.login_failures_per_account,
+                    Duration::from_secs(15 * 60),
+                ),
+                by_address: RateLimiter::new(
+                    settings.login_failures_per_address,
+                    Duration::from_secs(15 * 60),
+                ),
+            }),
+            mailer: Mailer::from_settings(&settings)?,
             caches: Arc::new(caches),
             settings: Arc::new(settings),
         })

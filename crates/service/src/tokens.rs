@@ -1,6 +1,7 @@
-//! Service access tokens: short-lived ES256 JWTs naming the user, the app and the
-//! session. Each token purpose has its own audience, so one kind can never pass
-//! for another.
+//! The service's JWTs, all ES256 with one signing key: access tokens (naming the
+//! user, app and service session) and identity tokens of e-mail users (naming the
+//! identity, app and identity session). Each purpose has its own audience, so one
+//! kind can never pass for another.
 
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use p256::SecretKey;
@@ -11,6 +12,25 @@ use crate::db::{Db, DbResult, new_id, now};
 
 /// Audience of service access tokens.
 pub const ACCESS_AUDIENCE: &str = "satchel:access";
+/// Audience of identity tokens the service issues as an identity provider.
+pub const IDENTITY_AUDIENCE: &str = "satchel:identity";
+
+/// What an identity token says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct IdentityClaims {
+    pub iss: String,
+    pub aud: String,
+    /// The identity (an e-mail identity's id).
+    pub sub: String,
+    pub app: String,
+    /// The identity session the token was issued for.
+    pub sid: String,
+    pub email: String,
+    pub email_verified: bool,
+    pub provider: String,
+    pub iat: i64,
+    pub exp: i64,
+}
 
 /// What an access token says.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -31,9 +51,11 @@ pub struct AccessClaims {
 pub struct SigningKeys {
     kid: String,
     issuer: String,
+    public: p256::PublicKey,
     encoding: EncodingKey,
     decoding: DecodingKey,
-    validation: Validation,
+    access: Validation,
+    identity: Validation,
 }
 
 impl std::fmt::Debug for SigningKeys {
@@ -81,19 +103,44 @@ impl SigningKeys {
 
     fn from_pem(kid: String, pem: &str, issuer: &str) -> anyhow::Result<Self> {
         let secret = SecretKey::from_pkcs8_pem(pem)?;
-        let public_pem = secret.public_key().to_public_key_pem(LineEnding::LF)?;
-        let mut validation = Validation::new(Algorithm::ES256);
-        validation.set_audience(&[ACCESS_AUDIENCE]);
-        validation.set_issuer(&[issuer]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        validation.leeway = 5;
+        let public = secret.public_key();
+        let public_pem = public.to_public_key_pem(LineEnding::LF)?;
+        let validation = |audience: &str| {
+            let mut v = Validation::new(Algorithm::ES256);
+            v.set_audience(&[audience]);
+            v.set_issuer(&[issuer]);
+            v.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+            v.leeway = 5;
+            v
+        };
         Ok(Self {
             kid,
             issuer: issuer.to_owned(),
+            public,
             encoding: EncodingKey::from_ec_pem(pem.as_bytes())?,
             decoding: DecodingKey::from_ec_pem(public_pem.as_bytes())?,
-            validation,
+            access: validation(ACCESS_AUDIENCE),
+            identity: validation(IDENTITY_AUDIENCE),
         })
+    }
+
+    fn mint<C: Serialize>(&self, claims: &C) -> anyhow::Result<String> {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        Ok(jsonwebtoken::encode(&header, claims, &self.encoding)?)
+    }
+
+    fn verify<C: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        validation: &Validation,
+    ) -> Result<C, TokenError> {
+        jsonwebtoken::decode::<C>(token, &self.decoding, validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
+                _ => TokenError::Invalid,
+            })
     }
 
     /// Mints an access token for a session.
@@ -105,7 +152,7 @@ impl SigningKeys {
         ttl_secs: i64,
     ) -> anyhow::Result<String> {
         let iat = now();
-        let claims = AccessClaims {
+        self.mint(&AccessClaims {
             iss: self.issuer.clone(),
             aud: ACCESS_AUDIENCE.to_owned(),
             sub: user_id.to_owned(),
@@ -113,20 +160,64 @@ impl SigningKeys {
             sid: session_id.to_owned(),
             iat,
             exp: iat + ttl_secs,
-        };
-        let mut header = Header::new(Algorithm::ES256);
-        header.kid = Some(self.kid.clone());
-        Ok(jsonwebtoken::encode(&header, &claims, &self.encoding)?)
+        })
     }
 
-    /// Checks signature, issuer, audience and expiry.
+    /// Checks an access token's signature, issuer, audience and expiry.
     pub fn verify_access(&self, token: &str) -> Result<AccessClaims, TokenError> {
-        jsonwebtoken::decode::<AccessClaims>(token, &self.decoding, &self.validation)
-            .map(|data| data.claims)
-            .map_err(|e| match e.kind() {
-                jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
-                _ => TokenError::Invalid,
-            })
+        self.verify(token, &self.access)
+    }
+
+    /// Mints an identity token for an e-mail identity's session.
+    pub fn mint_identity(
+        &self,
+        identity_id: &str,
+        app_id: &str,
+        session_id: &str,
+        email: &str,
+        email_verified: bool,
+        ttl_secs: i64,
+    ) -> anyhow::Result<String> {
+        let iat = now();
+        self.mint(&IdentityClaims {
+            iss: self.issuer.clone(),
+            aud: IDENTITY_AUDIENCE.to_owned(),
+            sub: identity_id.to_owned(),
+            app: app_id.to_owned(),
+            sid: session_id.to_owned(),
+            email: email.to_owned(),
+            email_verified,
+            provider: "email".to_owned(),
+            iat,
+            exp: iat + ttl_secs,
+        })
+    }
+
+    /// Checks an identity token's signature, issuer, audience and expiry.
+    pub fn verify_identity(&self, token: &str) -> Result<IdentityClaims, TokenError> {
+        self.verify(token, &self.identity)
+    }
+
+    /// The public key as a JSON Web Key Set, for anyone checking identity tokens.
+    pub fn jwks(&self) -> serde_json::Value {
+        use base64::Engine as _;
+        use p256::elliptic_curve::sec1::ToEncodedPoint;
+        let point = self.public.to_encoded_point(false);
+        let b64 = |bytes: Option<&p256::FieldBytes>| {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .encode(bytes.map(|b| &b[..]).unwrap_or_default())
+        };
+        serde_json::json!({
+            "keys": [{
+                "kty": "EC",
+                "crv": "P-256",
+                "alg": "ES256",
+                "use": "sig",
+                "kid": self.kid,
+                "x": b64(point.x()),
+                "y": b64(point.y()),
+            }]
+        })
     }
 }
 
@@ -164,6 +255,30 @@ mod tests {
             ),
             ("u1", "a1", "s1")
         );
+    }
+
+    #[test]
+    fn an_identity_token_never_passes_for_an_access_token_or_back() {
+        let keys = keys("http://svc/");
+        let identity = keys
+            .mint_identity("i1", "a1", "s1", "a@b.co", true, 60)
+            .expect("mint");
+        assert_eq!(
+            keys.verify_identity(&identity).expect("valid").email,
+            "a@b.co"
+        );
+        assert!(keys.verify_access(&identity).is_err());
+        let access = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
+        assert!(keys.verify_identity(&access).is_err());
+    }
+
+    #[test]
+    fn the_jwks_publishes_the_public_point() {
+        let jwks = keys("http://svc/").jwks();
+        let key = &jwks["keys"][0];
+        assert_eq!(key["kid"], "k1");
+        assert_eq!(key["x"].as_str().map(str::len), Some(43));
+        assert_eq!(key["y"].as_str().map(str::len), Some(43));
     }
 
     #[test]

@@ -2,6 +2,39 @@
 
 use super::{Db, DbError, DbResult, new_id, now};
 
+/// An app and what it allows.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AppRow {
+    pub id: String,
+    pub name: String,
+    /// Comma-separated provider names.
+    pub providers: String,
+    /// 1 when e-mail users must verify their address before logging in.
+    pub email_verification: i64,
+    /// Comma-separated e-mail domains sign-up is limited to; empty for any.
+    pub email_domains: String,
+}
+
+impl AppRow {
+    pub fn providers(&self) -> Vec<satchel_api::Provider> {
+        split_list(&self.providers)
+            .filter_map(satchel_api::Provider::parse)
+            .collect()
+    }
+
+    pub fn email_domains(&self) -> Vec<String> {
+        split_list(&self.email_domains).map(str::to_owned).collect()
+    }
+
+    pub fn requires_email_verification(&self) -> bool {
+        self.email_verification != 0
+    }
+}
+
+fn split_list(list: &str) -> impl Iterator<Item = &str> {
+    list.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
 /// The app an API key belongs to, and whether the domain is one of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppMatch {
@@ -37,6 +70,34 @@ impl Db {
         }
         tx.commit().await?;
         Ok(id)
+    }
+
+    /// Sets what an app allows.
+    pub async fn set_app_policy(
+        &self,
+        app_id: &str,
+        providers: &[satchel_api::Provider],
+        email_verification: bool,
+        email_domains: &[String],
+    ) -> DbResult<()> {
+        let providers: Vec<&str> = providers.iter().map(|p| p.as_str()).collect();
+        sqlx::query("UPDATE apps SET providers = $2, email_verification = $3, email_domains = $4 WHERE id = $1")
+            .bind(app_id)
+            .bind(providers.join(","))
+            .bind(i64::from(email_verification))
+            .bind(email_domains.join(","))
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    pub async fn app(&self, app_id: &str) -> DbResult<Option<AppRow>> {
+        Ok(sqlx::query_as(
+            "SELECT id, name, providers, email_verification, email_domains FROM apps WHERE id = $1",
+        )
+        .bind(app_id)
+        .fetch_optional(self.pool())
+        .await?)
     }
 
     /// Finds the app whose key hashes to `key_hash` and checks `domain` against it.

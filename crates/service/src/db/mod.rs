@@ -6,7 +6,9 @@
 //! Each table's queries live in the file named after it.
 
 mod apps;
+mod identities;
 mod nfts;
+mod refresh;
 mod sessions;
 mod users;
 mod wallets;
@@ -16,8 +18,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
-pub use apps::AppMatch;
+pub use apps::{AppMatch, AppRow};
+pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
+pub use refresh::{RefreshPurpose, RefreshUse};
 pub use wallets::{AccountRow, NewAccount, TokenRow};
 
 #[derive(Debug, thiserror::Error)]

@@ -4,19 +4,52 @@
 use super::{Db, DbResult, new_id, now};
 
 impl Db {
-    pub async fn create_session(&self, user_id: &str, lifetime_secs: i64) -> DbResult<String> {
+    /// Opens a session; `identity_session` is the identity login it came from.
+    pub async fn create_session(
+        &self,
+        user_id: &str,
+        identity_session: Option<&str>,
+        lifetime_secs: i64,
+    ) -> DbResult<String> {
         let id = new_id();
         let created = now();
         sqlx::query(
-            "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+            "INSERT INTO sessions (id, user_id, created_at, expires_at, identity_session_id) \
+             VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(&id)
         .bind(user_id)
         .bind(created)
         .bind(created + lifetime_secs)
+        .bind(identity_session)
         .execute(self.pool())
         .await?;
         Ok(id)
+    }
+
+    /// A live session's user and the identity session it came from.
+    pub async fn live_session(
+        &self,
+        session_id: &str,
+    ) -> DbResult<Option<(String, Option<String>)>> {
+        Ok(sqlx::query_as(
+            "SELECT user_id, identity_session_id FROM sessions \
+             WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2",
+        )
+        .bind(session_id)
+        .bind(now())
+        .fetch_optional(self.pool())
+        .await?)
+    }
+
+    /// Moves a live session's end to `lifetime_secs` from now.
+    pub async fn extend_session(&self, session_id: &str, lifetime_secs: i64) -> DbResult<()> {
+        sqlx::query("UPDATE sessions SET expires_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+            .bind(session_id)
+            .bind(now() + lifetime_secs)
+            .execute(self.pool())
+            .await?;
+        Ok(())
     }
 
     /// Whether the session exists for this user, is not revoked and has not expired.

@@ -2,12 +2,13 @@
 //! document, a health check, and JSON errors for everything else.
 
 mod accounts;
+mod auth;
 mod nfts;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
-use axum::routing::get;
+use axum::routing::{get, post};
 use satchel_api::{RestErrorCode, WalletQuery};
 use utoipa::OpenApi;
 
@@ -25,6 +26,17 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/v1/nft", get(nfts::get_nfts))
         .route("/v1/nft/refresh", get(nfts::refresh_nfts))
+        .route("/v1/app", get(auth::app_info))
+        .route("/v1/auth/email/signup", post(auth::sign_up))
+        .route("/v1/auth/email/resend", post(auth::resend))
+        .route("/v1/auth/email/verify", get(auth::verify))
+        .route("/v1/auth/email/login", post(auth::email_login))
+        .route("/v1/auth/identity/refresh", post(auth::refresh_identity))
+        .route("/v1/auth/service/login", post(auth::service_login))
+        .route("/v1/auth/service/refresh", post(auth::refresh_service))
+        .route("/v1/auth/service/user", get(auth::current_user))
+        .route("/v1/auth/logout", post(auth::logout))
+        .route("/.well-known/jwks.json", get(auth::jwks))
         .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
         .fallback(|| async { ApiError::not_found("route") })
@@ -42,6 +54,11 @@ pub fn router(state: AppState) -> Router {
 #[derive(FromRequestParts)]
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct Query<T>(pub T);
+
+/// JSON body extractor whose rejection is the service's JSON 400.
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
+pub struct Json<T>(pub T);
 
 /// Path extractor whose rejection is the service's JSON 400.
 #[derive(FromRequestParts)]
@@ -86,7 +103,21 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
                        X-API-KEY, X-API-DOMAIN and X-SDK-TYPE; the four wallet operations also need \
                        Authorization: Bearer <accessToken>. Errors are {statusCode, code, message}."
     ),
-    paths(accounts::get_accounts, accounts::refresh_balance, nfts::get_nfts, nfts::refresh_nfts),
+    paths(
+        accounts::get_accounts,
+        accounts::refresh_balance,
+        nfts::get_nfts,
+        nfts::refresh_nfts,
+        auth::app_info,
+        auth::sign_up,
+        auth::resend,
+        auth::email_login,
+        auth::refresh_identity,
+        auth::service_login,
+        auth::refresh_service,
+        auth::current_user,
+        auth::logout,
+    ),
     components(schemas(satchel_api::ApiErrorBody)),
     modifiers(&SecurityHeaders)
 )]

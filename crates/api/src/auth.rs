@@ -1,0 +1,96 @@
+//! Bodies of the identity and session endpoints, which the spec leaves to the
+//! design ("not shown"): sign-up, e-mail login, token refresh, service login.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+use crate::{IdentityTokens, Provider};
+
+/// `POST /v1/auth/email/signup` and `POST /v1/auth/email/login`.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EmailCredentials {
+    pub email: String,
+    pub password: String,
+}
+
+impl std::fmt::Debug for EmailCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmailCredentials")
+            .field("email", &self.email)
+            .field("password", &"<redacted>")
+            .finish()
+    }
+}
+
+/// What a sign-up did: sent a verification e-mail, or (for apps that do not ask
+/// for verification) signed the person in at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct SignUpResponse {
+    pub verification_sent: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub login: Option<crate::LoginResult>,
+}
+
+/// `POST /v1/auth/email/resend`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ResendRequest {
+    pub email: String,
+}
+
+/// `POST /v1/auth/identity/refresh` and `POST /v1/auth/service/refresh`.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshRequest {
+    pub refresh_token: String,
+}
+
+impl std::fmt::Debug for RefreshRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RefreshRequest { <redacted> }")
+    }
+}
+
+/// `POST /v1/auth/service/login`: the result of a login-library login.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceLoginRequest {
+    pub provider: Provider,
+    pub token: IdentityTokens,
+}
+
+/// `GET /v1/app`: what the app key may use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AppInfo {
+    pub app_id: String,
+    pub name: String,
+    pub providers: Vec<Provider>,
+    pub networks: Vec<NetworkInfo>,
+    /// Whether e-mail users must verify their address before they can log in.
+    pub email_verification: bool,
+    /// The e-mail domains sign-up is limited to; empty allows every domain.
+    pub email_domains: Vec<String>,
+    pub password_rules: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NetworkInfo {
+    pub name: String,
+    pub chain_id: u64,
+    pub symbol: String,
+    pub decimals: u32,
+    pub icon_url: String,
+}

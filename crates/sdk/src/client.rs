@@ -1,0 +1,174 @@
+//! HTTP to the service: every request carries the app headers, every error comes
+//! back as an [`SdkError`] (the service's own code where it sent one), and a
+//! network failure is `NotConnectedInternet` or `ApiRequestError`, never a panic.
+
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode};
+use satchel_api::{ApiErrorBody, ServiceErrorCode, headers};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use url::Url;
+
+use crate::error::SdkError;
+
+/// Where the service is and who the app is to it.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// e.g. `https://wallet.example.com/`.
+    pub service_url: Url,
+    /// The app's domain, sent as `X-API-DOMAIN`.
+    pub domain: String,
+    /// The platform part of `X-SDK-TYPE`, e.g. `desktop`.
+    pub platform: String,
+    /// How long one request may take.
+    pub timeout: Duration,
+}
+
+impl ServiceConfig {
+    pub fn new(service_url: Url, domain: impl Into<String>) -> Self {
+        Self {
+            service_url,
+            domain: domain.into(),
+            platform: "desktop".into(),
+            timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// Which part of the SDK is calling; it picks the `X-SDK-TYPE` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caller {
+    /// The login library: `<platform>-login`.
+    Login,
+    /// The REST operations: `<platform>_rest_api`.
+    Rest,
+}
+
+#[derive(Clone)]
+pub struct RestClient {
+    http: reqwest::Client,
+    base: Url,
+    app_key: String,
+    domain: String,
+    platform: String,
+}
+
+impl std::fmt::Debug for RestClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RestClient")
+            .field("base", &self.base.as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RestClient {
+    pub fn new(config: &ServiceConfig, app_key: &str) -> Result<Self, SdkError> {
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| SdkError::service(ServiceErrorCode::ApiRequestError, e.to_string()))?;
+        let mut base = config.service_url.clone();
+        if !base.path().ends_with('/') {
+            base.set_path(&format!("{}/", base.path()));
+        }
+        Ok(Self {
+            http,
+            base,
+            app_key: app_key.to_owned(),
+            domain: config.domain.clone(),
+            platform: config.platform.clone(),
+        })
+    }
+
+    /// Sends a request and decodes the JSON answer (`()` for an empty one).
+    pub async fn send<T: DeserializeOwned>(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        bearer: Option<&str>,
+    ) -> Result<T, SdkError> {
+        let url = self
+            .base
+            .join(path.trim_start_matches('/'))
+            .map_err(|e| SdkError::service(ServiceErrorCode::InvalidParameters, e.to_string()))?;
+        let sdk_type = match caller {
+            Caller::Login => format!("{}-login", self.platform),
+            Caller::Rest => format!("{}_rest_api", self.platform),
+        };
+        let mut request = self
+            .http
+            .request(method, url)
+            .header(headers::API_KEY, &self.app_key)
+            .header(headers::API_DOMAIN, &self.domain)
+            .header(headers::SDK_TYPE, sdk_type)
+            .header(reqwest::header::CONTENT_TYPE, "application/json");
+        if let Some(token) = bearer {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.body(body.to_json()?);
+        }
+        let response = request.send().await.map_err(network_error)?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(network_error)?;
+        if !status.is_success() {
+            return Err(match serde_json::from_slice::<ApiErrorBody>(&bytes) {
+                Ok(body) => SdkError::from_api(body),
+                Err(_) => SdkError::service(
+                    ServiceErrorCode::ApiRequestError,
+                    format!("the service answered {status}"),
+                ),
+            });
+        }
+        let bytes = if bytes.is_empty() || status == StatusCode::NO_CONTENT {
+            &b"null"[..]
+        } else {
+            &bytes[..]
+        };
+        serde_json::from_slice(bytes).map_err(|e| {
+            SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                format!("unexpected answer from the service: {e}"),
+            )
+        })
+    }
+}
+
+fn network_error(e: reqwest::Error) -> SdkError {
+    if e.is_connect() {
+        SdkError::service(
+            ServiceErrorCode::NotConnectedInternet,
+            "cannot reach the wallet service; check the connection",
+        )
+    } else if e.is_timeout() {
+        SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            "the wallet service did not answer in time",
+        )
+    } else {
+        SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            e.without_url().to_string(),
+        )
+    }
+}
+
+/// Request bodies of any serialisable type, behind one object-safe trait.
+pub mod erased {
+    use super::*;
+
+    pub trait Body {
+        fn to_json(&self) -> Result<Vec<u8>, SdkError>;
+    }
+
+    impl<T: Serialize> Body for T {
+        fn to_json(&self) -> Result<Vec<u8>, SdkError> {
+            serde_json::to_vec(self)
+                .map_err(|e| SdkError::service(ServiceErrorCode::InvalidParameters, e.to_string()))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Outgoing e-mail: through SMTP when `mail.smtp_url` is set, else into an outbox
+//! folder of `.eml` files that a person or a test opens.
+
+use std::path::PathBuf;
+
+use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use crate::config::Settings;
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct MailError(String);
+
+#[derive(Clone)]
+pub enum Mailer {
+    Outbox {
+        dir: PathBuf,
+        from: Mailbox,
+    },
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: Mailbox,
+    },
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Outbox { dir, .. } => write!(f, "Mailer::Outbox({})", dir.display()),
+            Self::Smtp { .. } => f.write_str("Mailer::Smtp"),
+        }
+    }
+}
+
+impl Mailer {
+    pub fn from_settings(settings: &Settings) -> anyhow::Result<Self> {
+        let from: Mailbox = settings
+            .mail
+            .from
+            .parse()
+            .map_err(|e| anyhow::anyhow!("mail.from: {e}"))?;
+        Ok(match &settings.mail.smtp_url {
+            Some(url) => Self::Smtp {
+                transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| anyhow::anyhow!("mail.smtp_url: {e}"))?
+                    .timeout(Some(settings.upstream_timeout()))
+                    .build(),
+                from,
+            },
+            None => Self::Outbox {
+                dir: settings
+                    .mail
+                    .outbox_dir
+                    .clone()
+                    .unwrap_or_else(|| settings.data_dir.join("outbox")),
+                from,
+            },
+        })
+    }
+
+    /// Sends the link that verifies `to`'s address.
+    pub async fn send_verification(
+        &self,
+        to: &str,
+        app_name: &str,
+        link: &str,
+    ) -> Result<(), MailError> {
+        let from = match self {
+            Self::Outbox { from, .. } | Self::Smtp { from, .. } => from.clone(),
+        };
+        let to: Mailbox = to
+            .parse()
+            .map_err(|e| MailError(format!("recipient: {e}")))?;
+        let text = format!(
+            "Welcome to {app_name}.\n\nOpen this link to verify your e-mail address:\n\n{link}\n\n\
+             The link works once, for 24 hours. If you did not sign up, ignore this e-mail."
+        );
+        let html = format!(
+            "<p>Welcome to {app}.</p><p><a href=\"{link}\">Verify your e-mail address</a></p>\
+             <p>The link works once, for 24 hours. If you did not sign up, ignore this e-mail.</p>",
+            app = html_escape(app_name),
+            link = html_escape(link),
+        );
+        let message = Message::builder()
+            .from(from)
+            .to(to)
+            .subject(format!("Verify your e-mail for {app_name}"))
+            .multipart(
+                MultiPart::alternative()
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text),
+                    )
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_HTML)
+                            .body(html),
+                    ),
+            )
+            .map_err(|e| MailError(e.to_string()))?;
+        match self {
+            Self::Smtp { transport, .. } => {
+                transport
+                    .send(message)
+                    .await
+                    .map_err(|e| MailError(e.to_string()))?;
+            }
+            Self::Outbox { dir, .. } => {
+                tokio::fs::create_dir_all(dir)
+                    .await
+                    .map_err(|e| MailError(e.to_string()))?;
+                let name = format!("{}-{}.eml", crate::db::now(), uuid::Uuid::new_v4().simple());
+                let partial = dir.join(format!(".{name}.partial"));
+                tokio::fs::write(&partial, message.formatted())
+                    .await
+                    .map_err(|e| MailError(e.to_string()))?;
+                tokio::fs::rename(&partial, dir.join(name))
+                    .await
+                    .map_err(|e| MailError(e.to_string()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+pub fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}

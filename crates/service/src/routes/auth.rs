@@ -1,0 +1,211 @@
+//! Identity and session endpoints (the spec leaves them to the design): e-mail
+//! sign-up, verification and login, token refresh, service login, the current
+//! user, logout, and the app's own facts.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::Html;
+use satchel_api::{
+    AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, ResendRequest,
+    ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
+};
+use serde::Deserialize;
+
+use super::{Json, Query};
+use crate::auth::{AppHeaders, AuthUser};
+use crate::error::ApiResult;
+use crate::identity;
+use crate::mail::html_escape;
+use crate::state::AppState;
+
+type Reply<T> = ApiResult<axum::Json<T>>;
+
+/// The caller's network address, when the server knows it.
+pub struct ClientAddress(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Self(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// Signs up with an e-mail and password.
+#[utoipa::path(post, path = "/v1/auth/email/signup", request_body = EmailCredentials,
+    responses((status = 200, body = SignUpResponse),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm, IncorrectPasswordForm, InvalidEmailDomain"),
+              (status = 409, body = satchel_api::ApiErrorBody, description = "ExistedEmail"),
+              (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")))]
+pub async fn sign_up(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    Json(body): Json<EmailCredentials>,
+) -> Reply<SignUpResponse> {
+    let app = identity::app(&state, &app.app_id).await?;
+    Ok(axum::Json(identity::sign_up(&state, &app, body).await?))
+}
+
+/// Sends the verification e-mail again.
+#[utoipa::path(post, path = "/v1/auth/email/resend", request_body = ResendRequest, responses((status = 204)))]
+pub async fn resend(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    Json(body): Json<ResendRequest>,
+) -> ApiResult<StatusCode> {
+    let app = identity::app(&state, &app.app_id).await?;
+    identity::resend_verification(&state, &app, &body.email).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+pub struct VerifyQuery {
+    token: String,
+}
+
+/// The link in the verification e-mail: verifies the address and says so.
+pub async fn verify(
+    State(state): State<AppState>,
+    Query(query): Query<VerifyQuery>,
+) -> ApiResult<(StatusCode, Html<String>)> {
+    let verified = identity::verify_link(&state, &query.token).await?;
+    let (status, title, text) = if verified {
+        (
+            StatusCode::OK,
+            "E-mail verified",
+            "Your e-mail address is verified. Go back to the app and log in.",
+        )
+    } else {
+        (
+            StatusCode::BAD_REQUEST,
+            "This link does not work",
+            "The link was used already or has expired. Ask the app to send a new one.",
+        )
+    };
+    Ok((status, Html(page(title, text))))
+}
+
+fn page(title: &str, text: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" \
+         content=\"width=device-width\"><title>{title}</title><style>body{{font-family:system-ui,sans-serif;\
+         display:grid;place-items:center;min-height:90vh;margin:0;color:#14121f}}main{{max-width:28rem;\
+         padding:24px;text-align:center}}h1{{font-size:20px;font-weight:600}}p{{color:#6b6880}}</style>\
+         </head><body><main><h1>{title}</h1><p>{text}</p></main></body></html>",
+        title = html_escape(title),
+        text = html_escape(text),
+    )
+}
+
+/// Logs in with an e-mail and password; gives identity tokens.
+#[utoipa::path(post, path = "/v1/auth/email/login", request_body = EmailCredentials,
+    responses((status = 200, body = LoginResult),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "FailedLogin"),
+              (status = 428, body = satchel_api::ApiErrorBody, description = "RequiredEmailVerified"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "too many failed logins")))]
+pub async fn email_login(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    ClientAddress(address): ClientAddress,
+    Json(body): Json<EmailCredentials>,
+) -> Reply<LoginResult> {
+    let app = identity::app(&state, &app.app_id).await?;
+    Ok(axum::Json(
+        identity::email_login(&state, &app, body, address).await?,
+    ))
+}
+
+/// Renews identity tokens (getRefreshIdentityToken).
+#[utoipa::path(post, path = "/v1/auth/identity/refresh", request_body = RefreshRequest, responses((status = 200, body = LoginResult)))]
+pub async fn refresh_identity(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    Json(body): Json<RefreshRequest>,
+) -> Reply<LoginResult> {
+    let app = identity::app(&state, &app.app_id).await?;
+    Ok(axum::Json(
+        identity::refresh_identity(&state, &app, &body.refresh_token).await?,
+    ))
+}
+
+/// Logs in to the service with identity tokens (loginService).
+#[utoipa::path(post, path = "/v1/auth/service/login", request_body = ServiceLoginRequest, responses((status = 200, body = ServiceUser)))]
+pub async fn service_login(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    Json(body): Json<ServiceLoginRequest>,
+) -> Reply<ServiceUser> {
+    let app = identity::app(&state, &app.app_id).await?;
+    Ok(axum::Json(
+        identity::service_login(&state, &app, body).await?,
+    ))
+}
+
+/// Renews the service access token; the refresh token is used up and replaced.
+#[utoipa::path(post, path = "/v1/auth/service/refresh", request_body = RefreshRequest, responses((status = 200, body = ServiceToken)))]
+pub async fn refresh_service(
+    State(state): State<AppState>,
+    app: AppHeaders,
+    Json(body): Json<RefreshRequest>,
+) -> Reply<ServiceToken> {
+    let app = identity::app(&state, &app.app_id).await?;
+    Ok(axum::Json(
+        identity::refresh_service(&state, &app, &body.refresh_token).await?,
+    ))
+}
+
+/// The logged-in user (getCurrentServiceUser), without tokens.
+#[utoipa::path(get, path = "/v1/auth/service/user", responses((status = 200, body = ServiceUser)))]
+pub async fn current_user(State(state): State<AppState>, user: AuthUser) -> Reply<ServiceUser> {
+    Ok(axum::Json(
+        identity::service_user(&state, &user.user_id, None).await?,
+    ))
+}
+
+/// Ends the session: its access and refresh tokens and its identity tokens.
+#[utoipa::path(post, path = "/v1/auth/logout", responses((status = 204)))]
+pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
+    identity::logout(&state, &user).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// What the app key may use: providers, networks, e-mail rules.
+#[utoipa::path(get, path = "/v1/app", responses((status = 200, body = AppInfo)))]
+pub async fn app_info(State(state): State<AppState>, app: AppHeaders) -> Reply<AppInfo> {
+    let app = identity::app(&state, &app.app_id).await?;
+    let mut networks: Vec<NetworkInfo> = state
+        .settings
+        .networks
+        .iter()
+        .map(|n| NetworkInfo {
+            name: n.name.clone(),
+            chain_id: n.chain_id,
+            symbol: n.symbol.clone(),
+            decimals: n.decimals,
+            icon_url: n.icon_url.clone(),
+        })
+        .collect();
+    networks.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(axum::Json(AppInfo {
+        providers: app.providers(),
+        email_verification: app.requires_email_verification(),
+        email_domains: app.email_domains(),
+        password_rules: satchel_api::rules::PASSWORD_RULES.to_owned(),
+        app_id: app.id,
+        name: app.name,
+        networks,
+    }))
+}
+
+/// The public key identity tokens are signed with.
+pub async fn jwks(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
+    axum::Json(state.keys.jwks())
+}

@@ -1,0 +1,434 @@
+//! Identity and the login library against the real service: sign-up with the
+//! e-mail in the outbox, verification, login, service login, token rotation,
+//! logout, and every error of the e-mail methods from a request that causes it.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use satchel_api::{LoginLibraryError, LoginStatus, Outcome, Provider, ServiceErrorCode};
+use satchel_sdk::{ErrorCode, Login, MemoryStore, SdkErrorCode, SignUpWait, TokenStore};
+use satchel_tests::{Backend, Stack, send};
+
+use crate::assert_error;
+
+const PASSWORD: &str = "correct1horse";
+
+fn login_code(code: LoginLibraryError) -> ErrorCode {
+    ErrorCode::Login(code)
+}
+
+async fn signed_in(stack: &Stack, email: &str) -> (Login, Arc<MemoryStore>) {
+    let store = Arc::new(MemoryStore::default());
+    (stack.sign_in(email, store.clone()).await, store)
+}
+
+pub async fn sign_up_verify_log_in_and_log_out(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let login = stack.login(Arc::new(MemoryStore::default())).await;
+
+    let sent = login
+        .sign_up_with_email_and_password("Ada@Example.com", PASSWORD, false)
+        .await
+        .expect_err("verification comes first");
+    assert_eq!(
+        sent.code,
+        login_code(LoginLibraryError::EmailVerificationRequired)
+    );
+    let early = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("unverified");
+    assert!(
+        early.is(ServiceErrorCode::RequiredEmailVerified),
+        "{early:?}"
+    );
+
+    let link = stack
+        .verification_link("ada@example.com")
+        .expect("the e-mail is in the outbox");
+    let page = stack.http.get(&link).send().await.expect("opened");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.expect("html").contains("verified"));
+    let again = stack.http.get(&link).send().await.expect("opened");
+    assert_eq!(again.status(), 400, "a link works once");
+
+    let result = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect("logged in");
+    assert_eq!(result.provider, Provider::Email);
+    let user = login
+        .login_service(result.provider, result.token.clone())
+        .await
+        .expect("service login");
+    assert_eq!(user.status, Outcome::Success);
+    assert_eq!(user.user_status.login_status, LoginStatus::RegisterRequired);
+    assert_eq!(user.wallet_id, None);
+    let info = user.user_info.clone().expect("userInfo");
+    assert_eq!(
+        (info.email.as_str(), info.provider, info.use_2fa),
+        ("ada@example.com", Provider::Email, false)
+    );
+    assert_eq!(
+        login
+            .get_current_service_user()
+            .await
+            .expect("current")
+            .map(|u| u.user_info),
+        Some(user.user_info)
+    );
+
+    let session = login.session().await.expect("store").expect("a session");
+    assert!(login.logout().await.expect("logged out"));
+    let (status, body) = stack
+        .post(
+            "/v1/auth/service/refresh",
+            serde_json::json!({"refreshToken": session.service.refresh_token}),
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/identity/refresh",
+            serde_json::json!({"refreshToken": session.identity.refresh_token}),
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let (status, body) = stack
+        .get(
+            &format!("/v1/account?userId={}&walletId=x", session.user_id),
+            &session.service.access_token,
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let old_identity = login
+        .login_service(Provider::Email, session.identity)
+        .await
+        .expect_err("identity ended too");
+    assert!(
+        old_identity.is(ServiceErrorCode::InvalidLoginSession),
+        "{old_identity:?}"
+    );
+    let twice = login.logout().await.expect_err("already");
+    assert_eq!(twice.code, login_code(LoginLibraryError::AlreadyLogout));
+    assert_eq!(
+        login.get_current_service_user().await.expect("no error"),
+        None
+    );
+}
+
+pub async fn refresh_token_reuse_revokes_the_family(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    let first = login
+        .session()
+        .await
+        .expect("store")
+        .expect("session")
+        .service;
+    let refresh = |token: &str| {
+        stack.post(
+            "/v1/auth/service/refresh",
+            serde_json::json!({"refreshToken": token}),
+        )
+    };
+
+    let (status, second) = refresh(&first.refresh_token).await;
+    assert_eq!(status, 200, "{second}");
+    let second_refresh = second["refreshToken"].as_str().expect("rotated").to_owned();
+    assert_ne!(second_refresh, first.refresh_token);
+
+    let (status, body) = refresh(&first.refresh_token).await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let (status, body) = refresh(&second_refresh).await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let access = second["accessToken"].as_str().expect("access");
+    let (status, body) = stack.get("/v1/auth/service/user", access).await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+
+    // The identity side rotates and detects reuse the same way.
+    let (login, _) = signed_in(&stack, "bob@example.com").await;
+    let identity = login
+        .session()
+        .await
+        .expect("store")
+        .expect("session")
+        .identity;
+    let renewed = login.get_refresh_identity_token().await.expect("renewed");
+    assert_ne!(renewed.token.refresh_token, identity.refresh_token);
+    let (status, body) = stack
+        .post(
+            "/v1/auth/identity/refresh",
+            serde_json::json!({"refreshToken": identity.refresh_token}),
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let e = login
+        .get_refresh_identity_token()
+        .await
+        .expect_err("the family ended");
+    assert!(e.is(ServiceErrorCode::InvalidLoginSession), "{e:?}");
+}
+
+pub async fn an_expired_or_refused_access_token_is_renewed_transparently(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let (login, store) = signed_in(&stack, "ada@example.com").await;
+    let key = format!(
+        "session:{}@{}",
+        stack.app_id().await,
+        stack.service.base_url.origin().ascii_serialization()
+    );
+    let mut session = login.session().await.expect("store").expect("session");
+    let user_id = session.user_id.clone();
+    let claims = stack
+        .service
+        .state
+        .keys
+        .verify_access(&session.service.access_token)
+        .expect("valid");
+
+    // Expired: renewed before it is sent.
+    session.service.access_token = stack
+        .service
+        .state
+        .keys
+        .mint_access(&user_id, &claims.app, &claims.sid, -30)
+        .expect("minted");
+    store
+        .save(&key, &serde_json::to_string(&session).expect("json"))
+        .expect("saved");
+    let restarted = stack.login(store.clone()).await;
+    let user = restarted
+        .get_current_service_user()
+        .await
+        .expect("no error")
+        .expect("still logged in");
+    assert_eq!(user.user_info.map(|i| i.user_id), Some(user_id.clone()));
+    let renewed = restarted.session().await.expect("store").expect("session");
+    assert_ne!(renewed.service.access_token, session.service.access_token);
+    assert_ne!(
+        renewed.service.refresh_token, session.service.refresh_token,
+        "the refresh token rotated"
+    );
+
+    // Unexpired but refused by the service (a bad signature): renewed after the 401.
+    let mut forged = renewed.clone();
+    let token = &forged.service.access_token;
+    let (head, signature) = token.rsplit_once('.').expect("a JWT");
+    let flipped = if signature.starts_with('A') { "B" } else { "A" };
+    forged.service.access_token = format!("{head}.{flipped}{}", &signature[1..]);
+    store
+        .save(&key, &serde_json::to_string(&forged).expect("json"))
+        .expect("saved");
+    let restarted = stack.login(store.clone()).await;
+    let user = restarted
+        .get_current_service_user()
+        .await
+        .expect("no error")
+        .expect("still logged in");
+    assert_eq!(user.user_info.map(|i| i.user_id), Some(user_id));
+}
+
+pub async fn tampered_foreign_and_wrong_purpose_tokens_are_refused(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    let session = login.session().await.expect("store").expect("session");
+    let service_login = |id_token: String| {
+        stack.post(
+            "/v1/auth/service/login",
+            serde_json::json!({"provider": "email", "token": {"idToken": id_token, "refreshToken": "x"}}),
+        )
+    };
+    let mut tampered = session.identity.id_token.clone().into_bytes();
+    let middle = tampered.len() / 2;
+    tampered[middle] = if tampered[middle] == b'a' { b'b' } else { b'a' };
+    let (status, body) = service_login(String::from_utf8(tampered).expect("ascii")).await;
+    assert_error(status, &body, 401, "InvalidToken");
+
+    let (status, body) = service_login(session.service.access_token.clone()).await;
+    assert_error(status, &body, 401, "InvalidToken");
+
+    let elsewhere = Stack::start(Backend::Sqlite).await;
+    let (foreign, _) = signed_in(&elsewhere, "eve@example.com").await;
+    let foreign = foreign.session().await.expect("store").expect("session");
+    let (status, body) = service_login(foreign.identity.id_token).await;
+    assert_error(status, &body, 401, "InvalidToken");
+
+    let (status, body) = stack
+        .post("/v1/auth/service/login", serde_json::json!({"provider": "google", "token": {"idToken": "x", "refreshToken": "y"}}))
+        .await;
+    assert_error(status, &body, 400, "InvalidLoginProvider");
+}
+
+pub async fn every_error_of_the_email_methods_comes_from_a_real_request(backend: Backend) {
+    let stack = Stack::start(backend.clone()).await;
+    let login = stack.login(Arc::new(MemoryStore::default())).await;
+    let e = login
+        .sign_up_with_email_and_password("ada@example.com", PASSWORD, false)
+        .await
+        .expect_err("sent");
+    assert_eq!(
+        e.code,
+        login_code(LoginLibraryError::EmailVerificationRequired)
+    );
+    let e = login
+        .sign_up_with_email_and_password("ada@example.com", PASSWORD, false)
+        .await
+        .expect_err("taken");
+    assert_eq!(e.code, login_code(LoginLibraryError::ExistedEmail));
+
+    // The service enforces the forms itself too, for clients that skip the SDK.
+    for (email, password, code) in [
+        ("not-an-email", PASSWORD, "IncorrectEmailForm"),
+        ("bob@example.com", "short", "IncorrectPasswordForm"),
+    ] {
+        let (status, body) = stack
+            .post(
+                "/v1/auth/email/signup",
+                serde_json::json!({"email": email, "password": password}),
+            )
+            .await;
+        assert_error(status, &body, 400, code);
+    }
+    let (status, body) = stack
+        .post("/v1/auth/email/signup", serde_json::json!({"email": 3}))
+        .await;
+    assert_error(status, &body, 400, "InvalidParameters");
+
+    let app_id = stack.app_id().await;
+    let db = &stack.service.state.db;
+    db.set_app_policy(&app_id, &[Provider::Email], true, &["example.com".into()])
+        .await
+        .expect("policy");
+    let e = login
+        .sign_up_with_email_and_password("carol@elsewhere.org", PASSWORD, false)
+        .await
+        .expect_err("domain");
+    assert!(e.is(ServiceErrorCode::InvalidEmailDomain), "{e:?}");
+
+    let e = login
+        .login_with_email_and_password("ada@example.com", "wrong1password")
+        .await
+        .expect_err("wrong");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+    let e = login
+        .login_with_email_and_password("nobody@example.com", PASSWORD)
+        .await
+        .expect_err("unknown");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+
+    // fail/email-verified: the link is never opened while the SDK waits.
+    let impatient = Login::new(&app_id, &stack.app_key, Arc::new(MemoryStore::default()))
+        .with_sign_up_wait(SignUpWait {
+            poll: Duration::from_millis(50),
+            timeout: Duration::from_millis(300),
+        });
+    impatient.init(stack.sdk_config()).await.expect("init");
+    let e = impatient
+        .sign_up_with_email_and_password("dan@example.com", PASSWORD, true)
+        .await
+        .expect_err("never verified");
+    assert_eq!(e.code, login_code(LoginLibraryError::FailEmailVerified));
+
+    // With the link opened while it waits, the same call logs in.
+    let patient = Login::new(&app_id, &stack.app_key, Arc::new(MemoryStore::default()))
+        .with_sign_up_wait(SignUpWait {
+            poll: Duration::from_millis(50),
+            timeout: Duration::from_secs(20),
+        });
+    patient.init(stack.sdk_config()).await.expect("init");
+    let opener = async {
+        loop {
+            if let Some(link) = stack.verification_link("erin@example.com") {
+                assert_eq!(
+                    stack.http.get(&link).send().await.expect("opened").status(),
+                    200
+                );
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let (result, ()) = tokio::join!(
+        patient.sign_up_with_email_and_password("erin@example.com", PASSWORD, true),
+        opener
+    );
+    assert_eq!(
+        result.expect("logged in once verified").provider,
+        Provider::Email
+    );
+
+    // fail/send-email: the SMTP server is down; nothing is left behind.
+    let closed = satchel_devstack::free_port().expect("port");
+    let broken = Stack::start_with(backend, |s| {
+        s.mail.smtp_url = Some(format!("smtp://127.0.0.1:{closed}"))
+    })
+    .await;
+    let login = broken.login(Arc::new(MemoryStore::default())).await;
+    let e = login
+        .sign_up_with_email_and_password("ada@example.com", PASSWORD, false)
+        .await
+        .expect_err("no mail");
+    assert_eq!(e.code, login_code(LoginLibraryError::FailSendEmail));
+    let e = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("not created");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+}
+
+pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| {
+        s.login_failures_per_account = 3;
+        s.login_failures_per_address = 5;
+    })
+    .await;
+    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    for _ in 0..3 {
+        let e = login
+            .login_with_email_and_password("ada@example.com", "wrong1password")
+            .await
+            .expect_err("wrong");
+        assert!(e.is(ServiceErrorCode::FailedLogin));
+    }
+    let e = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("locked");
+    assert_eq!(
+        e.code,
+        ErrorCode::Sdk(SdkErrorCode::TooManyRequests),
+        "even the right password waits"
+    );
+
+    for _ in 0..2 {
+        let e = login
+            .login_with_email_and_password("bob@example.com", "wrong1password")
+            .await
+            .expect_err("wrong");
+        assert!(e.is(ServiceErrorCode::FailedLogin));
+    }
+    let e = login
+        .login_with_email_and_password("carol@example.com", "wrong1password")
+        .await
+        .expect_err("address");
+    assert_eq!(
+        e.code,
+        ErrorCode::Sdk(SdkErrorCode::TooManyRequests),
+        "five failures from one address"
+    );
+}
+
+pub async fn the_app_info_says_what_the_key_may_use(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let (status, body) = send(stack.app_request("/v1/app")).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["providers"], serde_json::json!(["email"]));
+    assert_eq!(body["emailVerification"], true);
+    assert_eq!(body["emailDomains"], serde_json::json!([]));
+    assert_eq!(body["networks"][0]["name"], "anvil");
+    assert_eq!(body["networks"][0]["chainId"], 31337);
+    let (status, jwks) = send(stack.http.get(stack.url("/.well-known/jwks.json"))).await;
+    assert_eq!(status, 200);
+    assert_eq!(jwks["keys"][0]["kty"], "EC");
+}

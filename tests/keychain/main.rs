@@ -1,0 +1,88 @@
+//! Login sessions in the real OS keychain (the Secret Service, gnome-keyring under
+//! `dbus-run-session` in the test command), read back by a fresh process.
+
+use std::process::Command;
+use std::sync::Arc;
+
+use satchel_sdk::{KeyringStore, TokenStore};
+use satchel_tests::{Backend, Stack};
+
+/// Whether a Secret Service answers; `SATCHEL_REQUIRE_KEYCHAIN=1` (set by the test
+/// command) makes its absence a failure instead of a skip.
+fn keychain(service: &str) -> Option<KeyringStore> {
+    let store = KeyringStore::new(service);
+    match store
+        .save("probe", "1")
+        .and_then(|()| store.delete("probe"))
+    {
+        Ok(()) => Some(store),
+        Err(e) => {
+            assert!(
+                std::env::var("SATCHEL_REQUIRE_KEYCHAIN").as_deref() != Ok("1"),
+                "SATCHEL_REQUIRE_KEYCHAIN=1 but the keychain is unavailable: {e}"
+            );
+            eprintln!("skipped: no Secret Service keychain ({e})");
+            None
+        }
+    }
+}
+
+fn probe(stack: &Stack, service: &str, app_id: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_session-probe"))
+        .args([
+            service,
+            app_id,
+            &stack.app_key,
+            stack.service.base_url.as_str(),
+            &stack.domain,
+        ])
+        .output()
+        .expect("the probe runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_in_the_keychain_is_found_by_a_fresh_process_until_logout() {
+    let service = format!("dev.satchel.test.{}", uuid::Uuid::new_v4().simple());
+    let Some(store) = keychain(&service) else {
+        return;
+    };
+    let store = Arc::new(store);
+    let stack = Stack::start(Backend::Sqlite).await;
+    let app_id = stack.app_id().await;
+    let login = stack.sign_in("ada@example.com", store.clone()).await;
+    let user_id = login
+        .session()
+        .await
+        .expect("keychain")
+        .expect("a session")
+        .user_id;
+
+    assert_eq!(
+        probe(&stack, &service, &app_id),
+        user_id,
+        "a restarted app is still logged in"
+    );
+    let key = format!(
+        "session:{app_id}@{}",
+        stack.service.base_url.origin().ascii_serialization()
+    );
+    let stored = store.load(&key).expect("keychain").expect("the entry");
+    assert!(
+        stored.contains("accessToken"),
+        "the tokens are in the keychain entry"
+    );
+
+    assert!(login.logout().await.expect("logged out"));
+    assert_eq!(
+        store.load(&key).expect("keychain"),
+        None,
+        "logout removes the entry"
+    );
+    assert_eq!(probe(&stack, &service, &app_id), "none");
+}
