@@ -25,6 +25,10 @@ struct Args {
     domain: String,
 }
 
+/// The demo user's login.
+const DEMO_EMAIL: &str = "demo@satchel.dev";
+const DEMO_PASSWORD: &str = "satchel-demo1";
+
 /// Anvil's second well-known development key: the demo user's wallet.
 const DEMO_USER_KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
@@ -67,7 +71,7 @@ async fn main() -> anyhow::Result<()> {
     let demo_user: PrivateKeySigner = DEMO_USER_KEY.parse()?;
     demo.fund(demo_user.address()).await?;
     let user_id =
-        admin::create_email_user(&service.state.db, &app.app_id, "demo@satchel.dev").await?;
+        admin::create_email_account(&service.state, &app.app_id, DEMO_EMAIL, DEMO_PASSWORD).await?;
     let wallet_id =
         admin::create_wallet(&service.state, &user_id, &demo_user.address().to_string()).await?;
 
@@ -84,7 +88,8 @@ async fn main() -> anyhow::Result<()> {
          \x20 dev chain     {anvil}\n\
          \x20 service       {service}  (OpenAPI: {service}v1/openapi.json)\n\
          \x20 demo app      id {app_id}, domain {domain}; key in {env}\n\
-         \x20 demo user     demo@satchel.dev  user {user_id}  wallet {wallet_id}\n\
+         \x20 demo user     {DEMO_EMAIL} / {DEMO_PASSWORD}  user {user_id}  wallet {wallet_id}\n\
+         \x20 e-mails       {outbox} (verification links of new sign-ups)\n\
          \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\
          Press Ctrl-C to stop.",
         anvil = anvil.url,
@@ -93,6 +98,7 @@ async fn main() -> anyhow::Result<()> {
         domain = args.domain,
         env = env_file.display(),
         config = data_dir.join("service.toml").display(),
+        outbox = data_dir.join("outbox").display(),
     );
     tokio::signal::ctrl_c().await?;
     service.shutdown().await?;

@@ -155,7 +155,7 @@ impl Stack {
             .expect("db")
             .expect("the test app")
             .app_id;
-        let user_id = admin::create_email_user(&state.db, &app_id, email)
+        let user_id = admin::create_email_account(state, &app_id, email, "correct1horse")
             .await
             .expect("user");
         let signer = PrivateKeySigner::random();

@@ -35,11 +35,36 @@ pub async fn create_app(db: &Db, name: &str, domains: &[String]) -> anyhow::Resu
     Ok(NewApp { app_id, app_key })
 }
 
-/// Creates an e-mail user of an app.
-pub async fn create_email_user(db: &Db, app_id: &str, email: &str) -> anyhow::Result<String> {
-    let email = email.trim().to_ascii_lowercase();
-    anyhow::ensure!(email.contains('@'), "{email} is not an e-mail address");
-    Ok(db.create_user(app_id, "email", &email, &email).await?)
+/// Creates an e-mail login with a verified address and its service user, as if
+/// the person had signed up, verified and logged in once. Returns the user id.
+pub async fn create_email_account(
+    state: &AppState,
+    app_id: &str,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<String> {
+    let email = satchel_api::rules::normalize_email(email);
+    anyhow::ensure!(
+        satchel_api::rules::is_email_form(&email),
+        "{email} is not an e-mail address"
+    );
+    anyhow::ensure!(
+        satchel_api::rules::is_password_form(password),
+        "the password must have {}",
+        satchel_api::rules::PASSWORD_RULES
+    );
+    let hash = crate::identity::hash_password(password.to_owned())
+        .await
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    let identity = state
+        .db
+        .create_email_identity(app_id, &email, &hash)
+        .await?;
+    state.db.mark_email_verified(&identity).await?;
+    Ok(state
+        .db
+        .find_or_create_user(app_id, "email", &identity, &email)
+        .await?)
 }
 
 /// The accounts a wallet with this address gets: one per configured network, each

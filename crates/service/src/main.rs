@@ -49,12 +49,15 @@ enum Admin {
         #[arg(long = "email-domain")]
         email_domains: Vec<String>,
     },
-    /// Create an e-mail user of an app; prints the user id.
+    /// Create an e-mail user of an app with a verified address; prints the user id.
     CreateUser {
         #[arg(long)]
         app: String,
         #[arg(long)]
         email: String,
+        /// The user's password. Env: SATCHEL_NEW_USER_PASSWORD.
+        #[arg(long, env = "SATCHEL_NEW_USER_PASSWORD", hide_env_values = true)]
+        password: String,
     },
     /// Create a user's wallet with this address on every configured network.
     CreateWallet {
@@ -135,11 +138,13 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
                 .await?;
             println!("app_id={}\napp_key={}", app.app_id, app.app_key);
         }
-        Admin::CreateUser { app, email } => {
-            println!(
-                "user_id={}",
-                admin::create_email_user(&state.db, &app, &email).await?
-            );
+        Admin::CreateUser {
+            app,
+            email,
+            password,
+        } => {
+            let user_id = admin::create_email_account(state, &app, &email, &password).await?;
+            println!("user_id={user_id}");
         }
         Admin::CreateWallet { user, address } => {
             println!(

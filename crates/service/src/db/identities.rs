@@ -75,6 +75,18 @@ impl Db {
         .await?)
     }
 
+    /// Marks an identity's address verified without a link (operator action).
+    pub async fn mark_email_verified(&self, identity_id: &str) -> DbResult<()> {
+        sqlx::query(
+            "UPDATE email_identities SET verified_at = $2 WHERE id = $1 AND verified_at IS NULL",
+        )
+        .bind(identity_id)
+        .bind(now())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
     pub async fn create_email_verification(
         &self,
         identity_id: &str,
