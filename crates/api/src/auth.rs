@@ -94,3 +94,13 @@ pub struct NetworkInfo {
     pub decimals: u32,
     pub icon_url: String,
 }
+
+/// `POST /v1/wallets`: registers the wallet the device made. Only the address and
+/// its derivation path leave the device.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RegisterRequest {
+    pub address: String,
+    pub address_path: String,
+}

@@ -1,5 +1,5 @@
-//! Satchel's client: the login library ([`Login`]), the REST client and the token
-//! store. Plain Rust, no Tauri; the desktop shell forwards to it.
+//! Satchel's client: the login library ([`Login`]), the widget core ([`Widget`]),
+//! the REST client, the token store and the wallet key vault. Plain Rust, no Tauri; the desktop shell forwards to it.
 //!
 //! Tokens live in a [`TokenStore`]: the OS keychain in the app, memory in unit
 //! tests. They never reach a log line (their `Debug` is redacted) or a web page.
@@ -7,8 +7,11 @@
 mod client;
 mod error;
 mod login;
+pub mod mapping;
 mod session;
 mod store;
+pub mod vault;
+mod widget;
 
 pub use client::{Caller, RestClient, ServiceConfig};
 pub use error::{ErrorCode, SdkError, SdkErrorCode};
@@ -16,3 +19,4 @@ pub use login::{Login, SignUpWait};
 pub use satchel_api as api;
 pub use session::StoredSession;
 pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
+pub use widget::{AccountRef, REFRESH_COOLDOWN, Refresh, Widget};

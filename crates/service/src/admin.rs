@@ -3,16 +3,12 @@
 
 use base64::Engine as _;
 use rand::RngCore;
-use satchel_chain::Address;
 
 use crate::auth::app_key_hash;
-use crate::config::Settings;
-use crate::db::{Db, NewAccount};
-use crate::indexer::lower_hex;
+use crate::db::Db;
 use crate::state::AppState;
 
-/// The BIP-44 path of the first Ethereum account; every EVM network uses it.
-pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
+pub use crate::wallets::FIRST_ACCOUNT_PATH;
 
 /// A created app. The key is shown here once; only its hash is stored.
 #[derive(Debug)]
@@ -67,43 +63,19 @@ pub async fn create_email_account(
         .await?)
 }
 
-/// The accounts a wallet with this address gets: one per configured network, each
-/// tracking that network's tokens.
-pub fn accounts_for(settings: &Settings, address: &Address) -> Vec<NewAccount> {
-    settings
-        .networks
-        .iter()
-        .map(|network| NewAccount {
-            network: network.name.clone(),
-            address: lower_hex(address),
-            address_path: FIRST_ACCOUNT_PATH.to_owned(),
-            label: "Account 1".to_owned(),
-            tokens: network
-                .tokens
-                .iter()
-                .map(|t| t.contract.to_ascii_lowercase())
-                .collect(),
-        })
-        .collect()
-}
-
 /// Creates a user's wallet with accounts on every configured network.
 pub async fn create_wallet(
     state: &AppState,
     user_id: &str,
     address: &str,
 ) -> anyhow::Result<String> {
-    let address: Address = address
-        .parse()
-        .map_err(|_| anyhow::anyhow!("{address} is not an EVM address"))?;
     anyhow::ensure!(
         state.db.user_app(user_id).await?.is_some(),
         "no user {user_id}"
     );
-    Ok(state
-        .db
-        .create_wallet(user_id, &accounts_for(&state.settings, &address))
-        .await?)
+    crate::wallets::create(state, user_id, address, FIRST_ACCOUNT_PATH)
+        .await
+        .map_err(|e| anyhow::anyhow!(e.message))
 }
 
 /// Opens a session for the user and mints an access token for it.

@@ -18,6 +18,7 @@ pub mod routes;
 pub mod state;
 pub mod tokens;
 pub mod views;
+pub mod wallets;
 
 use std::future::Future;
 

@@ -9,8 +9,8 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::Html;
 use satchel_api::{
-    AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, ResendRequest,
-    ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
+    AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, RegisterRequest,
+    ResendRequest, ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
 };
 use serde::Deserialize;
 
@@ -175,6 +175,22 @@ pub async fn current_user(State(state): State<AppState>, user: AuthUser) -> Repl
 pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
     identity::logout(&state, &user).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Registers the wallet the device made (register): only its address and path.
+#[utoipa::path(post, path = "/v1/wallets", request_body = RegisterRequest,
+    responses((status = 200, body = ServiceUser),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "malformed address or path"),
+              (status = 409, body = satchel_api::ApiErrorBody, description = "the user has a wallet already")))]
+pub async fn register(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Json(body): Json<RegisterRequest>,
+) -> Reply<ServiceUser> {
+    crate::wallets::create(&state, &user.user_id, &body.address, &body.address_path).await?;
+    Ok(axum::Json(
+        identity::service_user(&state, &user.user_id, None).await?,
+    ))
 }
 
 /// What the app key may use: providers, networks, e-mail rules.

@@ -36,6 +36,7 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/auth/service/refresh", post(auth::refresh_service))
         .route("/v1/auth/service/user", get(auth::current_user))
         .route("/v1/auth/logout", post(auth::logout))
+        .route("/v1/wallets", post(auth::register))
         .route("/.well-known/jwks.json", get(auth::jwks))
         .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
@@ -117,6 +118,7 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         auth::refresh_service,
         auth::current_user,
         auth::logout,
+        auth::register,
     ),
     components(schemas(satchel_api::ApiErrorBody)),
     modifiers(&SecurityHeaders)

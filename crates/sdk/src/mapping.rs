@@ -1,0 +1,278 @@
+//! The REST shapes turned into the widget SDK's: balances scaled to decimal
+//! strings, accounts and NFTs as `ServiceAccount` and `ServiceNft`.
+
+use satchel_api::{
+    Account, AccountBalanceInfo, AccountKind, Nft, NftContentType, NftScheme, ServiceAccount,
+    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract, ServiceNftScheme,
+    TokenBalanceInfo,
+};
+
+use crate::error::SdkError;
+
+/// Scales an integer amount in smallest units by `decimals` into an exact decimal
+/// string: `("1500000000000000000", 18)` is `"1.5"`. No floating point, any size.
+pub fn format_units(amount: &str, decimals: u32) -> Result<String, SdkError> {
+    let digits = amount.trim_start_matches('0');
+    if !amount.bytes().all(|b| b.is_ascii_digit()) || amount.is_empty() {
+        return Err(SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            format!("the service sent a malformed amount {amount:?}"),
+        ));
+    }
+    let decimals = decimals as usize;
+    let padded = format!("{digits:0>width$}", width = decimals + 1);
+    let (whole, fraction) = padded.split_at(padded.len() - decimals);
+    let fraction = fraction.trim_end_matches('0');
+    Ok(if fraction.is_empty() {
+        whole.to_owned()
+    } else {
+        format!("{whole}.{fraction}")
+    })
+}
+
+/// The `ServiceAccount` an accounts-list entry names.
+pub fn service_account(account: &Account) -> ServiceAccount {
+    ServiceAccount {
+        address: account.address.clone(),
+        network: account.network.clone(),
+        contract: account.contract.clone(),
+        is_aa: None,
+    }
+}
+
+/// Whether `network` passes a `networks` filter (none = all).
+pub fn network_selected(filter: Option<&[String]>, network: &str) -> bool {
+    filter.is_none_or(|names| names.iter().any(|n| n.eq_ignore_ascii_case(network)))
+}
+
+/// Balances per account (native entries), each with its tokens, scaled.
+pub fn balances(accounts: &[Account]) -> Result<Vec<AccountBalanceInfo>, SdkError> {
+    let mut out: Vec<AccountBalanceInfo> = Vec::new();
+    let mut holders: Vec<&str> = Vec::new();
+    for account in accounts {
+        match account.kind() {
+            Some(AccountKind::Native { .. }) => {
+                holders.push(&account.account_id);
+                out.push(AccountBalanceInfo {
+                    network: account.network.clone(),
+                    address: account.address.clone(),
+                    symbol: account.symbol.clone(),
+                    balance: format_units(&account.balance, account.decimals)?,
+                    tokens: Vec::new(),
+                });
+            }
+            Some(AccountKind::Token { contract, .. }) => {
+                if let Some(index) = holders.iter().position(|id| *id == account.account_id) {
+                    out[index].tokens.push(TokenBalanceInfo {
+                        symbol: account.symbol.clone(),
+                        balance: format_units(&account.balance, account.decimals)?,
+                        contract: contract.to_owned(),
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+    Ok(out)
+}
+
+/// A REST NFT as the widget's `ServiceNft`; its `account` is the accounts-list
+/// entry with the same `accountId`. `None` when no account holds it.
+pub fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
+    let holder = accounts
+        .iter()
+        .find(|a| a.account_id == nft.account_id && a.contract.is_none())?;
+    let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    Some(ServiceNft {
+        account: ServiceAccount {
+            address: holder.address.clone(),
+            network: holder.network.clone(),
+            contract: None,
+            is_aa: None,
+        },
+        contract: ServiceNftContract {
+            // The REST contract has no name of its own; its description stands in.
+            name: nft.contract.description.clone(),
+            address: nft.contract.address.clone(),
+            scheme: match nft.contract.scheme {
+                NftScheme::Erc721 => ServiceNftScheme::Erc721,
+                NftScheme::Erc1155 => ServiceNftScheme::Erc1155,
+            },
+            description: non_empty(&nft.contract.description),
+            network: nft.contract.network.clone(),
+            external_link: non_empty(&nft.contract.external_link),
+            image_url: non_empty(&nft.contract.image_url),
+        },
+        name: nft.name.clone(),
+        description: nft.description.clone(),
+        external_link: nft.external_link.clone(),
+        image_url: nft.image_url.clone(),
+        content_url: None,
+        quantity: nft.quantity,
+        content_type: match nft.content_type {
+            NftContentType::Image => ServiceContentType::Image,
+            NftContentType::Video => ServiceContentType::Video,
+        },
+        state: 1,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use satchel_api::{AccountHolder, CoinInfo, NftContract};
+
+    #[test]
+    fn amounts_scale_exactly() {
+        let cases = [
+            ("0", 18, "0"),
+            ("0", 0, "0"),
+            ("42", 0, "42"),
+            ("1500000000000000000", 18, "1.5"),
+            ("1", 18, "0.000000000000000001"),
+            ("420250000", 6, "420.25"),
+            ("1000000", 6, "1"),
+            ("000123", 2, "1.23"),
+            (
+                "115792089237316195423570985008687907853269984665640564039457584007913129639935",
+                18,
+                "115792089237316195423570985008687907853269984665640564039457.584007913129639935",
+            ),
+            (
+                "123456789012345678901234567890123456789012345678901234567890",
+                0,
+                "123456789012345678901234567890123456789012345678901234567890",
+            ),
+        ];
+        for (amount, decimals, expected) in cases {
+            assert_eq!(
+                format_units(amount, decimals).expect("valid"),
+                expected,
+                "{amount} / 10^{decimals}"
+            );
+        }
+        for bad in ["", "-1", "1.5", "1e18", " 1"] {
+            assert!(format_units(bad, 18).is_err(), "{bad:?}");
+        }
+    }
+
+    fn holder(id: &str) -> AccountHolder {
+        AccountHolder {
+            account_id: id.into(),
+            address: format!("0x{id}"),
+            address_path: "m/44'/60'/0'/0/0".into(),
+            label: "Account 1".into(),
+        }
+    }
+
+    fn coin(network: &str, symbol: &str, decimals: u32) -> CoinInfo {
+        CoinInfo {
+            name: symbol.into(),
+            network: network.into(),
+            symbol: symbol.into(),
+            decimals,
+            icon_url: String::new(),
+            ids: String::new(),
+        }
+    }
+
+    fn accounts() -> Vec<Account> {
+        let eth = holder("a1");
+        let base = holder("a2");
+        vec![
+            Account::native(
+                &eth,
+                60,
+                coin("ethereum", "ETH", 18),
+                "2500000000000000000".into(),
+            ),
+            Account::token(
+                &eth,
+                "t1".into(),
+                "0xUSDC".into(),
+                coin("ethereum", "USDC", 6),
+                "1234567".into(),
+            ),
+            Account::native(&base, 60, coin("base", "ETH", 18), "0".into()),
+        ]
+    }
+
+    #[test]
+    fn balances_group_tokens_under_their_account() {
+        let balances = balances(&accounts()).expect("valid");
+        assert_eq!(balances.len(), 2);
+        assert_eq!(
+            (balances[0].network.as_str(), balances[0].balance.as_str()),
+            ("ethereum", "2.5")
+        );
+        assert_eq!(
+            balances[0].tokens,
+            vec![TokenBalanceInfo {
+                symbol: "USDC".into(),
+                balance: "1.234567".into(),
+                contract: "0xUSDC".into()
+            }]
+        );
+        assert_eq!(
+            (
+                balances[1].network.as_str(),
+                balances[1].balance.as_str(),
+                balances[1].tokens.len()
+            ),
+            ("base", "0", 0)
+        );
+    }
+
+    #[test]
+    fn nfts_join_their_account_and_name_their_kinds() {
+        let nft = Nft {
+            id: "n1".into(),
+            account_id: "a2".into(),
+            name: "Clip".into(),
+            description: "d".into(),
+            token_id: "2".into(),
+            external_link: "".into(),
+            image_url: "https://x/i.png".into(),
+            quantity: 3,
+            content_type: NftContentType::Video,
+            contract: NftContract {
+                address: "0xN".into(),
+                scheme: NftScheme::Erc1155,
+                description: "Items".into(),
+                network: "base".into(),
+                external_link: "".into(),
+                image_url: "".into(),
+            },
+        };
+        let mapped = service_nft(&nft, &accounts()).expect("held by a2");
+        assert_eq!(
+            mapped.account,
+            ServiceAccount {
+                address: "0xa2".into(),
+                network: "base".into(),
+                contract: None,
+                is_aa: None
+            }
+        );
+        assert_eq!(mapped.contract.scheme, ServiceNftScheme::Erc1155);
+        assert_eq!(mapped.content_type, ServiceContentType::Video);
+        assert_eq!(
+            mapped.contract.external_link, None,
+            "empty optional text is omitted"
+        );
+        assert_eq!(mapped.quantity, 3);
+        let orphan = Nft {
+            account_id: "gone".into(),
+            ..nft
+        };
+        assert_eq!(service_nft(&orphan, &accounts()), None);
+    }
+
+    #[test]
+    fn network_filters_match_without_case() {
+        let filter = vec!["Base".to_owned()];
+        assert!(network_selected(Some(&filter), "base"));
+        assert!(!network_selected(Some(&filter), "ethereum"));
+        assert!(network_selected(None, "ethereum"));
+    }
+}

@@ -1,0 +1,218 @@
+//! The wallet's secret on this device: a BIP-39 mnemonic made here, encrypted under
+//! a key derived from the person's PIN (argon2id, then XChaCha20-Poly1305), kept in
+//! the OS keychain. The service never sees the mnemonic, the key or the PIN.
+
+use alloy::signers::local::coins_bip39::{English, Mnemonic};
+use alloy::signers::local::{MnemonicBuilder, PrivateKeySigner};
+use argon2::{Algorithm, Argon2, Params, Version};
+use base64::Engine as _;
+use chacha20poly1305::aead::{Aead, KeyInit};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use rand::RngCore;
+use satchel_api::ServiceErrorCode;
+use serde::{Deserialize, Serialize};
+use zeroize::{Zeroize, Zeroizing};
+
+use crate::error::SdkError;
+
+/// The path of the first account, the one every network uses.
+pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
+
+/// A PIN: exactly six digits.
+pub fn is_pin(pin: &str) -> bool {
+    pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A new wallet: its mnemonic (kept secret) and its first account's address.
+pub struct NewWallet {
+    mnemonic: Zeroizing<String>,
+    pub address: alloy::primitives::Address,
+}
+
+impl std::fmt::Debug for NewWallet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewWallet")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The mnemonic sealed under a PIN, as the keychain keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SealedMnemonic {
+    pub version: u8,
+    /// argon2id memory in KiB, iterations and lanes.
+    pub m_cost: u32,
+    pub t_cost: u32,
+    pub p_cost: u32,
+    pub salt: String,
+    pub nonce: String,
+    pub ciphertext: String,
+    /// The first account's address, so the wallet can be named without the PIN.
+    pub address: String,
+}
+
+fn vault_error(message: impl Into<String>) -> SdkError {
+    SdkError::service(ServiceErrorCode::UnknownError, message)
+}
+
+fn signer_for(phrase: &str) -> Result<PrivateKeySigner, SdkError> {
+    MnemonicBuilder::<English>::default()
+        .phrase(phrase)
+        .derivation_path(FIRST_ACCOUNT_PATH)
+        .and_then(|b| b.build())
+        .map_err(|e| vault_error(format!("key derivation: {e}")))
+}
+
+impl NewWallet {
+    /// Makes a 12-word mnemonic from the OS's randomness.
+    pub fn generate() -> Result<Self, SdkError> {
+        let mnemonic = Mnemonic::<English>::new_with_count(&mut rand::rngs::OsRng, 12)
+            .map_err(|e| vault_error(format!("mnemonic: {e}")))?;
+        let phrase = Zeroizing::new(mnemonic.to_phrase());
+        let address = signer_for(&phrase)?.address();
+        Ok(Self {
+            mnemonic: phrase,
+            address,
+        })
+    }
+
+    /// Seals the mnemonic under `pin`. Slow on purpose (argon2id), so run it off
+    /// the async runtime.
+    pub fn seal(&self, pin: &str, strength: KdfStrength) -> Result<SealedMnemonic, SdkError> {
+        let (m_cost, t_cost, p_cost) = strength.params();
+        let mut salt = [0u8; 16];
+        let mut nonce = [0u8; 24];
+        rand::rngs::OsRng.fill_bytes(&mut salt);
+        rand::rngs::OsRng.fill_bytes(&mut nonce);
+        let key = derive_key(pin, &salt, m_cost, t_cost, p_cost)?;
+        let cipher = XChaCha20Poly1305::new((&*key).into());
+        let ciphertext = cipher
+            .encrypt(&XNonce::from(nonce), self.mnemonic.as_bytes())
+            .map_err(|_| vault_error("encryption failed"))?;
+        let b64 = base64::engine::general_purpose::STANDARD;
+        Ok(SealedMnemonic {
+            version: 1,
+            m_cost,
+            t_cost,
+            p_cost,
+            salt: b64.encode(salt),
+            nonce: b64.encode(nonce),
+            ciphertext: b64.encode(ciphertext),
+            address: self.address.to_checksum(None),
+        })
+    }
+}
+
+/// How hard the PIN key is to derive. `Interactive` is what the app uses; `Test`
+/// keeps unit tests fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KdfStrength {
+    Interactive,
+    Test,
+}
+
+impl KdfStrength {
+    fn params(self) -> (u32, u32, u32) {
+        match self {
+            Self::Interactive => (64 * 1024, 3, 1),
+            Self::Test => (1024, 1, 1),
+        }
+    }
+}
+
+fn derive_key(
+    pin: &str,
+    salt: &[u8],
+    m: u32,
+    t: u32,
+    p: u32,
+) -> Result<Zeroizing<[u8; 32]>, SdkError> {
+    let params = Params::new(m, t, p, Some(32)).map_err(|e| vault_error(format!("kdf: {e}")))?;
+    let mut key = Zeroizing::new([0u8; 32]);
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+        .hash_password_into(pin.as_bytes(), salt, &mut *key)
+        .map_err(|e| vault_error(format!("kdf: {e}")))?;
+    Ok(key)
+}
+
+impl SealedMnemonic {
+    /// Opens the mnemonic with `pin` and derives the first account's signer. A
+    /// wrong PIN is `InvalidParameters`.
+    pub fn unseal(&self, pin: &str) -> Result<PrivateKeySigner, SdkError> {
+        let b64 = base64::engine::general_purpose::STANDARD;
+        let decode = |s: &str| {
+            b64.decode(s)
+                .map_err(|_| vault_error("the stored wallet is damaged"))
+        };
+        let (salt, nonce, ciphertext) = (
+            decode(&self.salt)?,
+            decode(&self.nonce)?,
+            decode(&self.ciphertext)?,
+        );
+        let nonce: [u8; 24] = nonce
+            .as_slice()
+            .try_into()
+            .map_err(|_| vault_error("the stored wallet is damaged"))?;
+        let key = derive_key(pin, &salt, self.m_cost, self.t_cost, self.p_cost)?;
+        let cipher = XChaCha20Poly1305::new((&*key).into());
+        let mut phrase = cipher
+            .decrypt(&XNonce::from(nonce), ciphertext.as_slice())
+            .map_err(|_| {
+                SdkError::service(ServiceErrorCode::InvalidParameters, "the PIN is wrong")
+            })?;
+        let signer = std::str::from_utf8(&phrase)
+            .map_err(|_| vault_error("the stored wallet is damaged"))
+            .and_then(signer_for);
+        phrase.zeroize();
+        signer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_mnemonic_opens_with_its_pin_only() {
+        let wallet = NewWallet::generate().expect("wallet");
+        assert_eq!(wallet.mnemonic.split(' ').count(), 12);
+        let sealed = wallet.seal("123456", KdfStrength::Test).expect("sealed");
+        assert_eq!(
+            sealed.unseal("123456").expect("opens").address(),
+            wallet.address
+        );
+        let wrong = sealed.unseal("654321").expect_err("wrong PIN");
+        assert!(wrong.is(ServiceErrorCode::InvalidParameters));
+    }
+
+    #[test]
+    fn the_well_known_test_mnemonic_derives_the_well_known_address() {
+        let signer = signer_for("test test test test test test test test test test test junk")
+            .expect("signer");
+        assert_eq!(
+            signer.address().to_checksum(None),
+            "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
+        );
+    }
+
+    #[test]
+    fn pins_are_six_digits() {
+        assert!(is_pin("012345"));
+        assert!(!is_pin("12345"));
+        assert!(!is_pin("12345a"));
+        assert!(!is_pin("1234567"));
+    }
+
+    #[test]
+    fn new_wallets_do_not_print_their_mnemonic() {
+        let wallet = NewWallet::generate().expect("wallet");
+        let first_word = wallet
+            .mnemonic
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(!format!("{wallet:?}").contains(&format!("\"{first_word}")));
+    }
+}
