@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use alloy::signers::local::PrivateKeySigner;
 use clap::Parser;
 use satchel_devstack::{Anvil, Demo, RunningService};
 use satchel_service::{Settings, admin};
@@ -29,8 +28,39 @@ struct Args {
 const DEMO_EMAIL: &str = "demo@satchel.dev";
 const DEMO_PASSWORD: &str = "satchel-demo1";
 
-/// Anvil's second well-known development key: the demo user's wallet.
-const DEMO_USER_KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+/// Gives every new wallet on the dev chain what a demo wallet shows (ether, both
+/// tokens, NFTs) a moment after it is registered, so a person who signs up and
+/// chooses a PIN sees a wallet with something in it.
+async fn faucet(state: satchel_service::AppState, demo: Demo) {
+    let mut funded = std::collections::HashSet::new();
+    loop {
+        match state.db.network_addresses("anvil").await {
+            Ok(addresses) => {
+                for address in addresses {
+                    if funded.contains(&address) {
+                        continue;
+                    }
+                    match address.parse() {
+                        Ok(parsed) => match demo.fund(parsed).await {
+                            Ok(()) => {
+                                tracing::info!(%address, "faucet: funded a new wallet");
+                                funded.insert(address);
+                            }
+                            Err(e) => {
+                                tracing::warn!(%address, error = %e, "faucet: funding failed")
+                            }
+                        },
+                        Err(_) => {
+                            funded.insert(address);
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "faucet: cannot list wallets"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -68,12 +98,9 @@ async fn main() -> anyhow::Result<()> {
         std::slice::from_ref(&args.domain),
     )
     .await?;
-    let demo_user: PrivateKeySigner = DEMO_USER_KEY.parse()?;
-    demo.fund(demo_user.address()).await?;
     let user_id =
         admin::create_email_account(&service.state, &app.app_id, DEMO_EMAIL, DEMO_PASSWORD).await?;
-    let wallet_id =
-        admin::create_wallet(&service.state, &user_id, &demo_user.address().to_string()).await?;
+    tokio::spawn(faucet(service.state.clone(), demo.clone()));
 
     let env_file = data_dir.join("app.env");
     std::fs::write(
@@ -88,7 +115,8 @@ async fn main() -> anyhow::Result<()> {
          \x20 dev chain     {anvil}\n\
          \x20 service       {service}  (OpenAPI: {service}v1/openapi.json)\n\
          \x20 demo app      id {app_id}, domain {domain}; key in {env}\n\
-         \x20 demo user     {DEMO_EMAIL} / {DEMO_PASSWORD}  user {user_id}  wallet {wallet_id}\n\
+         \x20 demo user     {DEMO_EMAIL} / {DEMO_PASSWORD}  user {user_id} (registers on first login)\n\
+         \x20 faucet        every new wallet gets 10 ETH, DEMO, DUSD and NFTs\n\
          \x20 e-mails       {outbox} (verification links of new sign-ups)\n\
          \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\
          Press Ctrl-C to stop.",

@@ -1,10 +1,110 @@
-//! The Satchel desktop shell: windows, tray and the command list. Every command is a
-//! thin call into `satchel-sdk`; no wallet logic lives here.
+//! The Satchel desktop shell: the widget window, the tray and the command list.
+//! Every command is a thin call into `satchel-sdk`; no wallet logic lives here.
+
+mod commands;
+pub mod config;
+
+use std::sync::Arc;
+
+use satchel_sdk::{KeyringStore, Login, ServiceConfig, Widget};
+use tauri::menu::{Menu, MenuItem};
+use tauri::tray::TrayIconBuilder;
+use tauri::{AppHandle, Manager};
+
+use crate::config::AppConfig;
+
+fn show_main(app: &AppHandle) {
+    if let Some(window) = app.get_webview_window("main") {
+        let _ = window.show();
+        let _ = window.unminimize();
+        let _ = window.set_focus();
+    }
+}
+
+fn tray(app: &tauri::App) -> tauri::Result<()> {
+    let open = MenuItem::with_id(app, "open", "Open Satchel", true, None::<&str>)?;
+    let close = MenuItem::with_id(app, "close", "Close window", true, None::<&str>)?;
+    let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
+    let menu = Menu::with_items(app, &[&open, &close, &quit])?;
+    let mut builder = TrayIconBuilder::with_id("satchel")
+        .menu(&menu)
+        .tooltip("Satchel");
+    if let Some(icon) = app.default_window_icon() {
+        builder = builder.icon(icon.clone());
+    }
+    builder
+        .on_menu_event(|app, event| match event.id().as_ref() {
+            "open" => show_main(app),
+            "close" => {
+                if let Some(window) = app.get_webview_window("main") {
+                    let _ = window.hide();
+                }
+            }
+            "quit" => app.exit(0),
+            _ => {}
+        })
+        .build(app)?;
+    Ok(())
+}
 
 /// Starts the desktop app.
 pub fn run() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let config = match AppConfig::from_env() {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!(
+                "Satchel cannot start: {e}. Start it with scripts/run.sh, or set the SATCHEL_* variables (README)."
+            );
+            std::process::exit(2);
+        }
+    };
+    let store = Arc::new(KeyringStore::new(&config.keychain));
+    let login = Arc::new(Login::new(&config.app_id, &config.app_key, store.clone()));
+    let widget = Arc::new(Widget::new(login, store));
+    let service = ServiceConfig::new(config.service_url.clone(), &config.domain);
+
     #[allow(clippy::expect_used)] // nothing to recover: the app cannot start
     tauri::Builder::default()
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            show_main(app)
+        }))
+        .manage(widget.clone())
+        .setup(move |app| {
+            if let Err(e) = tray(app) {
+                tracing::warn!(error = %e, "no tray icon");
+            }
+            // The page asks getStatus until the widget leaves `initializing`.
+            tauri::async_runtime::spawn(async move {
+                if let Err(e) = widget.init(service).await {
+                    tracing::warn!(code = ?e.code, "the widget did not initialise");
+                }
+            });
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::getStatus,
+            commands::getAppInfo,
+            commands::getCurrentServiceUser,
+            commands::loginWithUI,
+            commands::loginWithEmailAndPassword,
+            commands::signUpWithEmailAndPassword,
+            commands::resendVerification,
+            commands::register,
+            commands::openWidget,
+            commands::closeWidget,
+            commands::logout,
+            commands::getAccounts,
+            commands::getBalance,
+            commands::refreshBalance,
+            commands::getNFTs,
+            commands::getRefreshWait,
+            commands::finalize,
+        ])
         .run(tauri::generate_context!())
         .expect("error while running Satchel");
 }

@@ -1,9 +1,165 @@
+// The widget: which page shows follows the SDK's life cycle and the person's
+// choices. Pages talk to the app only through `api`.
+import { useCallback, useEffect, useState } from 'react';
+import { api, type ServiceLifeCycle, type ServiceUser } from './api';
+import { I18nProvider, useI18n } from './i18n';
+import { CheckEmail } from './pages/CheckEmail';
+import { Login } from './pages/Login';
+import { Nfts } from './pages/Nfts';
+import { Register } from './pages/Register';
+import { Settings } from './pages/Settings';
+import { SignUp } from './pages/SignUp';
+import { Wallet } from './pages/Wallet';
+import { Header, Logo } from './ui';
+import { useTheme } from './theme';
+
+type Tab = 'wallet' | 'nfts' | 'settings';
+type Route =
+  | { page: 'starting' }
+  | { page: 'login'; email: string }
+  | { page: 'signup' }
+  | { page: 'check'; email: string }
+  | { page: 'register' }
+  | { page: 'home'; tab: Tab };
+
+function routeFor(status: ServiceLifeCycle): Route {
+  switch (status) {
+    case 'not_initialized':
+    case 'initializing':
+      return { page: 'starting' };
+    case 'login':
+      return { page: 'home', tab: 'wallet' };
+    case 'login_before_register':
+      return { page: 'register' };
+    default:
+      return { page: 'login', email: '' };
+  }
+}
+
+const icons: Record<Tab, string> = {
+  wallet: 'M3 7h18v12H3z M3 7l3-3h12l3 3 M16 13h2',
+  nfts: 'M4 4h7v7H4z M13 4h7v7h-7z M4 13h7v7H4z M13 13h7v7h-7z',
+  settings: 'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3',
+};
+
+function Widget() {
+  const { t } = useI18n();
+  useTheme();
+  const [route, setRoute] = useState<Route>({ page: 'starting' });
+  const [user, setUser] = useState<ServiceUser | null>(null);
+
+  const follow = useCallback(async () => {
+    // The app initialises in the background: wait until it has.
+    let status = await api.getStatus();
+    while (status === 'not_initialized' || status === 'initializing') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      status = await api.getStatus();
+    }
+    setUser(await api.getCurrentServiceUser());
+    setRoute(routeFor(status));
+  }, []);
+
+  useEffect(() => {
+    void follow();
+  }, [follow]);
+
+  useEffect(() => {
+    const back = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setRoute((r) => (r.page === 'signup' || r.page === 'check' ? { page: 'login', email: '' } : r));
+    };
+    window.addEventListener('keydown', back);
+    return () => window.removeEventListener('keydown', back);
+  }, []);
+
+  const signedIn = (next: ServiceUser) => {
+    setUser(next);
+    setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
+  };
+
+  switch (route.page) {
+    case 'starting':
+      return (
+        <main className="page center">
+          <div className="brand">
+            <Logo />
+            <p>{t('starting.title')}</p>
+          </div>
+        </main>
+      );
+    case 'login':
+      return (
+        <Login
+          initialEmail={route.email}
+          onLoggedIn={signedIn}
+          onCreateAccount={() => setRoute({ page: 'signup' })}
+          onVerifyEmail={(email) => setRoute({ page: 'check', email })}
+        />
+      );
+    case 'signup':
+      return (
+        <SignUp
+          onVerificationSent={(email) => setRoute({ page: 'check', email })}
+          onSignedIn={signedIn}
+          onBack={() => setRoute({ page: 'login', email: '' })}
+        />
+      );
+    case 'check':
+      return (
+        <CheckEmail
+          email={route.email}
+          onVerified={() => setRoute({ page: 'login', email: route.email })}
+          onBack={() => setRoute({ page: 'login', email: '' })}
+        />
+      );
+    case 'register':
+      return (
+        <Register
+          user={user}
+          onRegistered={signedIn}
+          onLogout={async () => {
+            await api.logout().catch(() => undefined);
+            setUser(null);
+            setRoute({ page: 'login', email: '' });
+          }}
+        />
+      );
+    case 'home': {
+      const titles: Record<Tab, string> = { wallet: t('wallet.title'), nfts: t('nfts.title'), settings: t('settings.title') };
+      return (
+        <>
+          <Header title={titles[route.tab]} right={<span className="who">{user?.userInfo?.email}</span>} />
+          {route.tab === 'wallet' && <Wallet />}
+          {route.tab === 'nfts' && <Nfts />}
+          {route.tab === 'settings' && (
+            <Settings
+              user={user}
+              onLoggedOut={() => {
+                setUser(null);
+                setRoute({ page: 'login', email: '' });
+              }}
+            />
+          )}
+          <nav className="bottom-bar">
+            {(['wallet', 'nfts', 'settings'] as Tab[]).map((tab) => (
+              <button key={tab} id={`nav-${tab}`} aria-current={route.tab === tab ? 'page' : undefined} onClick={() => setRoute({ page: 'home', tab })}>
+                <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round">
+                  <path d={icons[tab]} />
+                </svg>
+                {t(`nav.${tab}`)}
+              </button>
+            ))}
+          </nav>
+        </>
+      );
+    }
+  }
+}
+
 export function App() {
   return (
-    <main className="splash">
-      <div className="logo" aria-hidden="true">S</div>
-      <h1>Satchel</h1>
-      <p>Your wallet, on your desktop.</p>
-    </main>
+    <I18nProvider>
+      <Widget />
+    </I18nProvider>
   );
 }

@@ -203,6 +203,31 @@ impl Login {
         }
     }
 
+    /// What the app key allows: providers, networks, e-mail rules.
+    pub async fn app_info(&self) -> Result<satchel_api::AppInfo, SdkError> {
+        self.client()
+            .await?
+            .send(Caller::Login, Method::GET, "v1/app", None, None)
+            .await
+    }
+
+    /// Sends the verification e-mail again.
+    pub async fn resend_verification(&self, email: &str) -> Result<(), SdkError> {
+        let request = satchel_api::ResendRequest {
+            email: normalize_email(email),
+        };
+        self.client()
+            .await?
+            .send(
+                Caller::Login,
+                Method::POST,
+                "v1/auth/email/resend",
+                Some(&request),
+                None,
+            )
+            .await
+    }
+
     /// Logs in with an e-mail and password; gives identity tokens for `login_service`.
     pub async fn login_with_email_and_password(
         &self,

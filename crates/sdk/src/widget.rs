@@ -202,6 +202,39 @@ impl Widget {
         self.current_user().ok_or_else(not_logged_in)
     }
 
+    /// Signs up with an e-mail and password. `None`: a verification e-mail is on
+    /// its way; `Some(user)`: the app asks for no verification and the user is in.
+    pub async fn sign_up_with_email(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<Option<ServiceUser>, SdkError> {
+        self.require_initialized()?;
+        match self
+            .login
+            .sign_up_with_email_and_password(email, password, false)
+            .await
+        {
+            Ok(result) => {
+                let user = self
+                    .login
+                    .login_service(result.provider, result.token)
+                    .await?;
+                self.adopt(Some(user)).await?;
+                Ok(self.current_user())
+            }
+            Err(e)
+                if e.code
+                    == crate::ErrorCode::Login(
+                        satchel_api::LoginLibraryError::EmailVerificationRequired,
+                    ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     fn vault_key(&self, user: &ServiceUser) -> Option<String> {
         let user_id = &user.user_info.as_ref()?.user_id;
         Some(format!("wallet:{}:{user_id}", self.login.app_id()))

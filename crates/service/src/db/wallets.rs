@@ -124,6 +124,16 @@ impl Db {
         Ok((accounts, tokens))
     }
 
+    /// Every distinct account address on a network (for development tools).
+    pub async fn network_addresses(&self, network: &str) -> DbResult<Vec<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT DISTINCT address FROM accounts WHERE network = $1")
+                .bind(network)
+                .fetch_all(self.pool())
+                .await?,
+        )
+    }
+
     /// One account with the user who owns it.
     pub async fn account_with_owner(
         &self,

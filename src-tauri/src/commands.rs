@@ -1,0 +1,178 @@
+//! The commands the widget's pages call, named as the spec's widget SDK and login
+//! library methods. Each is a thin call into `satchel-sdk`; errors reach the page as
+//! `{code, message}`. No command returns a token or a key.
+#![allow(non_snake_case)] // command names are the spec's method names
+
+use std::sync::Arc;
+
+use satchel_api::{
+    AccountBalanceInfo, AppInfo, ServiceAccount, ServiceLifeCycle, ServiceNft, ServiceUser,
+};
+use satchel_sdk::{AccountRef, Refresh, SdkError, Widget};
+use serde::{Deserialize, Serialize};
+use tauri::State;
+
+type Result<T> = std::result::Result<T, SdkError>;
+type WidgetState<'a> = State<'a, Arc<Widget>>;
+
+#[tauri::command]
+pub fn getStatus(widget: WidgetState<'_>) -> ServiceLifeCycle {
+    widget.get_status()
+}
+
+#[tauri::command]
+pub async fn getAppInfo(widget: WidgetState<'_>) -> Result<AppInfo> {
+    widget.login().app_info().await
+}
+
+/// The logged-in user (tokens left out), or `null`.
+#[tauri::command]
+pub fn getCurrentServiceUser(widget: WidgetState<'_>) -> Option<ServiceUser> {
+    widget.current_user()
+}
+
+/// loginWithUI: the user when someone is logged in; the page shows the login
+/// page otherwise.
+#[tauri::command]
+pub fn loginWithUI(widget: WidgetState<'_>) -> Option<ServiceUser> {
+    widget.current_user()
+}
+
+#[tauri::command]
+pub async fn loginWithEmailAndPassword(
+    widget: WidgetState<'_>,
+    email: String,
+    password: String,
+) -> Result<ServiceUser> {
+    widget.login_with_email(&email, &password).await
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignUpOutcome {
+    verification_sent: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<ServiceUser>,
+}
+
+#[tauri::command]
+pub async fn signUpWithEmailAndPassword(
+    widget: WidgetState<'_>,
+    email: String,
+    password: String,
+) -> Result<SignUpOutcome> {
+    let user = widget.sign_up_with_email(&email, &password).await?;
+    Ok(SignUpOutcome {
+        verification_sent: user.is_none(),
+        user,
+    })
+}
+
+#[tauri::command]
+pub async fn resendVerification(widget: WidgetState<'_>, email: String) -> Result<()> {
+    widget.login().resend_verification(&email).await
+}
+
+#[tauri::command]
+pub async fn register(widget: WidgetState<'_>, pin: String) -> Result<ServiceUser> {
+    widget.register(&pin).await
+}
+
+#[tauri::command]
+pub fn openWidget(widget: WidgetState<'_>, window: tauri::WebviewWindow) -> bool {
+    let opened = widget.open_widget();
+    if opened {
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+    opened
+}
+
+#[tauri::command]
+pub fn closeWidget(widget: WidgetState<'_>, window: tauri::WebviewWindow) -> bool {
+    let _ = window.hide();
+    widget.close_widget()
+}
+
+#[tauri::command]
+pub async fn logout(widget: WidgetState<'_>) -> Result<()> {
+    widget.logout().await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountOptions {
+    networks: Option<Vec<String>>,
+    with_eoa: Option<bool>,
+}
+
+#[tauri::command]
+pub async fn getAccounts(
+    widget: WidgetState<'_>,
+    options: Option<AccountOptions>,
+) -> Result<Vec<ServiceAccount>> {
+    let options = options.unwrap_or_default();
+    widget
+        .get_accounts(
+            options.networks.as_deref(),
+            options.with_eoa.unwrap_or(false),
+        )
+        .await
+}
+
+#[tauri::command]
+pub async fn getBalance(
+    widget: WidgetState<'_>,
+    accounts: Option<Vec<AccountRef>>,
+) -> Result<Vec<AccountBalanceInfo>> {
+    widget.get_balance(accounts.as_deref()).await
+}
+
+/// Re-reads every balance from the chain; refused within a minute of the last.
+#[tauri::command]
+pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanceInfo>> {
+    widget.refresh_balances().await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct NftOptions {
+    refresh: Option<bool>,
+    networks: Option<Vec<String>>,
+}
+
+#[tauri::command]
+pub async fn getNFTs(
+    widget: WidgetState<'_>,
+    options: Option<NftOptions>,
+) -> Result<Vec<ServiceNft>> {
+    let options = options.unwrap_or_default();
+    widget
+        .get_nfts(
+            options.refresh.unwrap_or(false),
+            options.networks.as_deref(),
+        )
+        .await
+}
+
+/// Seconds until balances and NFTs may be refreshed again.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshWait {
+    balances: u64,
+    nfts: u64,
+}
+
+#[tauri::command]
+pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
+    RefreshWait {
+        balances: widget.refresh_wait(Refresh::Balances).as_secs(),
+        nfts: widget.refresh_wait(Refresh::Nfts).as_secs(),
+    }
+}
+
+#[tauri::command]
+pub async fn finalize(widget: WidgetState<'_>) -> Result<()> {
+    widget.finalize().await;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { useI18n } from '../i18n';
+import { ErrorNotice, Header } from '../ui';
+
+const PIN_LENGTH = 6;
+
+function PinDots({ value, label, id, onChange }: { value: string; label: string; id: string; onChange: (v: string) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <div className="field" onClick={() => input.current?.focus()}>
+      <label htmlFor={id}>{label}</label>
+      <div className="pin" aria-hidden="true">
+        {Array.from({ length: PIN_LENGTH }, (_, i) => (
+          <span key={i} className={i < value.length ? 'filled' : ''} />
+        ))}
+      </div>
+      <input
+        ref={input}
+        id={id}
+        className="pin-input"
+        inputMode="numeric"
+        autoComplete="off"
+        type="password"
+        value={value}
+        maxLength={PIN_LENGTH}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, PIN_LENGTH))}
+      />
+    </div>
+  );
+}
+
+export function Register({ user, onRegistered, onLogout }: { user: ServiceUser | null; onRegistered: (u: ServiceUser) => void; onLogout: () => void }) {
+  const { t } = useI18n();
+  const [pin, setPin] = useState('');
+  const [again, setAgain] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
+  const [mismatch, setMismatch] = useState(false);
+
+  if (user?.userStatus.loginStatus === 'pinRequired') {
+    return (
+      <>
+        <Header title={t('register.title')} />
+        <main className="page">
+          <div className="notice info">{t('register.pinRequired')}</div>
+          <button className="secondary" onClick={onLogout}>
+            {t('settings.logout')}
+          </button>
+        </main>
+      </>
+    );
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (pin !== again) {
+      setMismatch(true);
+      setPin('');
+      setAgain('');
+      return;
+    }
+    setMismatch(false);
+    setBusy(true);
+    setError(null);
+    try {
+      onRegistered(await api.register(pin));
+    } catch (err) {
+      setError(asAppError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Header title={t('register.title')} />
+      <main className="page">
+        <form className="card" onSubmit={submit}>
+          <p className="muted">{t('register.why')}</p>
+          <PinDots id="register-pin" label={t('register.pin')} value={pin} onChange={setPin} />
+          <PinDots id="register-pin-again" label={t('register.again')} value={again} onChange={setAgain} />
+          {mismatch && <span className="field-error">{t('register.mismatch')}</span>}
+          <ErrorNotice error={error} />
+          <button id="register-submit" className="primary" type="submit" disabled={busy || pin.length < PIN_LENGTH || again.length < PIN_LENGTH}>
+            {busy ? t('register.creating') : t('register.submit')}
+          </button>
+        </form>
+      </main>
+    </>
+  );
+}

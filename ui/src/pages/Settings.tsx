@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { useI18n, type Language } from '../i18n';
+import { ErrorNotice } from '../ui';
+import { useTheme, type Theme } from '../theme';
+
+const languages: { id: Language; name: string }[] = [
+  { id: 'en', name: 'English' },
+  { id: 'ko', name: '한국어' },
+  { id: 'ja', name: '日本語' },
+];
+
+export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
+  const { t, language, setLanguage } = useI18n();
+  const [theme, setTheme] = useTheme();
+  const [error, setError] = useState<AppError | null>(null);
+
+  async function logout() {
+    setError(null);
+    try {
+      await api.logout();
+      onLoggedOut();
+    } catch (err) {
+      setError(asAppError(err));
+    }
+  }
+
+  return (
+    <main className="page">
+      <section className="card">
+        <div className="muted">{t('settings.account')}</div>
+        <div id="settings-email">{user?.userInfo?.email}</div>
+        <div className="muted">
+          {t('settings.provider')}: {user?.userInfo?.provider}
+        </div>
+      </section>
+      <section className="card">
+        <div className="muted">{t('settings.language')}</div>
+        <div className="segmented">
+          {languages.map((l) => (
+            <button key={l.id} aria-pressed={language === l.id} onClick={() => setLanguage(l.id)}>
+              {l.name}
+            </button>
+          ))}
+        </div>
+        <div className="muted">{t('settings.theme')}</div>
+        <div className="segmented">
+          {(['system', 'light', 'dark'] as Theme[]).map((id) => (
+            <button key={id} aria-pressed={theme === id} onClick={() => setTheme(id)}>
+              {t(`settings.theme.${id}`)}
+            </button>
+          ))}
+        </div>
+      </section>
+      <ErrorNotice error={error} />
+      <button id="settings-logout" className="danger" onClick={logout}>
+        {t('settings.logout')}
+      </button>
+    </main>
+  );
+}

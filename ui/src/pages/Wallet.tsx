@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api, asAppError, type AccountBalanceInfo, type AppError } from '../api';
+import { useI18n } from '../i18n';
+import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
+import { copyText } from '../copy';
+import { useCooldown } from '../cooldown';
+
+export function Wallet() {
+  const { t } = useI18n();
+  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(null);
+  const [error, setError] = useState<AppError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const cooldown = useCooldown('balances');
+  const [, tick] = useState(0);
+
+  useEffect(() => {
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const load = useCallback(async () => {
+    setError(null);
+    try {
+      setBalances(await api.getBalance());
+    } catch (err) {
+      setError(asAppError(err));
+    }
+  }, []);
+
+  async function refresh() {
+    setBusy(true);
+    setError(null);
+    try {
+      setBalances(await api.refreshBalance());
+      setUpdatedAt(Date.now());
+    } catch (err) {
+      setError(asAppError(err));
+    } finally {
+      setBusy(false);
+      void cooldown.sync();
+    }
+  }
+
+  // On entry, read the chain when the cooldown allows; show what is stored else.
+  useEffect(() => {
+    void api
+      .getRefreshWait()
+      .then((waits) => (waits.balances === 0 ? refresh() : load()))
+      .catch(() => load());
+    // Once, on entry.
+  }, []);
+
+  async function copy(address: string) {
+    if (await copyText(address)) {
+      setCopied(address);
+      setTimeout(() => setCopied(null), 1500);
+    }
+  }
+
+  const since = updatedAt === null ? null : Math.round((Date.now() - updatedAt) / 1000);
+  return (
+    <main className="page">
+      <div className="toolbar">
+        <span id="wallet-updated">
+          {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
+        </span>
+        <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.wait > 0}>
+          {cooldown.wait > 0 ? t('wallet.refreshIn', { seconds: cooldown.wait }) : t('wallet.refresh')}
+        </button>
+      </div>
+      <ErrorNotice error={error} onRetry={balances ? undefined : load} />
+      {balances === null && !error && (
+        <div className="card" aria-busy="true" aria-label={t('common.loading')}>
+          <Skeleton height={28} width="50%" />
+          {[0, 1, 2].map((i) => (
+            <div className="row" key={i}>
+              <Skeleton height={32} width={32} />
+              <Skeleton height={16} />
+            </div>
+          ))}
+        </div>
+      )}
+      {balances?.length === 0 && <div className="card muted">{t('wallet.empty')}</div>}
+      {balances?.map((account) => (
+        <section className="card network" key={`${account.network}:${account.address}`} aria-label={account.network}>
+          <div className="network-head">
+            <span className="name">{account.network}</span>
+            <button className="address" onClick={() => copy(account.address)} title={t('wallet.copy')}>
+              {copied === account.address ? t('wallet.copied') : shortAddress(account.address)}
+            </button>
+          </div>
+          <div>
+            <div className="muted">{t('wallet.total')}</div>
+            <div className="total" title={`${account.balance} ${account.symbol}`} data-testid={`total-${account.network}`}>
+              {displayAmount(account.balance)} {account.symbol}
+            </div>
+          </div>
+          <div>
+            <div className="row">
+              <CoinMark symbol={account.symbol} />
+              <span className="label">
+                {account.symbol}
+                <small>{account.network}</small>
+              </span>
+              <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
+                {displayAmount(account.balance)}
+              </span>
+            </div>
+            {account.tokens.map((token) => (
+              <div className="row" key={token.contract}>
+                <CoinMark symbol={token.symbol} />
+                <span className="label">
+                  {token.symbol}
+                  <small>{shortAddress(token.contract)}</small>
+                </span>
+                <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
+                  {displayAmount(token.balance)}
+                </span>
+              </div>
+            ))}
+          </div>
+        </section>
+      ))}
+    </main>
+  );
+}
