@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
-cargo build --locked --bin satchel --bin satchel-devstack --bin satchel-service
+cargo build --locked -p satchel -p satchel-devstack -p satchel-service
 
 rm -f .devstack/app.env
 ./target/debug/satchel-devstack --data-dir .devstack &
