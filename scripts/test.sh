@@ -33,7 +33,11 @@ export SATCHEL_REQUIRE_POSTGRES=1
 
 step "unit and end-to-end tests, with a Secret Service keychain on a private D-Bus"
 export SATCHEL_REQUIRE_KEYCHAIN=1
-dbus-run-session -- sh -c '
+# A keyring of its own in a fresh folder, so no keyring left on the machine (with
+# another password) is in the way.
+keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
+dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   exec cargo test --workspace --locked
 ' 2> >(grep -v "Failed to set fd limit" >&2)
+rm -rf "$keyring_home"

@@ -62,6 +62,22 @@ async fn faucet(state: satchel_service::AppState, demo: Demo) {
     }
 }
 
+/// Ctrl-C, or the SIGTERM a script's `kill` sends: either stops the stack cleanly,
+/// so the dev chain goes with it.
+async fn stop_requested() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result,
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -128,7 +144,7 @@ async fn main() -> anyhow::Result<()> {
         config = data_dir.join("service.toml").display(),
         outbox = data_dir.join("outbox").display(),
     );
-    tokio::signal::ctrl_c().await?;
+    stop_requested().await?;
     service.shutdown().await?;
     drop(anvil);
     Ok(())
