@@ -1,27 +1,22 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, asAppError, type AppError, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header } from '../ui';
 
 const PIN_LENGTH = 6;
 
-function PinDots({ value, label, id, onChange }: { value: string; label: string; id: string; onChange: (v: string) => void }) {
-  const input = useRef<HTMLInputElement>(null);
+/** A six-digit PIN field: digits only, shown as dots. */
+function PinField({ value, label, id, onChange }: { value: string; label: string; id: string; onChange: (v: string) => void }) {
   return (
-    <div className="field" onClick={() => input.current?.focus()}>
+    <div className="field">
       <label htmlFor={id}>{label}</label>
-      <div className="pin" aria-hidden="true">
-        {Array.from({ length: PIN_LENGTH }, (_, i) => (
-          <span key={i} className={i < value.length ? 'filled' : ''} />
-        ))}
-      </div>
       <input
-        ref={input}
         id={id}
         className="pin-input"
         inputMode="numeric"
         autoComplete="off"
         type="password"
+        placeholder="••••••"
         value={value}
         maxLength={PIN_LENGTH}
         onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, PIN_LENGTH))}
@@ -78,8 +73,8 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
       <main className="page">
         <form className="card" onSubmit={submit}>
           <p className="muted">{t('register.why')}</p>
-          <PinDots id="register-pin" label={t('register.pin')} value={pin} onChange={setPin} />
-          <PinDots id="register-pin-again" label={t('register.again')} value={again} onChange={setAgain} />
+          <PinField id="register-pin" label={t('register.pin')} value={pin} onChange={setPin} />
+          <PinField id="register-pin-again" label={t('register.again')} value={again} onChange={setAgain} />
           {mismatch && <span className="field-error">{t('register.mismatch')}</span>}
           <ErrorNotice error={error} />
           <button id="register-submit" className="primary" type="submit" disabled={busy || pin.length < PIN_LENGTH || again.length < PIN_LENGTH}>
