@@ -145,16 +145,7 @@ impl Stack {
     /// A new e-mail user of the test app with a wallet at a fresh random address.
     pub async fn user(&self, email: &str) -> User {
         let state = &self.service.state;
-        let app_id = state
-            .db
-            .app_for_key(
-                &satchel_service::auth::app_key_hash(&self.app_key),
-                &self.domain,
-            )
-            .await
-            .expect("db")
-            .expect("the test app")
-            .app_id;
+        let app_id = self.app_id().await;
         let user_id = admin::create_email_account(state, &app_id, email, "correct1horse")
             .await
             .expect("user");
