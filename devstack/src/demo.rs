@@ -212,9 +212,17 @@ impl Demo {
 
     /// Mints a Satchel Pal to `to` and returns its token id.
     pub async fn mint_pal(&self, to: Address, name: &str, colour: &str) -> anyhow::Result<U256> {
+        self.mint_pal_at(
+            to,
+            metadata_uri(name, "A Satchel Pal.", colour, serde_json::json!({})),
+        )
+        .await
+    }
+
+    /// Mints a Satchel Pal whose metadata is at `uri`; returns its token id.
+    pub async fn mint_pal_at(&self, to: Address, uri: String) -> anyhow::Result<U256> {
         let nft = DemoNft::new(self.pals, &self.provider);
         let id = nft.nextId().call().await?;
-        let uri = metadata_uri(name, "A Satchel Pal.", colour, serde_json::json!({}));
         nft.mint(to, uri).send().await?.get_receipt().await?;
         Ok(id)
     }

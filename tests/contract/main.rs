@@ -46,6 +46,7 @@ on_every_backend!(
     nfts::a_wallet_without_nfts_gets_an_empty_list,
     nfts::minted_nfts_show_up_after_a_refresh_with_their_metadata,
     nfts::an_nft_sent_away_disappears_on_the_next_refresh,
+    nfts::metadata_that_cannot_be_read_keeps_what_was_read_before,
     access::every_operation_refuses_missing_or_wrong_app_headers,
     access::every_operation_refuses_missing_garbled_expired_or_foreign_tokens,
     access::a_revoked_session_is_refused,

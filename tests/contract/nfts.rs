@@ -187,3 +187,38 @@ pub async fn an_nft_sent_away_disappears_on_the_next_refresh(backend: Backend) {
         .collect();
     assert_eq!(names, ["Pal #2"]);
 }
+
+pub async fn metadata_that_cannot_be_read_keeps_what_was_read_before(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 100).await;
+    let user = stack.user("ada@example.com").await;
+    // A metadata server that answers once and then goes away.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    let app = axum::Router::new().route(
+        "/pal.json",
+        axum::routing::get(|| async {
+            axum::Json(serde_json::json!({"name": "Served Pal", "description": "From a server"}))
+        }),
+    );
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    stack
+        .demo
+        .mint_pal_at(user.address(), format!("http://{address}/pal.json"))
+        .await
+        .expect("minted");
+    let path = format!("/v1/nft/refresh?{}", user.wallet_query());
+    let (_, first) = stack.get(&path, &user.token).await;
+    assert_eq!(first["nfts"][0]["name"], "Served Pal", "{first}");
+
+    server.abort();
+    let _ = server.await;
+    let (status, second) = stack.get(&path, &user.token).await;
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(
+        second["nfts"][0]["name"], "Served Pal",
+        "the earlier metadata is kept"
+    );
+    assert_eq!(second["nfts"][0]["description"], "From a server");
+}

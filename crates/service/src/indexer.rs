@@ -2,7 +2,7 @@
 //! wallet's NFTs with their metadata (operation 4). Results are stored, so the
 //! listing operations answer from the database without touching a node.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use futures::StreamExt;
 use satchel_api::{BalanceResponse, NftScheme};
@@ -135,12 +135,20 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
     } else {
         BTreeSet::new()
     };
-    let known = state.db.account_nft_refs(&account.id).await?;
-    candidates.extend(known.iter().filter_map(|(contract, token_id, scheme)| {
+    // What was stored before: candidates to re-check, and the metadata to keep for
+    // any NFT whose metadata cannot be read this time.
+    let known: HashMap<(String, String), StoredNft> = state
+        .db
+        .account_nfts(&account.id)
+        .await?
+        .into_iter()
+        .map(|nft| ((nft.contract.clone(), nft.token_id.clone()), nft))
+        .collect();
+    candidates.extend(known.values().filter_map(|nft| {
         Some(NftRef {
-            contract: contract.parse().ok()?,
-            token_id: U256::from_str_radix(token_id, 10).ok()?,
-            kind: if *scheme == NftScheme::Erc1155 as i64 {
+            contract: nft.contract.parse().ok()?,
+            token_id: U256::from_str_radix(&nft.token_id, 10).ok()?,
+            kind: if nft.scheme == NftScheme::Erc1155 as i64 {
                 NftKind::Erc1155
             } else {
                 NftKind::Erc721
@@ -184,7 +192,17 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .iter()
         .zip(metadata)
         .map(|((nft, quantity), meta)| {
-            let meta = meta.unwrap_or_else(|| untitled(nft));
+            let key = (lower_hex(&nft.contract), nft.token_id.to_string());
+            let meta = match (meta, known.get(&key)) {
+                (Some(meta), _) => meta,
+                (None, Some(before)) => {
+                    return StoredNft {
+                        quantity: *quantity,
+                        ..before.clone()
+                    };
+                }
+                (None, None) => untitled(nft),
+            };
             StoredNft {
                 network: config.name.clone(),
                 contract: lower_hex(&nft.contract),

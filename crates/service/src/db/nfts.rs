@@ -4,7 +4,7 @@
 use super::{Db, DbResult, new_id, now};
 
 /// An NFT as the service knows it now, to store.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct StoredNft {
     pub network: String,
     pub contract: String,
@@ -94,14 +94,15 @@ impl Db {
         Ok(())
     }
 
-    /// The NFTs an account was last seen holding: (contract, token id, scheme).
-    pub async fn account_nft_refs(&self, account_id: &str) -> DbResult<Vec<(String, String, i64)>> {
-        Ok(
-            sqlx::query_as("SELECT contract, token_id, scheme FROM nfts WHERE account_id = $1")
-                .bind(account_id)
-                .fetch_all(self.pool())
-                .await?,
+    /// The NFTs an account was last seen holding, as stored.
+    pub async fn account_nfts(&self, account_id: &str) -> DbResult<Vec<StoredNft>> {
+        Ok(sqlx::query_as(
+            "SELECT network, contract, token_id, scheme, quantity, name, description, external_link, \
+                    image_url, content_url, content_type FROM nfts WHERE account_id = $1",
         )
+        .bind(account_id)
+        .fetch_all(self.pool())
+        .await?)
     }
 
     /// The first block the account's next log scan reads.
