@@ -36,8 +36,15 @@ export SATCHEL_REQUIRE_KEYCHAIN=1
 # A keyring of its own in a fresh folder, so no keyring left on the machine (with
 # another password) is in the way.
 keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
+results=$(mktemp /tmp/satchel-results.XXXXXX)
 dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   exec cargo test --workspace --locked
-' 2> >(grep -v "Failed to set fd limit" >&2)
+' 2> >(grep -v "Failed to set fd limit" >&2) | tee "$results"
 rm -rf "$keyring_home"
+
+# One closing line for the whole run (the last runner to print is a doc-test
+# binary with nothing in it, which says nothing about the suite).
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
+     END { printf "\ntests: %d passed, %d failed\n", p, f }' "$results"
+rm -f "$results"
