@@ -231,31 +231,21 @@ async fn main() {
     );
 
     // 2. Operation 2 for accounts tracking 1, 10 and 100 tokens.
+    let app_id = stack.app_id().await;
     println!("\nOperation 2 by tracked tokens (median of {rounds}, one node round trip each)");
     let mut one_token = None;
     for &count in token_counts {
-        let holder = stack.user(&format!("tokens{count}@example.com")).await;
+        let holder = alloy::signers::local::PrivateKeySigner::random().address();
         let account = NewAccount {
             network: "anvil".into(),
-            address: format!("{:#x}", holder.address()),
+            address: format!("{holder:#x}"),
             address_path: satchel_service::admin::FIRST_ACCOUNT_PATH.into(),
             label: "Account 1".into(),
             tokens: contracts[..count].to_vec(),
         };
-        // The harness gave this user a wallet with every token; this one has `count`.
         let other = state
             .db
-            .create_user(
-                &state
-                    .db
-                    .user_app(&holder.user_id)
-                    .await
-                    .expect("db")
-                    .expect("app"),
-                "email",
-                &format!("t{count}"),
-                "",
-            )
+            .find_or_create_user(&app_id, "email", &format!("tokens{count}"), "")
             .await
             .expect("user");
         let wallet = state
@@ -284,7 +274,7 @@ async fn main() {
         for _ in 0..rounds {
             let started = Instant::now();
             chain
-                .balances(holder.address(), &addresses)
+                .balances(holder, &addresses)
                 .await
                 .expect("balances");
             node_times.push(started.elapsed());

@@ -48,7 +48,6 @@ pub struct Widget {
     /// The logged-in user, without tokens.
     user: SyncMutex<Option<ServiceUser>>,
     refreshed: SyncMutex<HashMap<Refresh, Instant>>,
-    open: SyncMutex<bool>,
 }
 
 impl std::fmt::Debug for Widget {
@@ -84,7 +83,6 @@ impl Widget {
             status: SyncMutex::new(ServiceLifeCycle::NotInitialized),
             user: SyncMutex::new(None),
             refreshed: SyncMutex::new(HashMap::new()),
-            open: SyncMutex::new(false),
         }
     }
 
@@ -306,21 +304,15 @@ impl Widget {
         self.current_user().ok_or_else(not_logged_in)
     }
 
-    /// Opens the widget; does nothing unless a registered user is logged in.
+    /// Whether the widget may open: only for a logged-in, registered user. The
+    /// shell shows or hides the window.
     pub fn open_widget(&self) -> bool {
-        let opened = self.get_status() == ServiceLifeCycle::Login;
-        *lock(&self.open) = opened;
-        opened
+        self.get_status() == ServiceLifeCycle::Login
     }
 
-    /// Closes the widget; the user stays logged in.
+    /// Closing the widget never logs the user out.
     pub fn close_widget(&self) -> bool {
-        *lock(&self.open) = false;
         true
-    }
-
-    pub fn is_open(&self) -> bool {
-        *lock(&self.open)
     }
 
     /// Logs out; the widget stays initialised.
@@ -329,7 +321,6 @@ impl Widget {
         let result = self.login.logout().await;
         *lock(&self.user) = None;
         lock(&self.refreshed).clear();
-        *lock(&self.open) = false;
         self.set_status(ServiceLifeCycle::BeforeLogin);
         result.map(|_| ())
     }
@@ -339,7 +330,6 @@ impl Widget {
         self.login.finalize().await;
         *lock(&self.user) = None;
         lock(&self.refreshed).clear();
-        *lock(&self.open) = false;
         self.set_status(ServiceLifeCycle::NotInitialized);
     }
 

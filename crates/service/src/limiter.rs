@@ -26,9 +26,16 @@ impl RateLimiter {
     /// Counts a hit on `key` if it is allowed; `Err` carries how long until the
     /// next one is.
     pub fn check(&self, key: &str) -> Result<(), Duration> {
-        let now = Instant::now();
-        self.blocked_at(key, now).map_or(Ok(()), Err)?;
-        self.record_at(key, now);
+        self.check_at(key, Instant::now())
+    }
+
+    fn check_at(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        let mut hits = self.lock();
+        let times = hits.entry(key.to_owned()).or_default();
+        if let Some(wait) = self.wait(times, now) {
+            return Err(wait);
+        }
+        times.push_back(now);
         Ok(())
     }
 
@@ -49,7 +56,11 @@ impl RateLimiter {
 
     fn blocked_at(&self, key: &str, now: Instant) -> Option<Duration> {
         let mut hits = self.lock();
-        let times = hits.get_mut(key)?;
+        self.wait(hits.get_mut(key)?, now)
+    }
+
+    /// Drops hits older than the window; how long until the next is allowed.
+    fn wait(&self, times: &mut VecDeque<Instant>, now: Instant) -> Option<Duration> {
         while times
             .front()
             .is_some_and(|t| now.saturating_duration_since(*t) >= self.window)

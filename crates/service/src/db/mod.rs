@@ -47,7 +47,7 @@ impl DbError {
 pub type DbResult<T> = Result<T, DbError>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
+enum Backend {
     Sqlite,
     Postgres,
 }
@@ -55,7 +55,6 @@ pub enum Backend {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
-    backend: Backend,
 }
 
 impl Db {
@@ -95,11 +94,7 @@ impl Db {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Self { pool, backend })
-    }
-
-    pub fn backend(&self) -> Backend {
-        self.backend
+        Ok(Self { pool })
     }
 
     pub(crate) fn pool(&self) -> &AnyPool {

@@ -1,32 +1,8 @@
 //! Users: one person of one app, as one identity provider knows them.
 
-use super::{Db, DbError, DbResult, new_id, now};
+use super::{Db, DbResult, new_id, now};
 
 impl Db {
-    pub async fn create_user(
-        &self,
-        app_id: &str,
-        provider: &str,
-        subject: &str,
-        email: &str,
-    ) -> DbResult<String> {
-        let id = new_id();
-        sqlx::query(
-            "INSERT INTO users (id, app_id, provider, subject, email, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&id)
-        .bind(app_id)
-        .bind(provider)
-        .bind(subject)
-        .bind(email)
-        .bind(now())
-        .execute(self.pool())
-        .await
-        .map_err(DbError::from_write)?;
-        Ok(id)
-    }
-
     /// The user `subject` is at `provider` for this app, created on first sight.
     pub async fn find_or_create_user(
         &self,
