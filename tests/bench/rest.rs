@@ -273,10 +273,7 @@ async fn main() {
         let mut node_times = Vec::with_capacity(rounds);
         for _ in 0..rounds {
             let started = Instant::now();
-            chain
-                .balances(holder, &addresses)
-                .await
-                .expect("balances");
+            chain.balances(holder, &addresses).await.expect("balances");
             node_times.push(started.elapsed());
         }
         node_times.sort_unstable();
