@@ -39,3 +39,10 @@ npm_install() {
 }
 npm_install devstack
 npm_install ui
+
+# tauri-driver: the WebDriver server the desktop UI tests drive the app through
+# (2.x, for Tauri 2; its 3.0 alphas are not for a product).
+if ! command -v tauri-driver >/dev/null && [ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin/tauri-driver" ]; then
+  echo "setup: installing tauri-driver"
+  cargo install tauri-driver --version 2.1.0 --locked --quiet
+fi

@@ -14,6 +14,10 @@ npm --prefix ui run --silent typecheck
 npm --prefix ui run --silent build >/dev/null
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "the widget's component tests (Vitest)"
+results=$(mktemp /tmp/satchel-results.XXXXXX)
+npm --prefix ui test --silent -- --reporter=default 2>&1 | tee "$results"
+
 step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
 SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench rest
 
@@ -33,18 +37,22 @@ export SATCHEL_REQUIRE_POSTGRES=1
 
 step "unit and end-to-end tests, with a Secret Service keychain on a private D-Bus"
 export SATCHEL_REQUIRE_KEYCHAIN=1
+# The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver.
+export SATCHEL_REQUIRE_UI=1
 # A keyring of its own in a fresh folder, so no keyring left on the machine (with
 # another password) is in the way.
 keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
-results=$(mktemp /tmp/satchel-results.XXXXXX)
 dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   exec cargo test --workspace --locked
-' 2> >(grep -v "Failed to set fd limit" >&2) | tee "$results"
+' 2> >(grep -v "Failed to set fd limit" >&2) | tee -a "$results"
 rm -rf "$keyring_home"
 
-# One closing line for the whole run (the last runner to print is a doc-test
-# binary with nothing in it, which says nothing about the suite).
-awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
-     END { printf "\ntests: %d passed, %d failed\n", p, f }' "$results"
+# One closing line for the whole run: cargo's test binaries and Vitest's (the
+# last runner to print is a doc-test binary with nothing in it, which says
+# nothing about the suite).
+sed 's/\x1b\[[0-9;]*m//g' "$results" | awk '
+  /^test result:/ { for (i = 1; i <= NF; i++) { if ($i ~ /^passed/) p += $(i-1); if ($i ~ /^failed/) f += $(i-1) } }
+  /^ *Tests +[0-9]/ { for (i = 1; i <= NF; i++) { if ($i == "passed") p += $(i-1); if ($i == "failed") f += $(i-1) } }
+  END { printf "\ntests: %d passed, %d failed\n", p, f }'
 rm -f "$results"

@@ -18,26 +18,44 @@ pub struct RunningService {
 impl RunningService {
     /// Binds `settings.bind` and serves in a background task. With port 0 a free
     /// port is picked and the public URL set to it.
-    pub async fn start(mut settings: Settings) -> anyhow::Result<Self> {
+    pub async fn start(settings: Settings) -> anyhow::Result<Self> {
+        Self::start_with(settings, |router| router).await
+    }
+
+    /// As [`start`](Self::start), with the service's router wrapped by `wrap`
+    /// (the local stack puts its faucet in front of it).
+    pub async fn start_with(
+        mut settings: Settings,
+        wrap: impl FnOnce(axum::Router) -> axum::Router,
+    ) -> anyhow::Result<Self> {
         let listener = tokio::net::TcpListener::bind(settings.bind).await?;
         if settings.bind.port() == 0 {
             settings.public_url = format!("http://{}/", listener.local_addr()?).parse()?;
         }
-        Self::start_on(listener, settings).await
+        Self::start_on_with(listener, settings, wrap).await
     }
 
     /// Serves on `listener` with the settings as they are.
     pub async fn start_on(
         listener: tokio::net::TcpListener,
+        settings: Settings,
+    ) -> anyhow::Result<Self> {
+        Self::start_on_with(listener, settings, |router| router).await
+    }
+
+    /// Serves on `listener`, with the service's router wrapped by `wrap`.
+    pub async fn start_on_with(
+        listener: tokio::net::TcpListener,
         mut settings: Settings,
+        wrap: impl FnOnce(axum::Router) -> axum::Router,
     ) -> anyhow::Result<Self> {
         let address = listener.local_addr()?;
         let base_url: Url = format!("http://{address}/").parse()?;
         settings.bind = address;
         let state = AppState::new(settings).await?;
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(satchel_service::serve(
-            state.clone(),
+        let task = tokio::spawn(satchel_service::serve_router(
+            wrap(satchel_service::app(state.clone())),
             listener,
             async move {
                 let _ = stopped.await;

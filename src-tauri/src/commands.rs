@@ -10,7 +10,7 @@ use satchel_api::{
 };
 use satchel_sdk::{AccountRef, Refresh, SdkError, Widget};
 use serde::{Deserialize, Serialize};
-use tauri::State;
+use tauri::{Runtime, State, WebviewWindow};
 
 type Result<T> = std::result::Result<T, SdkError>;
 type WidgetState<'a> = State<'a, Arc<Widget>>;
@@ -79,7 +79,7 @@ pub async fn register(widget: WidgetState<'_>, pin: String) -> Result<ServiceUse
 }
 
 #[tauri::command]
-pub fn openWidget(widget: WidgetState<'_>, window: tauri::WebviewWindow) -> bool {
+pub fn openWidget<R: Runtime>(widget: WidgetState<'_>, window: WebviewWindow<R>) -> bool {
     let opened = widget.open_widget();
     if opened {
         let _ = window.show();
@@ -89,7 +89,7 @@ pub fn openWidget(widget: WidgetState<'_>, window: tauri::WebviewWindow) -> bool
 }
 
 #[tauri::command]
-pub fn closeWidget(widget: WidgetState<'_>, window: tauri::WebviewWindow) -> bool {
+pub fn closeWidget<R: Runtime>(widget: WidgetState<'_>, window: WebviewWindow<R>) -> bool {
     let _ = window.hide();
     widget.close_widget()
 }
@@ -163,11 +163,16 @@ pub struct RefreshWait {
     nfts: u64,
 }
 
+/// Rounded up, so a page that counts it down never asks a moment too early.
+fn whole_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
 #[tauri::command]
 pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
     RefreshWait {
-        balances: widget.refresh_wait(Refresh::Balances).as_secs(),
-        nfts: widget.refresh_wait(Refresh::Nfts).as_secs(),
+        balances: whole_seconds(widget.refresh_wait(Refresh::Balances)),
+        nfts: whole_seconds(widget.refresh_wait(Refresh::Nfts)),
     }
 }
 
@@ -175,4 +180,13 @@ pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
 pub async fn finalize(widget: WidgetState<'_>) -> Result<()> {
     widget.finalize().await;
     Ok(())
+}
+
+/// The page reports what it has shown, for the desktop benchmark: printed with the
+/// time since the app started when `SATCHEL_PERF_MARKS=1`, else nothing.
+#[tauri::command]
+pub fn markShown(what: String) {
+    if std::env::var("SATCHEL_PERF_MARKS").as_deref() == Ok("1") {
+        println!("shown {what}");
+    }
 }

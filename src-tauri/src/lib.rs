@@ -3,13 +3,17 @@
 
 mod commands;
 pub mod config;
+mod thumbnails;
+
+#[cfg(test)]
+mod tests;
 
 use std::sync::Arc;
 
-use satchel_sdk::{KeyringStore, Login, ServiceConfig, Widget};
+use satchel_sdk::{KeyringStore, Login, ServiceConfig, Thumbnails, Widget};
 use tauri::menu::{Menu, MenuItem};
 use tauri::tray::TrayIconBuilder;
-use tauri::{AppHandle, Manager};
+use tauri::{AppHandle, Manager, Runtime};
 
 use crate::config::AppConfig;
 
@@ -47,6 +51,35 @@ fn tray(app: &tauri::App) -> tauri::Result<()> {
     Ok(())
 }
 
+/// The widget's commands, over `widget`: all the page may call.
+pub fn with_commands<R: Runtime>(
+    builder: tauri::Builder<R>,
+    widget: Arc<Widget>,
+) -> tauri::Builder<R> {
+    builder
+        .manage(widget)
+        .invoke_handler(tauri::generate_handler![
+            commands::getStatus,
+            commands::getAppInfo,
+            commands::getCurrentServiceUser,
+            commands::loginWithUI,
+            commands::loginWithEmailAndPassword,
+            commands::signUpWithEmailAndPassword,
+            commands::resendVerification,
+            commands::register,
+            commands::openWidget,
+            commands::closeWidget,
+            commands::logout,
+            commands::getAccounts,
+            commands::getBalance,
+            commands::refreshBalance,
+            commands::getNFTs,
+            commands::getRefreshWait,
+            commands::finalize,
+            commands::markShown,
+        ])
+}
+
 /// Starts the desktop app.
 pub fn run() {
     tracing_subscriber::fmt()
@@ -69,12 +102,24 @@ pub fn run() {
     let service = ServiceConfig::new(config.service_url.clone(), &config.domain);
 
     #[allow(clippy::expect_used)] // nothing to recover: the app cannot start
-    tauri::Builder::default()
+    with_commands(tauri::Builder::default(), widget.clone())
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             show_main(app)
         }))
-        .manage(widget.clone())
+        .register_asynchronous_uri_scheme_protocol(
+            thumbnails::SCHEME,
+            |context, request, responder| {
+                let widget = context.app_handle().state::<Arc<Widget>>().inner().clone();
+                let path = request.uri().path().to_owned();
+                tauri::async_runtime::spawn(async move {
+                    responder.respond(thumbnails::respond(&widget, &path).await);
+                });
+            },
+        )
         .setup(move |app| {
+            widget.set_thumbnails(Thumbnails::new(
+                app.path().app_cache_dir()?.join("thumbnails"),
+            )?);
             if let Err(e) = tray(app) {
                 tracing::warn!(error = %e, "no tray icon");
             }
@@ -86,25 +131,6 @@ pub fn run() {
             });
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::getStatus,
-            commands::getAppInfo,
-            commands::getCurrentServiceUser,
-            commands::loginWithUI,
-            commands::loginWithEmailAndPassword,
-            commands::signUpWithEmailAndPassword,
-            commands::resendVerification,
-            commands::register,
-            commands::openWidget,
-            commands::closeWidget,
-            commands::logout,
-            commands::getAccounts,
-            commands::getBalance,
-            commands::refreshBalance,
-            commands::getNFTs,
-            commands::getRefreshWait,
-            commands::finalize,
-        ])
         .run(tauri::generate_context!())
         .expect("error while running Satchel");
 }

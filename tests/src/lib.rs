@@ -261,51 +261,8 @@ impl Stack {
     /// The verification link of the newest e-mail to `to` in the outbox.
     pub fn verification_link(&self, to: &str) -> Option<String> {
         let outbox = self.service.state.settings.data_dir.join("outbox");
-        let mut mails: Vec<_> = std::fs::read_dir(&outbox)
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|e| e == "eml"))
-            .collect();
-        mails.sort();
-        mails.iter().rev().find_map(|path| {
-            let text = decode_quoted_printable(&std::fs::read_to_string(path).ok()?);
-            if !text
-                .lines()
-                .any(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))
-            {
-                return None;
-            }
-            let start = text.find("http://")?;
-            let link: String = text[start..]
-                .chars()
-                .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
-                .collect();
-            Some(link)
-        })
+        satchel_devstack::verification_link(&outbox, to)
     }
-}
-
-/// Undoes quoted-printable: soft line breaks and `=XX` escapes.
-fn decode_quoted_printable(text: &str) -> String {
-    let joined = text.replace("=\r\n", "").replace("=\n", "");
-    let bytes = joined.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let escaped = (bytes[i] == b'=' && i + 2 < bytes.len())
-            .then(|| std::str::from_utf8(&bytes[i + 1..i + 3]).ok())
-            .flatten()
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        if let Some(byte) = escaped {
-            out.push(byte);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Sends a request and reads its JSON body (`Null` when there is none).

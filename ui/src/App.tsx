@@ -16,6 +16,7 @@ import { useTheme } from './theme';
 type Tab = 'wallet' | 'nfts' | 'settings';
 type Route =
   | { page: 'starting' }
+  | { page: 'offline' }
   | { page: 'login'; email: string }
   | { page: 'signup' }
   | { page: 'check'; email: string }
@@ -49,14 +50,19 @@ function Widget() {
   const [user, setUser] = useState<ServiceUser | null>(null);
 
   const follow = useCallback(async () => {
-    // The app initialises in the background: wait until it has.
-    let status = await api.getStatus();
-    while (status === 'not_initialized' || status === 'initializing') {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      status = await api.getStatus();
+    setRoute({ page: 'starting' });
+    try {
+      // The app initialises in the background: wait until it has.
+      let status = await api.getStatus();
+      while (status === 'not_initialized' || status === 'initializing') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = await api.getStatus();
+      }
+      setUser(await api.getCurrentServiceUser());
+      setRoute(routeFor(status));
+    } catch {
+      setRoute({ page: 'offline' });
     }
-    setUser(await api.getCurrentServiceUser());
-    setRoute(routeFor(status));
   }, []);
 
   useEffect(() => {
@@ -84,6 +90,18 @@ function Widget() {
           <div className="brand">
             <Logo />
             <p>{t('starting.title')}</p>
+          </div>
+        </main>
+      );
+    case 'offline':
+      return (
+        <main className="page center">
+          <div className="brand">
+            <Logo />
+            <p role="alert">{t('starting.offline')}</p>
+            <button className="secondary" onClick={() => void follow()}>
+              {t('common.retry')}
+            </button>
           </div>
         </main>
       );

@@ -1,6 +1,6 @@
 // The app's commands, typed. Every call goes to the Rust shell; the page never
 // holds a token or a key, only what it shows.
-import { invoke } from '@tauri-apps/api/core';
+import { convertFileSrc, invoke } from '@tauri-apps/api/core';
 
 export type ServiceLifeCycle =
   | 'not_initialized'
@@ -137,4 +137,17 @@ export const api = {
   refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
   getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
   getRefreshWait: () => invoke<{ balances: number; nfts: number }>('getRefreshWait'),
+  /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
+  markShown: (what: 'balances' | 'nfts') => invoke<void>('markShown', { what }),
 };
+
+/** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
+ * protocol); the webview never loads the remote picture itself. */
+export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
+  return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
+}
+
+/** Calls `markShown` once the browser has painted what was just rendered. */
+export function markShownAfterPaint(what: 'balances' | 'nfts'): void {
+  requestAnimationFrame(() => setTimeout(() => void api.markShown(what).catch(() => undefined), 0));
+}

@@ -20,7 +20,8 @@ export function useTheme(): [Theme, (t: Theme) => void] {
     apply(theme);
     localStorage.setItem(STORAGE_THEME, theme);
     const media = matchMedia('(prefers-color-scheme: dark)');
-    const follow = () => apply(theme);
+    // Reads the saved choice, not this copy: another page may have changed it.
+    const follow = () => apply(initialTheme());
     media.addEventListener('change', follow);
     return () => media.removeEventListener('change', follow);
   }, [theme]);

@@ -94,7 +94,7 @@ export function displayAmount(amount: string, maxFraction = 6): string {
   const [whole, fraction = ''] = amount.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const cut = fraction.slice(0, maxFraction).replace(/0+$/, '');
-  if (fraction.length > maxFraction && cut === '' && whole === '0') return `< 0.${'0'.repeat(maxFraction - 1)}1`;
+  if (cut === '' && whole === '0' && /[1-9]/.test(fraction)) return `< 0.${'0'.repeat(maxFraction - 1)}1`;
   return cut ? `${grouped}.${cut}` : grouped;
 }
 

@@ -110,7 +110,9 @@ impl MetadataFetcher {
         }
     }
 
-    async fn read(&self, uri: &str) -> Result<Vec<u8>, MetadataError> {
+    /// Reads the bytes at `uri` (http(s), `ipfs://` or `data:`), within the size
+    /// and time limits.
+    pub async fn read(&self, uri: &str) -> Result<Vec<u8>, MetadataError> {
         if let Some(data) = uri.trim().strip_prefix("data:") {
             let (_, bytes) = decode_data_uri(data)?;
             return self.limit(bytes);

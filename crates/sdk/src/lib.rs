@@ -10,6 +10,7 @@ mod login;
 pub mod mapping;
 mod session;
 mod store;
+pub mod thumbnail;
 pub mod vault;
 mod widget;
 
@@ -19,4 +20,5 @@ pub use login::{Login, SignUpWait};
 pub use satchel_api as api;
 pub use session::StoredSession;
 pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
+pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{AccountRef, REFRESH_COOLDOWN, Refresh, Widget};

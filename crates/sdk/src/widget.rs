@@ -2,9 +2,9 @@
 //! methods, over the login library. Each method checks the state it needs and
 //! refuses with the spec's code otherwise.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::Mutex as SyncMutex;
+use std::sync::{Mutex as SyncMutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use reqwest::Method;
@@ -18,6 +18,7 @@ use crate::error::{SdkError, SdkErrorCode};
 use crate::login::Login;
 use crate::mapping;
 use crate::store::TokenStore;
+use crate::thumbnail::{ThumbnailSize, Thumbnails};
 use crate::vault::{FIRST_ACCOUNT_PATH, KdfStrength, NewWallet, SealedMnemonic, is_pin};
 
 /// How long after a refresh of balances or NFTs the next one is refused.
@@ -48,6 +49,10 @@ pub struct Widget {
     /// The logged-in user, without tokens.
     user: SyncMutex<Option<ServiceUser>>,
     refreshed: SyncMutex<HashMap<Refresh, Instant>>,
+    thumbnails: OnceLock<Thumbnails>,
+    /// The NFT pictures this widget has listed for the user: the only ones it
+    /// makes thumbnails of, so a page cannot make the app fetch any URL.
+    listed_pictures: SyncMutex<HashSet<String>>,
 }
 
 impl std::fmt::Debug for Widget {
@@ -83,7 +88,15 @@ impl Widget {
             status: SyncMutex::new(ServiceLifeCycle::NotInitialized),
             user: SyncMutex::new(None),
             refreshed: SyncMutex::new(HashMap::new()),
+            thumbnails: OnceLock::new(),
+            listed_pictures: SyncMutex::new(HashSet::new()),
         }
+    }
+
+    /// Where NFT thumbnails are made and cached; set once, when the app knows
+    /// its cache folder. Until then no thumbnail is made.
+    pub fn set_thumbnails(&self, thumbnails: Thumbnails) {
+        let _ = self.thumbnails.set(thumbnails);
     }
 
     /// A cheaper PIN key derivation, for tests only.
@@ -319,8 +332,7 @@ impl Widget {
     pub async fn logout(&self) -> Result<(), SdkError> {
         self.require_initialized()?;
         let result = self.login.logout().await;
-        *lock(&self.user) = None;
-        lock(&self.refreshed).clear();
+        self.forget_user();
         self.set_status(ServiceLifeCycle::BeforeLogin);
         result.map(|_| ())
     }
@@ -328,9 +340,14 @@ impl Widget {
     /// Ends use of the widget.
     pub async fn finalize(&self) {
         self.login.finalize().await;
+        self.forget_user();
+        self.set_status(ServiceLifeCycle::NotInitialized);
+    }
+
+    fn forget_user(&self) {
         *lock(&self.user) = None;
         lock(&self.refreshed).clear();
-        self.set_status(ServiceLifeCycle::NotInitialized);
+        lock(&self.listed_pictures).clear();
     }
 
     async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
@@ -446,12 +463,42 @@ impl Widget {
             )
             .await?;
         let accounts = self.accounts().await?.accounts;
-        Ok(nfts
+        let listed: Vec<ServiceNft> = nfts
             .nfts
             .iter()
             .filter(|n| mapping::network_selected(networks, &n.contract.network))
             .filter_map(|n| mapping::service_nft(n, &accounts))
-            .collect())
+            .collect();
+        lock(&self.listed_pictures).extend(
+            listed
+                .iter()
+                .map(|n| n.image_url.clone())
+                .filter(|url| !url.is_empty()),
+        );
+        Ok(listed)
+    }
+
+    /// A PNG thumbnail of the picture of one of the user's NFTs, as listed by
+    /// [`get_nfts`](Self::get_nfts); any other URL is refused.
+    pub async fn nft_thumbnail(
+        &self,
+        image_url: &str,
+        size: ThumbnailSize,
+    ) -> Result<Vec<u8>, SdkError> {
+        self.require_login()?;
+        if !lock(&self.listed_pictures).contains(image_url) {
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "not the picture of one of your NFTs",
+            ));
+        }
+        let thumbnails = self.thumbnails.get().ok_or_else(|| {
+            SdkError::service(ServiceErrorCode::NotInitialized, "no thumbnail folder")
+        })?;
+        thumbnails
+            .png(image_url, size)
+            .await
+            .map_err(|e| SdkError::service(ServiceErrorCode::ApiRequestError, e.to_string()))
     }
 
     /// Unlocks the wallet key with the PIN, to sign on this device.

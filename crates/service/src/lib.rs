@@ -26,19 +26,33 @@ pub use config::Settings;
 pub use state::AppState;
 use tower_http::trace::TraceLayer;
 
+/// The whole service with its request log: the router [`serve`] runs.
+pub fn app(state: AppState) -> axum::Router {
+    routes::router(state).layer(
+        // Logs method, path and status; never headers, where the tokens travel.
+        TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
+        }),
+    )
+}
+
 /// Serves the REST interface on `listener` until `shutdown` resolves.
 pub async fn serve(
     state: AppState,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = routes::router(state).layer(
-        // Logs method, path and status; never headers, where the tokens travel.
-        TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
-        }),
-    );
-    axum::serve(listener, app)
+    serve_router(app(state), listener, shutdown).await
+}
+
+/// Serves `router` (the service's [`app`], perhaps with layers of the caller's)
+/// on `listener` until `shutdown` resolves.
+pub async fn serve_router(
+    router: axum::Router,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await
 }

@@ -64,7 +64,7 @@ export function Login({
         <button id="login-submit" className="primary" type="submit" disabled={busy || !email || !password}>
           {busy ? t('login.busy') : t('login.submit')}
         </button>
-        <button type="button" className="secondary" onClick={onCreateAccount}>
+        <button id="login-create" type="button" className="secondary" onClick={onCreateAccount}>
           {t('login.create')}
         </button>
       </form>

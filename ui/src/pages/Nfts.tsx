@@ -1,16 +1,26 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api, asAppError, type AppError, type ServiceNft } from '../api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, asAppError, markShownAfterPaint, thumbnailSrc, type AppError, type ServiceNft } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header, Skeleton, shortAddress } from '../ui';
 import { useCooldown } from '../cooldown';
 
-function Thumb({ nft }: { nft: ServiceNft }) {
+function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; onSettled?: () => void }) {
   const { t } = useI18n();
   const [broken, setBroken] = useState(false);
+  const settle = () => onSettled?.();
   return (
     <div className="thumb">
       {nft.imageUrl && !broken ? (
-        <img src={nft.imageUrl} alt={nft.name} loading="lazy" onError={() => setBroken(true)} />
+        <img
+          src={thumbnailSrc(nft.imageUrl, size)}
+          alt={nft.name}
+          loading="lazy"
+          onLoad={settle}
+          onError={() => {
+            setBroken(true);
+            settle();
+          }}
+        />
       ) : (
         <span aria-hidden="true">◇</span>
       )}
@@ -26,6 +36,19 @@ export function Nfts() {
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
   const { wait, sync } = useCooldown('nfts');
+  // Pictures loaded (or failed) so far: once all are, the grid is on screen.
+  const settled = useRef(new Set<string>());
+  const marked = useRef(false);
+  const onSettled = useCallback(
+    (imageUrl: string) => {
+      settled.current.add(imageUrl);
+      if (!marked.current && nfts && nfts.every((n) => !n.imageUrl || settled.current.has(n.imageUrl))) {
+        marked.current = true;
+        markShownAfterPaint('nfts');
+      }
+    },
+    [nfts],
+  );
 
   const load = useCallback(async (refresh: boolean) => {
     setError(null);
@@ -40,32 +63,21 @@ export function Nfts() {
     }
   }, [sync]);
 
-  // On entry, read the chain when the cooldown allows; show what is stored else.
+  // On entry, show what is stored at once, then read the chain when the cooldown
+  // allows. Once per visit, also when React runs effects twice (StrictMode).
+  const entered = useRef(false);
   useEffect(() => {
-    void api
-      .getRefreshWait()
-      .then((waits) => load(waits.nfts === 0))
-      .catch(() => load(false));
+    if (entered.current) return;
+    entered.current = true;
+    void (async () => {
+      await load(false);
+      const waits = await api.getRefreshWait().catch(() => null);
+      if (waits?.nfts === 0) await load(true);
+    })();
   }, [load]);
 
   if (selected) {
-    return (
-      <>
-        <Header title={selected.name} onBack={() => setSelected(null)} />
-        <main className="page detail">
-          <Thumb nft={selected} />
-          {selected.description && <p>{selected.description}</p>}
-          <dl>
-            <dt>{t('nfts.contract')}</dt>
-            <dd>{selected.contract.name ? `${selected.contract.name} · ` : ''}{shortAddress(selected.contract.address)}</dd>
-            <dt>{t('nfts.network')}</dt>
-            <dd>{selected.contract.network}</dd>
-            <dt>{t('nfts.quantity')}</dt>
-            <dd>{selected.quantity}</dd>
-          </dl>
-        </main>
-      </>
-    );
+    return <NftDetail nft={selected} onBack={() => setSelected(null)} />;
   }
 
   return (
@@ -84,12 +96,12 @@ export function Nfts() {
           ))}
         </div>
       )}
-      {nfts?.length === 0 && <div className="card muted">{t('nfts.empty')}</div>}
+      {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
       {nfts && nfts.length > 0 && (
         <div className="grid">
-          {nfts.map((nft) => (
-            <button className="tile" key={`${nft.contract.address}:${nft.name}:${nft.account.address}`} onClick={() => setSelected(nft)}>
-              <Thumb nft={nft} />
+          {nfts.map((nft, i) => (
+            <button className="tile" key={`${nft.contract.address}:${nft.name}:${nft.account.address}:${i}`} onClick={() => setSelected(nft)}>
+              <Thumb nft={nft} size="tile" onSettled={() => onSettled(nft.imageUrl)} />
               <span className="caption">
                 <span>{nft.name}</span>
                 {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
@@ -99,5 +111,52 @@ export function Nfts() {
         </div>
       )}
     </main>
+  );
+}
+
+/** One NFT over the whole window, with what a wallet knows of it; Esc goes back. */
+function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
+  const { t } = useI18n();
+  useEffect(() => {
+    const back = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onBack();
+    };
+    window.addEventListener('keydown', back);
+    return () => window.removeEventListener('keydown', back);
+  }, [onBack]);
+  return (
+    <div className="detail-view">
+      <Header title={nft.name} onBack={onBack} />
+      <main className="page detail">
+        <Thumb nft={nft} size="detail" />
+        {nft.description && <p>{nft.description}</p>}
+        <dl>
+          {nft.contract.description && (
+            <>
+              <dt>{t('nfts.collection')}</dt>
+              <dd>{nft.contract.description}</dd>
+            </>
+          )}
+          <dt>{t('nfts.contract')}</dt>
+          <dd title={nft.contract.address}>{shortAddress(nft.contract.address)}</dd>
+          <dt>{t('nfts.network')}</dt>
+          <dd>{nft.contract.network}</dd>
+          <dt>{t('nfts.standard')}</dt>
+          <dd>{nft.contract.scheme === 'ERC1155' ? 'ERC-1155' : 'ERC-721'}</dd>
+          {nft.contract.scheme === 'ERC1155' && (
+            <>
+              <dt>{t('nfts.quantity')}</dt>
+              <dd>{nft.quantity}</dd>
+            </>
+          )}
+          {nft.externalLink && (
+            <>
+              <dt>{t('nfts.link')}</dt>
+              <dd>{nft.externalLink}</dd>
+            </>
+          )}
+        </dl>
+      </main>
+    </div>
   );
 }

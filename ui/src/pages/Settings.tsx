@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { api, type ServiceUser } from '../api';
 import { useI18n, type Language } from '../i18n';
-import { ErrorNotice } from '../ui';
 import { useTheme, type Theme } from '../theme';
 
 const languages: { id: Language; name: string }[] = [
@@ -13,16 +11,16 @@ const languages: { id: Language; name: string }[] = [
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
-  const [error, setError] = useState<AppError | null>(null);
 
+  // The app forgets the user whatever the service answers (a session it already
+  // ended is still ended), so the page leaves too.
   async function logout() {
-    setError(null);
     try {
       await api.logout();
-      onLoggedOut();
-    } catch (err) {
-      setError(asAppError(err));
+    } catch {
+      // Nothing to show: the person is logged out on this device either way.
     }
+    onLoggedOut();
   }
 
   return (
@@ -52,7 +50,6 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
           ))}
         </div>
       </section>
-      <ErrorNotice error={error} />
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}
       </button>

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { api, asAppError, type AccountBalanceInfo, type AppError } from '../api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, asAppError, markShownAfterPaint, type AccountBalanceInfo, type AppError } from '../api';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
@@ -43,14 +43,28 @@ export function Wallet() {
     }
   }
 
-  // On entry, read the chain when the cooldown allows; show what is stored else.
+  // On entry, show what is stored at once, then read the chain when the cooldown
+  // allows. Once per visit, also when React runs effects twice (StrictMode).
+  const entered = useRef(false);
   useEffect(() => {
-    void api
-      .getRefreshWait()
-      .then((waits) => (waits.balances === 0 ? refresh() : load()))
-      .catch(() => load());
+    if (entered.current) return;
+    entered.current = true;
+    void load().then(() =>
+      api
+        .getRefreshWait()
+        .then((waits) => (waits.balances === 0 ? refresh() : undefined))
+        .catch(() => undefined),
+    );
     // Once, on entry.
   }, []);
+
+  const shown = useRef(false);
+  useEffect(() => {
+    if (balances && balances.length > 0 && !shown.current) {
+      shown.current = true;
+      markShownAfterPaint('balances');
+    }
+  }, [balances]);
 
   async function copy(address: string) {
     if (await copyText(address)) {

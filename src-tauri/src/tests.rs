@@ -1,0 +1,163 @@
+//! The commands as the page calls them, on Tauri's mock runtime with the app's own
+//! configuration and capabilities: the success and error shapes the page relies
+//! on, and the calls the window is not allowed to make.
+
+use std::sync::Arc;
+
+use satchel_sdk::{Login, MemoryStore, ServiceConfig, TokenStore, Widget};
+use serde_json::{Value, json};
+use tauri::ipc::{CallbackFn, InvokeBody};
+use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
+use tauri::webview::InvokeRequest;
+use tauri::{App, Manager, WebviewWindow};
+
+struct Harness {
+    _app: App<MockRuntime>,
+    window: WebviewWindow<MockRuntime>,
+    widget: Arc<Widget>,
+}
+
+fn harness() -> Harness {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let widget = Arc::new(Widget::new(
+        Arc::new(Login::new("app", "key", store.clone())),
+        store,
+    ));
+    let app = crate::with_commands(mock_builder(), widget.clone())
+        .build(tauri::generate_context!())
+        .expect("the app builds");
+    let window = match app.get_webview_window("main") {
+        Some(window) => window,
+        None => tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+            .build()
+            .expect("the main window"),
+    };
+    Harness {
+        _app: app,
+        window,
+        widget,
+    }
+}
+
+impl Harness {
+    /// Invokes `cmd` from the app's own page, as `invoke(cmd, args)` does.
+    fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        get_ipc_response(
+            &self.window,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: CallbackFn(0),
+                error: CallbackFn(1),
+                url: "tauri://localhost".parse().expect("url"),
+                body: InvokeBody::Json(args),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.into(),
+            },
+        )
+        .map(|body| body.deserialize::<Value>().expect("a JSON answer"))
+    }
+
+    /// Initialises the widget against a service that is not there: it starts
+    /// with no one logged in, as on a first start.
+    fn initialise(&self) {
+        let config = ServiceConfig::new("http://127.0.0.1:9/".parse().expect("url"), "localhost");
+        tauri::async_runtime::block_on(self.widget.init(config)).expect("initialised");
+    }
+}
+
+#[test]
+fn before_init_the_status_is_not_initialized_and_wallet_calls_say_so() {
+    let h = harness();
+    assert_eq!(h.call("getStatus", json!({})), Ok(json!("not_initialized")));
+    assert_eq!(
+        h.call("getAccounts", json!({})),
+        Err(json!({"code": "NotInitialized", "message": "the widget is not initialised"}))
+    );
+    assert_eq!(
+        h.call("getNFTs", json!({"options": {"refresh": true}}))
+            .expect_err("refused")["code"],
+        "NotInitialized"
+    );
+}
+
+#[test]
+fn with_no_one_logged_in_the_page_gets_null_and_invalid_login_session() {
+    let h = harness();
+    h.initialise();
+    assert_eq!(h.call("getStatus", json!({})), Ok(json!("before_login")));
+    assert_eq!(h.call("loginWithUI", json!({})), Ok(Value::Null));
+    assert_eq!(h.call("getCurrentServiceUser", json!({})), Ok(Value::Null));
+    assert_eq!(
+        h.call("getBalance", json!({"accounts": null}))
+            .expect_err("refused")["code"],
+        "InvalidLoginSession"
+    );
+    assert_eq!(
+        h.call("register", json!({"pin": "123456"}))
+            .expect_err("refused")["code"],
+        "InvalidLoginSession"
+    );
+    assert_eq!(
+        h.call("getRefreshWait", json!({})),
+        Ok(json!({"balances": 0, "nfts": 0}))
+    );
+    assert_eq!(
+        h.call("openWidget", json!({})),
+        Ok(json!(false)),
+        "no widget for no one"
+    );
+    assert_eq!(
+        h.call("closeWidget", json!({})),
+        Ok(json!(true)),
+        "closing never logs out"
+    );
+}
+
+#[test]
+fn a_login_the_service_cannot_take_is_an_error_with_a_code_and_message() {
+    let h = harness();
+    h.initialise();
+    let error = h
+        .call(
+            "loginWithEmailAndPassword",
+            json!({"email": "ada@example.com", "password": "correct1horse"}),
+        )
+        .expect_err("no service there");
+    let code = error["code"].as_str().expect("a code");
+    assert!(
+        ["NotConnectedInternet", "ApiRequestError"].contains(&code),
+        "{error}"
+    );
+    assert!(!error["message"].as_str().expect("a message").is_empty());
+    assert_eq!(
+        error.as_object().map(|o| o.len()),
+        Some(2),
+        "only code and message"
+    );
+}
+
+#[test]
+fn arguments_of_the_wrong_shape_are_refused_before_the_sdk_is_called() {
+    let h = harness();
+    h.initialise();
+    assert!(h.call("register", json!({"pin": 123456})).is_err());
+    assert!(h.call("register", json!({})).is_err());
+}
+
+#[test]
+fn the_window_may_call_no_command_but_the_apps_own() {
+    let h = harness();
+    for cmd in [
+        "plugin:window|close",
+        "plugin:webview|create_webview_window",
+        "plugin:event|emit",
+        "plugin:app|app_show",
+        "plugin:path|resolve_directory",
+    ] {
+        let error = h.call(cmd, json!({})).expect_err(cmd);
+        assert!(
+            error.to_string().contains("not allowed"),
+            "{cmd} was not refused by the capabilities: {error}"
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! The harness of the desktop UI tests: a virtual display (Xvfb), tauri-driver in
+//! front of WebKitWebDriver, and WebDriver sessions that each start the real app
+//! binary. Everything a test starts is its own and goes when it is dropped.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use tokio::io::AsyncBufReadExt as _;
+use tokio::process::{Child, Command};
+
+/// How long a page may take to show what a step waits for.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A program the UI tests need, from `PATH` (and `~/.cargo/bin` for tauri-driver).
+fn program(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if let Some(home) = std::env::var_os("CARGO_HOME")
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo").into_os_string()))
+    {
+        dirs.push(Path::new(&home).join("bin"));
+    }
+    dirs.into_iter()
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+/// The three programs, or `None` (with the reason printed) when this machine
+/// lacks one: then the UI tests are skipped, unless `SATCHEL_REQUIRE_UI=1` (set by
+/// the test command) makes that a failure.
+pub fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let found = (
+        program("Xvfb"),
+        program("tauri-driver"),
+        program("WebKitWebDriver"),
+    );
+    match found {
+        (Some(xvfb), Some(driver), Some(native)) => Some((xvfb, driver, native)),
+        missing => {
+            assert!(
+                std::env::var("SATCHEL_REQUIRE_UI").as_deref() != Ok("1"),
+                "SATCHEL_REQUIRE_UI=1 but a UI test tool is missing (Xvfb, tauri-driver, WebKitWebDriver): {missing:?}"
+            );
+            eprintln!("skipped: a UI test tool is missing (run scripts/setup.sh): {missing:?}");
+            None
+        }
+    }
+}
+
+/// A virtual display and a tauri-driver serving WebDriver on a free port.
+pub struct Desktop {
+    _display: Child,
+    /// `:N`, the virtual display's name.
+    display: String,
+    driver: Child,
+    port: u16,
+    _home: tempfile::TempDir,
+}
+
+impl Desktop {
+    /// Starts both, giving the app `app_env` and folders of its own (cache,
+    /// settings, web storage) so no test meets another's or a person's data.
+    pub async fn start(app_env: &[(&str, String)]) -> anyhow::Result<Option<Self>> {
+        let Some((xvfb, tauri_driver, native_driver)) = tools() else {
+            return Ok(None);
+        };
+        let (display, number) = start_display(&xvfb).await?;
+        let home = tempfile::tempdir()?;
+        let port = satchel_devstack::free_port()?;
+        let native_port = satchel_devstack::free_port()?;
+        let mut command = Command::new(tauri_driver);
+        command
+            .args(["--port", &port.to_string()])
+            .args(["--native-port", &native_port.to_string()])
+            .arg("--native-driver")
+            .arg(native_driver)
+            .env("DISPLAY", format!(":{number}"))
+            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_DATA_HOME", home.path().join("data"))
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .kill_on_drop(true)
+            // Its own process group, so WebKitWebDriver and the app go with it.
+            .process_group(0);
+        for (name, value) in app_env {
+            command.env(name, value);
+        }
+        let driver = command.spawn().context("cannot start tauri-driver")?;
+        let desktop = Self {
+            _display: display,
+            display: format!(":{number}"),
+            driver,
+            port,
+            _home: home,
+        };
+        desktop.wait_ready().await?;
+        Ok(Some(desktop))
+    }
+
+    async fn wait_ready(&self) -> anyhow::Result<()> {
+        let http = reqwest::Client::new();
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while tokio::time::Instant::now() < deadline {
+            let status = http
+                .get(format!("http://127.0.0.1:{}/status", self.port))
+                .send()
+                .await;
+            if status.is_ok() {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        bail!("tauri-driver did not answer within {PATIENCE:?}")
+    }
+
+    /// The virtual display, for programs started without WebDriver.
+    pub fn display(&self) -> String {
+        self.display.clone()
+    }
+
+    /// Starts the app in a new WebDriver session.
+    pub async fn open(&self, application: &Path, shots: &Path) -> anyhow::Result<App> {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": application }),
+        );
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}/", self.port))
+            .await
+            .context("no WebDriver session")?;
+        std::fs::create_dir_all(shots)?;
+        Ok(App {
+            client,
+            shots: shots.to_owned(),
+        })
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        // tauri-driver's group: the driver, WebKitWebDriver and any app left open.
+        if let Some(pid) = self.driver.id() {
+            kill_group(pid, "KILL");
+        }
+    }
+}
+
+/// Sends `signal` to the process group `pgid`; whether one was there to get it.
+/// (`kill -s SIG -- -PGID`: without `--`, procps' kill reads `-PGID` as an option
+/// and signals every process it may.)
+pub fn kill_group(pgid: u32, signal: &str) -> bool {
+    pgid > 1
+        && std::process::Command::new("kill")
+            .args(["-s", signal, "--", &format!("-{pgid}")])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+}
+
+/// Starts Xvfb on a display number it picks itself and reports.
+async fn start_display(xvfb: &Path) -> anyhow::Result<(Child, String)> {
+    let mut display = Command::new(xvfb)
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .context("cannot start Xvfb")?;
+    let stdout = display.stdout.take().context("Xvfb's output")?;
+    let mut line = String::new();
+    tokio::time::timeout(
+        PATIENCE,
+        tokio::io::BufReader::new(stdout).read_line(&mut line),
+    )
+    .await
+    .context("Xvfb did not report its display")??;
+    let number = line.trim().to_owned();
+    anyhow::ensure!(!number.is_empty(), "Xvfb did not start");
+    Ok((display, number))
+}
+
+/// One running copy of the app, seen through WebDriver.
+pub struct App {
+    client: Client,
+    shots: PathBuf,
+}
+
+impl App {
+    /// The element `css` once it is on the page.
+    pub async fn find(&self, css: &str) -> anyhow::Result<Element> {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css(css))
+            .await
+            .with_context(|| format!("{css} did not appear"))
+    }
+
+    /// Types `text` into the field `css`, as a person does.
+    pub async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
+        let field = self.find(css).await?;
+        field.click().await?;
+        field
+            .send_keys(text)
+            .await
+            .with_context(|| format!("cannot type into {css}"))?;
+        Ok(())
+    }
+
+    /// Clicks `css` once it is there and enabled.
+    pub async fn click(&self, css: &str) -> anyhow::Result<()> {
+        let element = self.find(css).await?;
+        self.until(&format!("{css} is enabled"), || async {
+            Ok(element.is_enabled().await?)
+        })
+        .await?;
+        element.click().await?;
+        Ok(())
+    }
+
+    /// The text of `css` once it satisfies `check`.
+    pub async fn text_when(
+        &self,
+        css: &str,
+        check: impl Fn(&str) -> bool,
+    ) -> anyhow::Result<String> {
+        let mut last = String::new();
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while tokio::time::Instant::now() < deadline {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await
+                && let Ok(text) = element.text().await
+            {
+                if check(&text) {
+                    return Ok(text);
+                }
+                last = text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("{css} never showed what was expected; last it said {last:?}")
+    }
+
+    /// Waits until `condition` holds.
+    pub async fn until<F, Fut>(&self, what: &str, condition: F) -> anyhow::Result<()>
+    where
+        F: Fn() -> Fut,
+        Fut: std::future::Future<Output = anyhow::Result<bool>>,
+    {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while tokio::time::Instant::now() < deadline {
+            if condition().await.unwrap_or(false) {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("waited {PATIENCE:?}, but never: {what}")
+    }
+
+    /// Runs a script in the page and returns its result.
+    pub async fn script(&self, source: &str) -> anyhow::Result<serde_json::Value> {
+        Ok(self.client.execute(source, vec![]).await?)
+    }
+
+    pub async fn count(&self, css: &str) -> anyhow::Result<usize> {
+        Ok(self.client.find_all(Locator::Css(css)).await?.len())
+    }
+
+    /// Saves what the window shows as `<name>.png` beside the other screenshots.
+    pub async fn shot(&self, name: &str) -> anyhow::Result<()> {
+        let png = self.client.screenshot().await?;
+        std::fs::write(self.shots.join(format!("{name}.png")), png)?;
+        Ok(())
+    }
+
+    /// Ends the session, which quits the app.
+    pub async fn quit(self) -> anyhow::Result<()> {
+        self.client.close().await?;
+        Ok(())
+    }
+}

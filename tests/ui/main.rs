@@ -1,0 +1,170 @@
+//! The desktop app as a person meets it: the real `satchel` binary driven through
+//! tauri-driver and WebKitWebDriver under Xvfb, against a local stack of its own
+//! (anvil with the demo contracts, the service on SQLite, the faucet), with the
+//! wallet key in the real Secret Service keychain. Each step saves a screenshot in
+//! `target/tmp/ui-screenshots/`.
+
+#[allow(dead_code)] // shared with the desktop benchmark, which uses other parts
+mod desktop;
+
+use std::path::{Path, PathBuf};
+
+use satchel_devstack::{LocalStack, StackOptions, verification_link};
+
+use crate::desktop::{App, Desktop};
+
+const EMAIL: &str = "ada@example.com";
+const PASSWORD: &str = "correct1horse";
+const PIN: &str = "246810";
+
+fn application() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_satchel"))
+}
+
+fn screenshots() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots")
+}
+
+async fn log_in(app: &App, email: Option<&str>) -> anyhow::Result<()> {
+    if let Some(email) = email {
+        app.type_into("#login-email", email).await?;
+    }
+    app.type_into("#login-password", PASSWORD).await?;
+    app.click("#login-submit").await
+}
+
+async fn log_out(app: &App) -> anyhow::Result<()> {
+    app.click("#nav-settings").await?;
+    app.text_when("#settings-email", |t| t == EMAIL).await?;
+    app.click("#settings-logout").await?;
+    app.find("#login-email").await?;
+    Ok(())
+}
+
+/// The demo funds the faucet gives every new wallet, as the wallet page shows them.
+async fn sees_the_demo_balances(app: &App) -> anyhow::Result<()> {
+    app.text_when("[data-testid='balance-ETH']", |t| t == "10")
+        .await?;
+    app.text_when("[data-testid='balance-DEMO']", |t| t == "1,250.5")
+        .await?;
+    app.text_when("[data-testid='balance-DUSD']", |t| t == "420.25")
+        .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> anyhow::Result<()> {
+    let data = tempfile::tempdir()?;
+    let stack = LocalStack::start(StackOptions {
+        data_dir: data.path().join("stack"),
+        anvil_port: 0,
+        service_port: 0,
+        domain: "localhost".into(),
+    })
+    .await?;
+    let mut env = stack.app_env_vars();
+    // Entries of their own in the keychain, never a person's.
+    env.push((
+        "SATCHEL_KEYCHAIN_SERVICE",
+        format!(
+            "dev.satchel.wallet.uitest.{}",
+            uuid::Uuid::new_v4().simple()
+        ),
+    ));
+    let Some(desktop) = Desktop::start(&env).await? else {
+        return Ok(());
+    };
+    let shots = screenshots();
+
+    // Sign up.
+    let app = desktop.open(application(), &shots).await?;
+    app.find("#login-email").await?;
+    app.shot("01-login").await?;
+    app.click("#login-create").await?;
+    app.type_into("#signup-email", EMAIL).await?;
+    app.type_into("#signup-password", PASSWORD).await?;
+    app.type_into("#signup-confirm", PASSWORD).await?;
+    app.shot("02-sign-up").await?;
+    app.click("#signup-submit").await?;
+    app.text_when("#check-body", |t| t.contains(EMAIL)).await?;
+    app.shot("03-check-email").await?;
+
+    // Verify through the link in the e-mail, as a person clicks it.
+    let link = verification_link(&stack.outbox(), EMAIL).expect("a verification e-mail");
+    let verified = reqwest::get(&link).await?;
+    assert_eq!(verified.status(), 200, "the link verifies the address");
+
+    // Log in: the e-mail is filled in already.
+    app.click("#check-verified").await?;
+    app.text_when("#login-email", |_| true).await?;
+    log_in(&app, None).await?;
+
+    // Register with a PIN.
+    app.type_into("#register-pin", PIN).await?;
+    app.type_into("#register-pin-again", PIN).await?;
+    app.shot("04-register").await?;
+    app.click("#register-submit").await?;
+
+    // The wallet with the demo balances, refreshed on arrival; then the cooldown.
+    sees_the_demo_balances(&app).await?;
+    let refresh = app
+        .text_when("#wallet-refresh", |t| t.starts_with("Refresh in"))
+        .await?;
+    assert!(
+        !app.find("#wallet-refresh").await?.is_enabled().await?,
+        "refresh is off during its cooldown ({refresh})"
+    );
+    app.text_when("#wallet-updated", |t| t.starts_with("Updated"))
+        .await?;
+    app.shot("05-wallet").await?;
+
+    // The NFTs, with thumbnails the app made.
+    app.click("#nav-nfts").await?;
+    app.until("four NFTs are listed", || async {
+        Ok(app.count(".tile").await? == 4)
+    })
+    .await?;
+    app.until("every thumbnail is drawn", || async {
+        let drawn = app
+            .script(
+                "return [...document.querySelectorAll('.tile img')]
+                   .every(i => i.complete && i.naturalWidth === 256)
+                   && document.querySelectorAll('.tile img').length === 4",
+            )
+            .await?;
+        Ok(drawn == serde_json::Value::Bool(true))
+    })
+    .await?;
+    app.text_when(".grid", |t| t.contains("×3")).await?;
+    app.text_when("#nfts-refresh", |t| t.starts_with("Refresh in"))
+        .await?;
+    app.shot("06-nfts").await?;
+    app.click(".tile").await?;
+    app.text_when(".detail", |t| t.contains("anvil")).await?;
+    app.shot("07-nft-detail").await?;
+    app.click(".header .link-button").await?;
+    app.find(".grid").await?;
+
+    // Log out, and back in: the key is on this device, so straight to the wallet.
+    log_out(&app).await?;
+    app.shot("08-logged-out").await?;
+    log_in(&app, Some(EMAIL)).await?;
+    app.find("[data-testid='balance-ETH']").await?;
+    app.quit().await?;
+
+    // A restart finds the session in the keychain: no login.
+    let app = desktop.open(application(), &shots).await?;
+    sees_the_demo_balances(&app).await?;
+    app.shot("09-after-restart").await?;
+
+    // Log out again; the next start asks for a login.
+    log_out(&app).await?;
+    app.quit().await?;
+    let app = desktop.open(application(), &shots).await?;
+    app.find("#login-email").await?;
+    app.shot("10-restart-after-logout").await?;
+    app.quit().await?;
+
+    drop(desktop);
+    stack.stop().await
+}

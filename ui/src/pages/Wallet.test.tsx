@@ -1,0 +1,238 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { Wallet } from './Wallet';
+import type { AccountBalanceInfo } from '../api';
+import { ADDRESS, balance, deferred, fail, mockCommands, renderPage, seconds, tick } from '../test/harness';
+
+const waits = (balances: number) => () => ({ balances, nfts: 0 });
+
+describe('Wallet', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('shows busy skeleton rows while the balances load, then the balances', async () => {
+    const answer = deferred<AccountBalanceInfo[]>();
+    mockCommands({ getRefreshWait: waits(30), getBalance: () => answer.promise });
+    renderPage(<Wallet />);
+    await tick();
+
+    const loading = screen.getByLabelText('Loading…');
+    expect(loading).toHaveAttribute('aria-busy', 'true');
+    expect(loading.querySelectorAll('.skeleton').length).toBeGreaterThanOrEqual(3);
+
+    answer.resolve([balance()]);
+    await tick();
+    expect(screen.queryByLabelText('Loading…')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'ethereum' })).toBeInTheDocument();
+  });
+
+  it('shows the stored balances at once, then reads the chain when the cooldown allows', async () => {
+    const chain = deferred<AccountBalanceInfo[]>();
+    let ipc = mockCommands({
+      getRefreshWait: waits(0),
+      getBalance: () => [balance({ balance: '1' })],
+      refreshBalance: () => chain.promise,
+    });
+    const first = renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown')).toEqual([
+      'getBalance',
+      'refreshBalance',
+    ]);
+
+    chain.resolve([balance({ balance: '2' })]);
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^2$/);
+    expect(screen.getByText('Updated just now')).toBeInTheDocument();
+    first.unmount();
+
+    ipc = mockCommands({ getRefreshWait: waits(45), getBalance: () => [balance()] });
+    renderPage(<Wallet />);
+    await tick();
+    expect(ipc.count('getBalance')).toBe(1);
+    expect(ipc.count('refreshBalance')).toBe(0);
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+  });
+
+  it('says there are no accounts yet when the list is empty', async () => {
+    mockCommands({ getRefreshWait: waits(30), getBalance: () => [] });
+    renderPage(<Wallet />);
+    await tick();
+
+    expect(screen.getByText('No accounts yet.')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading…')).not.toBeInTheDocument();
+  });
+
+  it('shows a failed load in words with a retry that recovers', async () => {
+    let tries = 0;
+    const ipc = mockCommands({
+      getRefreshWait: waits(30),
+      getBalance: () => {
+        tries += 1;
+        return tries === 1 ? fail('NotConnectedInternet', 'dns error') : [balance()];
+      },
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Satchel cannot reach its service. Check the connection and try again.');
+    expect(screen.queryByLabelText('Loading…')).not.toBeInTheDocument();
+
+    await page.user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await tick();
+
+    expect(ipc.count('getBalance')).toBe(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+  });
+
+  it('shows amounts shortened, never in exponent form, with the full value in the title', async () => {
+    mockCommands({
+      getRefreshWait: waits(30),
+      getBalance: () => [
+        balance({
+          balance: '1250.5',
+          tokens: [
+            { symbol: 'DUST', balance: '0.000000000000000001', contract: '0x1111111111111111111111111111111111111111' },
+            { symbol: 'HUGE', balance: '123456789012345678901234567890.123456789', contract: '0x2222222222222222222222222222222222222222' },
+          ],
+        }),
+      ],
+    });
+    renderPage(<Wallet />);
+    await tick();
+
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1,250\.5$/);
+    expect(screen.getByTestId('balance-ETH')).toHaveAttribute('title', '1250.5');
+    expect(screen.getByTestId('total-ethereum')).toHaveTextContent('1,250.5 ETH');
+    expect(screen.getByTestId('total-ethereum')).toHaveAttribute('title', '1250.5 ETH');
+
+    expect(screen.getByTestId('balance-DUST')).toHaveTextContent(/^< 0\.000001$/);
+    expect(screen.getByTestId('balance-DUST')).toHaveAttribute('title', '0.000000000000000001');
+
+    expect(screen.getByTestId('balance-HUGE')).toHaveTextContent(/^123,456,789,012,345,678,901,234,567,890\.123456$/);
+    expect(screen.getByTestId('balance-HUGE')).toHaveAttribute('title', '123456789012345678901234567890.123456789');
+
+    for (const id of ['balance-ETH', 'balance-DUST', 'balance-HUGE', 'total-ethereum']) {
+      expect(screen.getByTestId(id).textContent).not.toMatch(/\de[+-]?\d/i);
+    }
+    // The address is shortened on screen too.
+    expect(screen.getByRole('button', { name: `${ADDRESS.slice(0, 6)}…${ADDRESS.slice(-4)}` })).toBeInTheDocument();
+  });
+
+  it('copies the whole address and says Copied for a moment', async () => {
+    mockCommands({ getRefreshWait: waits(30), getBalance: () => [balance()] });
+    const page = renderPage(<Wallet />);
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
+    await tick();
+
+    await page.user.click(screen.getByRole('button', { name: '0x5290…9EE7' }));
+    await tick();
+    expect(writeText).toHaveBeenCalledWith(ADDRESS);
+    expect(screen.getByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    await tick(1500);
+    expect(screen.getByRole('button', { name: '0x5290…9EE7' })).toBeInTheDocument();
+  });
+
+  it('disables Refresh and counts down "Refresh in N s" while the app says to wait, then refreshes', async () => {
+    let wait = 42;
+    const ipc = mockCommands({
+      getRefreshWait: () => ({ balances: wait, nfts: 0 }),
+      getBalance: () => [balance()],
+      refreshBalance: () => {
+        wait = 60; // the app starts its cooldown as it refreshes
+        return [balance({ balance: '7' })];
+      },
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+
+    expect(screen.getByRole('button', { name: 'Refresh in 42 s' })).toBeDisabled();
+    await seconds(1);
+    expect(screen.getByRole('button', { name: 'Refresh in 41 s' })).toBeDisabled();
+    await seconds(41);
+    const refresh = screen.getByRole('button', { name: 'Refresh' });
+    expect(refresh).toBeEnabled();
+
+    wait = 0;
+    await page.user.click(refresh);
+    await tick();
+
+    expect(ipc.count('refreshBalance')).toBe(1);
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('7');
+    expect(screen.getByText('Updated just now')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh in 60 s' })).toBeDisabled();
+    await seconds(5);
+    expect(screen.getByText('Updated 5 s ago')).toBeInTheDocument();
+  });
+
+  it('shows a refused refresh (TooManyRequests) in words and keeps the balances it had', async () => {
+    let wait = 0;
+    const ipc = mockCommands({
+      getRefreshWait: () => ({ balances: wait, nfts: 0 }),
+      getBalance: () => [balance()],
+      refreshBalance: () => {
+        if (ipc.count('refreshBalance') === 1) return [balance()];
+        wait = 30;
+        return fail('TooManyRequests', 'refreshed a moment ago');
+      },
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+    expect(ipc.count('refreshBalance')).toBe(1);
+
+    // The app's cooldown ran out a moment early as the page saw it.
+    await page.user.click(screen.getByRole('button', { name: 'Refresh' }));
+    await tick();
+
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Too many tries. Wait a moment and try again.');
+    expect(alert).not.toHaveTextContent('TooManyRequests');
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    // The page asks the app again how long to wait.
+    expect(screen.getByRole('button', { name: 'Refresh in 30 s' })).toBeDisabled();
+  });
+
+  it('keeps the stored balances and says so in words when the chain read on entry is refused (TooManyRequests)', async () => {
+    let wait = 0;
+    mockCommands({
+      getRefreshWait: () => ({ balances: wait, nfts: 0 }),
+      getBalance: () => [balance()],
+      refreshBalance: () => {
+        wait = 1;
+        return fail('TooManyRequests', 'refreshed a moment ago; you can refresh again in 1 s');
+      },
+    });
+    renderPage(<Wallet />);
+    await tick();
+
+    expect(screen.getByRole('alert')).toHaveTextContent('Too many tries. Wait a moment and try again.');
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    expect(screen.getByRole('button', { name: 'Refresh in 1 s' })).toBeDisabled();
+    await seconds(1);
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  });
+
+  // StrictMode runs effects twice in development; the entry refresh must not.
+  it('refreshes only once on entry under StrictMode and shows no error', async () => {
+    // The app's cooldown: none until the first refresh, which starts it.
+    let refreshed = false;
+    const ipc = mockCommands({
+      getRefreshWait: () => ({ balances: refreshed ? 60 : 0, nfts: 0 }),
+      refreshBalance: () => {
+        if (refreshed) return fail('TooManyRequests', 'refreshed a moment ago');
+        refreshed = true;
+        return [balance()];
+      },
+      getBalance: () => [balance()],
+    });
+    renderPage(<Wallet />, { strict: true });
+    await tick();
+
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(ipc.count('refreshBalance')).toBe(1);
+  });
+});

@@ -1,0 +1,128 @@
+// What the page tests share: the app's commands mocked through Tauri's own IPC
+// mock, pages rendered in English inside the I18nProvider, a fake clock moved on
+// explicitly, and a few fixtures.
+import { StrictMode, type ReactElement } from 'react';
+import { act, render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
+import { afterEach, expect, vi } from 'vitest';
+import type { AccountBalanceInfo, AppError, ErrorCode, ServiceNft, ServiceUser, api } from '../api';
+import { I18nProvider } from '../i18n';
+
+export type Command = keyof typeof api;
+export type Handler = (args: Record<string, unknown>) => unknown;
+export interface Call {
+  cmd: string;
+  args: Record<string, unknown>;
+}
+
+let unmocked: string[] = [];
+
+afterEach(() => {
+  // A page that called a command no test expected is a finding of its own.
+  const called = unmocked;
+  unmocked = [];
+  expect(called, 'commands called without a mock').toEqual([]);
+});
+
+/** Commands every test may let pass: `markShown` is the desktop benchmark's
+ * stopwatch, nothing a person sees. */
+const defaults: Partial<Record<Command, Handler>> = { markShown: () => null };
+
+/** Answers the app's commands with `handlers`; records every call. A handler that
+ * throws (see `fail`) makes the command's promise reject, as the app's does. */
+export function mockCommands(given: Partial<Record<Command, Handler>>) {
+  const handlers = { ...defaults, ...given };
+  const calls: Call[] = [];
+  // Pictures come through the app's own protocol (convertFileSrc).
+  mockConvertFileSrc('linux');
+  mockIPC((cmd, payload) => {
+    const args = (payload ?? {}) as Record<string, unknown>;
+    calls.push({ cmd, args });
+    const handler = handlers[cmd as Command];
+    if (!handler) {
+      unmocked.push(cmd);
+      throw { code: 'UnknownError', message: `no mock for ${cmd}` } satisfies AppError;
+    }
+    return handler(args);
+  });
+  return {
+    calls,
+    /** How often `cmd` was called. */
+    count: (cmd: Command) => calls.filter((c) => c.cmd === cmd).length,
+    /** The arguments of each call of `cmd`, in order. */
+    argsOf: (cmd: Command) => calls.filter((c) => c.cmd === cmd).map((c) => c.args),
+  };
+}
+
+/** A command's failure as the app sends it: `{code, message}`. */
+export function fail(code: ErrorCode, message = 'detail from the service'): never {
+  throw { code, message } satisfies AppError;
+}
+
+/** A promise the test settles when it wants: for loading states. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Renders `ui` in the I18nProvider; a user-event instance that moves the fake clock.
+ * `strict`: inside StrictMode at the root, as ui/src/main.tsx renders the app (React
+ * doubles effects on mount only where StrictMode is above the newly mounted tree). */
+export function renderPage(ui: ReactElement, { strict = false } = {}) {
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  const tree = <I18nProvider>{ui}</I18nProvider>;
+  return { user, ...render(strict ? <StrictMode>{tree}</StrictMode> : tree) };
+}
+
+/** Moves the fake clock by `ms` (0: only lets pending IPC answers and renders settle). */
+export async function tick(ms = 0) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+
+/** Moves the fake clock second by second, so each countdown step renders. */
+export async function seconds(n: number) {
+  for (let i = 0; i < n; i++) await tick(1000);
+}
+
+export function serviceUser(overrides: Partial<ServiceUser> = {}): ServiceUser {
+  return {
+    status: 'success',
+    userInfo: { userId: 'u-1', email: 'ada@example.com', provider: 'email', use2FA: false },
+    userStatus: { loginStatus: 'complete' },
+    walletId: 'w-1',
+    ...overrides,
+  };
+}
+
+export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+export function balance(overrides: Partial<AccountBalanceInfo> = {}): AccountBalanceInfo {
+  return { network: 'ethereum', address: ADDRESS, symbol: 'ETH', balance: '1250.5', tokens: [], ...overrides };
+}
+
+export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceNft {
+  return {
+    account: { address: ADDRESS, network: 'ethereum' },
+    contract: {
+      name: 'Satchel Friends',
+      address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+      scheme: 'ERC721',
+      network: 'ethereum',
+    },
+    description: '',
+    externalLink: '',
+    imageUrl: '',
+    quantity: 1,
+    contentType: 'image',
+    state: 0,
+    ...overrides,
+  };
+}
