@@ -22,6 +22,19 @@ pub struct StackOptions {
     pub domain: String,
 }
 
+impl StackOptions {
+    /// A stack of its own in `data_dir`, on free ports, for the domain `localhost`:
+    /// what a test or a benchmark starts.
+    pub fn on_free_ports(data_dir: PathBuf) -> Self {
+        Self {
+            data_dir,
+            anvil_port: 0,
+            service_port: 0,
+            domain: "localhost".into(),
+        }
+    }
+}
+
 pub struct LocalStack {
     pub anvil: Anvil,
     pub demo: Demo,

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use satchel_api::{
-    AccountBalanceInfo, AppInfo, ServiceAccount, ServiceLifeCycle, ServiceNft, ServiceUser,
+    AccountBalanceInfo, AppInfo, ServiceAccount, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
+    ServiceUser,
 };
 use satchel_sdk::{AccountRef, Refresh, SdkError, Widget};
 use serde::{Deserialize, Serialize};
@@ -180,6 +181,21 @@ pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
 pub async fn finalize(widget: WidgetState<'_>) -> Result<()> {
     widget.finalize().await;
     Ok(())
+}
+
+/// Opens an NFT's external link in the system browser (the page asks the
+/// person first). Only links of NFTs the widget has listed, only http(s).
+#[tauri::command]
+pub fn openNftLink<R: Runtime>(
+    widget: WidgetState<'_>,
+    app: tauri::AppHandle<R>,
+    link: String,
+) -> Result<()> {
+    use tauri_plugin_opener::OpenerExt as _;
+    let url = widget.nft_link(&link)?;
+    app.opener()
+        .open_url(url.as_str(), None::<&str>)
+        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))
 }
 
 /// The page reports what it has shown, for the desktop benchmark: printed with the

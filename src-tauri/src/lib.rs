@@ -77,6 +77,7 @@ pub fn with_commands<R: Runtime>(
             commands::getRefreshWait,
             commands::finalize,
             commands::markShown,
+            commands::openNftLink,
         ])
 }
 
@@ -106,6 +107,8 @@ pub fn run() {
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             show_main(app)
         }))
+        // Rust side only: the window is granted none of its commands.
+        .plugin(tauri_plugin_opener::init())
         .register_asynchronous_uri_scheme_protocol(
             thumbnails::SCHEME,
             |context, request, responder| {

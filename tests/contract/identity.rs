@@ -432,3 +432,52 @@ pub async fn the_app_info_says_what_the_key_may_use(backend: Backend) {
     assert_eq!(status, 200);
     assert_eq!(jwks["keys"][0]["kty"], "EC");
 }
+
+pub async fn get_login_session_returns_and_replaces_the_stored_tokens(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let login = stack.sign_in("gwen@example.com", store.clone()).await;
+
+    let session = login.get_login_session(None).await.expect("a session");
+    assert_eq!(session.identity_token.provider, Provider::Email);
+    let (status, _) = stack
+        .get("v1/auth/service/user", &session.service_token.access_token)
+        .await;
+    assert_eq!(status, 200, "the service token is the live one");
+
+    // A refresh moves the stored tokens on; handing the earlier ones in keeps those.
+    login.get_refresh_identity_token().await.expect("refreshed");
+    assert_ne!(
+        login.get_login_session(None).await.expect("moved on"),
+        session
+    );
+    let kept = login
+        .get_login_session(Some(session.clone()))
+        .await
+        .expect("replaced");
+    assert_eq!(kept, session);
+    let fresh = stack.login(store.clone()).await;
+    assert_eq!(
+        fresh.get_login_session(None).await.expect("read back"),
+        session,
+        "kept in the store, not only in memory"
+    );
+
+    let mut foreign = session.clone();
+    foreign.identity_token.provider = Provider::Google;
+    assert!(
+        login
+            .get_login_session(Some(foreign))
+            .await
+            .expect_err("another provider")
+            .is(ServiceErrorCode::InvalidParameters)
+    );
+    login.logout().await.expect("logged out");
+    assert!(
+        login
+            .get_login_session(None)
+            .await
+            .expect_err("no one")
+            .is(ServiceErrorCode::InvalidLoginSession)
+    );
+}

@@ -60,6 +60,7 @@ on_every_backend!(
     identity::every_error_of_the_email_methods_comes_from_a_real_request,
     identity::failed_logins_are_limited_per_account_and_per_address,
     identity::the_app_info_says_what_the_key_may_use,
+    identity::get_login_session_returns_and_replaces_the_stored_tokens,
     widget::the_widget_registers_a_wallet_and_shows_it,
     widget::a_wallet_whose_key_is_elsewhere_asks_for_the_pin,
 );

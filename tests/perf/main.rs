@@ -60,13 +60,7 @@ fn main() -> anyhow::Result<()> {
 async fn bench(runs: usize) -> anyhow::Result<()> {
     let minimal = minimal_window()?;
     let data = tempfile::tempdir()?;
-    let stack = LocalStack::start(StackOptions {
-        data_dir: data.path().join("stack"),
-        anvil_port: 0,
-        service_port: 0,
-        domain: "localhost".into(),
-    })
-    .await?;
+    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
     let keychain = format!("dev.satchel.wallet.bench.{}", uuid::Uuid::new_v4().simple());
     logged_in_user_with_nfts(&stack, &keychain).await?;
     let mut env = stack.app_env_vars();

@@ -204,37 +204,54 @@ pub struct App {
     shots: PathBuf,
 }
 
+/// `work`, a WebDriver call, given [`PATIENCE`] to answer: a hung driver fails
+/// the test with what it was doing instead of hanging it.
+async fn bounded<T>(
+    what: &str,
+    work: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+) -> anyhow::Result<T> {
+    tokio::time::timeout(PATIENCE, work)
+        .await
+        .map_err(|_| anyhow::anyhow!("WebDriver did not answer within {PATIENCE:?}: {what}"))?
+        .with_context(|| what.to_owned())
+}
+
 impl App {
     /// The element `css` once it is on the page.
     pub async fn find(&self, css: &str) -> anyhow::Result<Element> {
-        self.client
-            .wait()
-            .at_most(PATIENCE)
-            .for_element(Locator::Css(css))
-            .await
-            .with_context(|| format!("{css} did not appear"))
+        bounded(
+            &format!("{css} did not appear"),
+            self.client
+                .wait()
+                .at_most(PATIENCE)
+                .for_element(Locator::Css(css)),
+        )
+        .await
     }
 
     /// Types `text` into the field `css`, as a person does.
     pub async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
+        eprintln!("ui: type into {css}");
         let field = self.find(css).await?;
-        field.click().await?;
-        field
-            .send_keys(text)
-            .await
-            .with_context(|| format!("cannot type into {css}"))?;
-        Ok(())
+        bounded(&format!("click {css}"), field.click()).await?;
+        bounded(&format!("type into {css}"), field.send_keys(text)).await
     }
 
     /// Clicks `css` once it is there and enabled.
     pub async fn click(&self, css: &str) -> anyhow::Result<()> {
+        eprintln!("ui: click {css}");
         let element = self.find(css).await?;
         self.until(&format!("{css} is enabled"), || async {
-            Ok(element.is_enabled().await?)
+            bounded("is it enabled", element.is_enabled()).await
         })
         .await?;
-        element.click().await?;
-        Ok(())
+        bounded(&format!("click {css}"), element.click()).await
+    }
+
+    /// Whether `css` is there and enabled.
+    pub async fn is_enabled(&self, css: &str) -> anyhow::Result<bool> {
+        let element = self.find(css).await?;
+        bounded("is it enabled", element.is_enabled()).await
     }
 
     /// The text of `css` once it satisfies `check`.
@@ -246,8 +263,8 @@ impl App {
         let mut last = String::new();
         let deadline = tokio::time::Instant::now() + PATIENCE;
         while tokio::time::Instant::now() < deadline {
-            if let Ok(element) = self.client.find(Locator::Css(css)).await
-                && let Ok(text) = element.text().await
+            if let Ok(element) = bounded(css, self.client.find(Locator::Css(css))).await
+                && let Ok(text) = bounded(css, element.text()).await
             {
                 if check(&text) {
                     return Ok(text);
@@ -277,23 +294,25 @@ impl App {
 
     /// Runs a script in the page and returns its result.
     pub async fn script(&self, source: &str) -> anyhow::Result<serde_json::Value> {
-        Ok(self.client.execute(source, vec![]).await?)
+        bounded("a script", self.client.execute(source, vec![])).await
     }
 
     pub async fn count(&self, css: &str) -> anyhow::Result<usize> {
-        Ok(self.client.find_all(Locator::Css(css)).await?.len())
+        Ok(bounded(css, self.client.find_all(Locator::Css(css)))
+            .await?
+            .len())
     }
 
     /// Saves what the window shows as `<name>.png` beside the other screenshots.
     pub async fn shot(&self, name: &str) -> anyhow::Result<()> {
-        let png = self.client.screenshot().await?;
+        let png = bounded("a screenshot", self.client.screenshot()).await?;
         std::fs::write(self.shots.join(format!("{name}.png")), png)?;
+        eprintln!("ui: screenshot {name}.png");
         Ok(())
     }
 
     /// Ends the session, which quits the app.
     pub async fn quit(self) -> anyhow::Result<()> {
-        self.client.close().await?;
-        Ok(())
+        bounded("end the session", self.client.close()).await
     }
 }

@@ -55,13 +55,7 @@ async fn sees_the_demo_balances(app: &App) -> anyhow::Result<()> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> anyhow::Result<()> {
     let data = tempfile::tempdir()?;
-    let stack = LocalStack::start(StackOptions {
-        data_dir: data.path().join("stack"),
-        anvil_port: 0,
-        service_port: 0,
-        domain: "localhost".into(),
-    })
-    .await?;
+    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
     let mut env = stack.app_env_vars();
     // Entries of their own in the keychain, never a person's.
     env.push((
@@ -111,7 +105,7 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
         .text_when("#wallet-refresh", |t| t.starts_with("Refresh in"))
         .await?;
     assert!(
-        !app.find("#wallet-refresh").await?.is_enabled().await?,
+        !app.is_enabled("#wallet-refresh").await?,
         "refresh is off during its cooldown ({refresh})"
     );
     app.text_when("#wallet-updated", |t| t.starts_with("Updated"))
@@ -141,6 +135,16 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.shot("06-nfts").await?;
     app.click(".tile").await?;
     app.text_when(".detail", |t| t.contains("anvil")).await?;
+    app.until("the large picture is drawn", || async {
+        let drawn = app
+            .script(
+                "const i = document.querySelector('.detail .thumb img');
+                 return !!i && i.complete && i.naturalWidth === 640",
+            )
+            .await?;
+        Ok(drawn == serde_json::Value::Bool(true))
+    })
+    .await?;
     app.shot("07-nft-detail").await?;
     app.click(".header .link-button").await?;
     app.find(".grid").await?;

@@ -137,6 +137,7 @@ export const api = {
   refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
   getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
   getRefreshWait: () => invoke<{ balances: number; nfts: number }>('getRefreshWait'),
+  openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
   markShown: (what: 'balances' | 'nfts') => invoke<void>('markShown', { what }),
 };

@@ -11,8 +11,9 @@ use std::time::Duration;
 use reqwest::Method;
 use satchel_api::rules::{PASSWORD_RULES, is_email_form, is_password_form, normalize_email};
 use satchel_api::{
-    EmailCredentials, IdentityTokens, LoginLibraryError, LoginResult, Provider, RefreshRequest,
-    ServiceErrorCode, ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
+    EmailCredentials, IdentityToken, IdentityTokens, LoginLibraryError, LoginResult, LoginSession,
+    Provider, RefreshRequest, ServiceErrorCode, ServiceLoginRequest, ServiceToken, ServiceUser,
+    SignUpResponse,
 };
 use tokio::sync::Mutex;
 
@@ -326,6 +327,42 @@ impl Login {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// getLoginSession: the stored identity and service tokens; with `replace`,
+    /// first keeps those tokens as the session (same user and provider) and then
+    /// returns them. For an application's own code: the desktop shell never hands
+    /// tokens to its webview, so this is not one of its commands.
+    pub async fn get_login_session(
+        &self,
+        replace: Option<LoginSession>,
+    ) -> Result<LoginSession, SdkError> {
+        self.client().await?;
+        let mut session = self.session().await?.ok_or_else(|| {
+            SdkError::service(ServiceErrorCode::InvalidLoginSession, "no one is logged in")
+        })?;
+        if let Some(replace) = replace {
+            if replace.identity_token.provider != session.provider {
+                return Err(SdkError::service(
+                    ServiceErrorCode::InvalidParameters,
+                    "the tokens are of another provider than the session's",
+                ));
+            }
+            session.identity = IdentityTokens {
+                id_token: replace.identity_token.id_token,
+                refresh_token: replace.identity_token.refresh_token,
+            };
+            session.service = replace.service_token;
+            self.save(Some(session.clone())).await?;
+        }
+        Ok(LoginSession {
+            identity_token: IdentityToken {
+                provider: session.provider,
+                id_token: session.identity.id_token,
+                refresh_token: session.identity.refresh_token,
+            },
+            service_token: session.service,
+        })
     }
 
     /// Logs out: the service ends the session and this device forgets its tokens.

@@ -302,7 +302,8 @@ mod tests {
     async fn a_thumbnail_is_made_once_then_read_from_the_cache() {
         let dir = tempfile::tempdir().expect("dir");
         let thumbnails = Thumbnails::new(dir.path()).expect("thumbnails");
-        let svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='#00ff00'/></svg>";
+        let svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 120 120'><rect width='120' height='120' fill='#00ff00'/>\
+                   <text x='60' y='106' font-family='sans-serif' font-size='14' text-anchor='middle' fill='white'>Pal #1</text></svg>";
         let source = format!(
             "data:image/svg+xml;base64,{}",
             base64::Engine::encode(&base64::engine::general_purpose::STANDARD, svg)

@@ -53,6 +53,8 @@ pub struct Widget {
     /// The NFT pictures this widget has listed for the user: the only ones it
     /// makes thumbnails of, so a page cannot make the app fetch any URL.
     listed_pictures: SyncMutex<HashSet<String>>,
+    /// Likewise the NFTs' external links: the only pages it opens.
+    listed_links: SyncMutex<HashSet<String>>,
 }
 
 impl std::fmt::Debug for Widget {
@@ -90,6 +92,7 @@ impl Widget {
             refreshed: SyncMutex::new(HashMap::new()),
             thumbnails: OnceLock::new(),
             listed_pictures: SyncMutex::new(HashSet::new()),
+            listed_links: SyncMutex::new(HashSet::new()),
         }
     }
 
@@ -348,6 +351,7 @@ impl Widget {
         *lock(&self.user) = None;
         lock(&self.refreshed).clear();
         lock(&self.listed_pictures).clear();
+        lock(&self.listed_links).clear();
     }
 
     async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
@@ -475,7 +479,34 @@ impl Widget {
                 .map(|n| n.image_url.clone())
                 .filter(|url| !url.is_empty()),
         );
+        lock(&self.listed_links).extend(
+            listed
+                .iter()
+                .map(|n| n.external_link.clone())
+                .filter(|url| !url.is_empty()),
+        );
         Ok(listed)
+    }
+
+    /// The external link of one of the user's NFTs, as listed by
+    /// [`get_nfts`](Self::get_nfts), checked to be an http(s) address the system
+    /// browser may open; any other is refused.
+    pub fn nft_link(&self, link: &str) -> Result<url::Url, SdkError> {
+        self.require_login()?;
+        let refused = || {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "not the link of one of your NFTs",
+            )
+        };
+        if !lock(&self.listed_links).contains(link) {
+            return Err(refused());
+        }
+        let url: url::Url = link.parse().map_err(|_| refused())?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(refused());
+        }
+        Ok(url)
     }
 
     /// A PNG thumbnail of the picture of one of the user's NFTs, as listed by

@@ -1,5 +1,4 @@
-// NFT images will come from the app's own protocol soon: nothing here looks at an
-// <img>'s src. Tiles are found by the NFT's name in their caption.
+// Tiles are found by the NFT's name in their caption.
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Nfts } from './Nfts';
@@ -213,5 +212,50 @@ describe('Nfts', () => {
 
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(ipc.argsOf('getNFTs').filter((a) => (a.options as { refresh: boolean }).refresh)).toHaveLength(1);
+  });
+
+  it('filters the grid by network when the NFTs are on more than one', async () => {
+    mockCommands({
+      getRefreshWait: stored(30),
+      getNFTs: () => [
+        nft({ name: 'Fox #1' }),
+        nft({ name: 'Owl #1', contract: { ...nft({ name: 'x' }).contract, network: 'base' } }),
+      ],
+    });
+    const page = renderPage(<Nfts />);
+    await tick();
+
+    const filter = screen.getByRole('group', { name: 'Network' });
+    await page.user.click(within(filter).getByRole('button', { name: 'base' }));
+    expect(screen.queryByText('Fox #1')).not.toBeInTheDocument();
+    expect(tile('Owl #1')).toBeInTheDocument();
+
+    await page.user.click(within(filter).getByRole('button', { name: 'All' }));
+    expect(tile('Fox #1')).toBeInTheDocument();
+    expect(tile('Owl #1')).toBeInTheDocument();
+  });
+
+  it('opens an NFT\'s link in the browser only after the person confirms', async () => {
+    const link = 'https://foxes.example/1';
+    const ipc = mockCommands({
+      getRefreshWait: stored(30),
+      getNFTs: () => [nft({ name: 'Fox #1', externalLink: link })],
+      openNftLink: () => null,
+    });
+    const page = renderPage(<Nfts />);
+    await tick();
+    await page.user.click(tile('Fox #1'));
+
+    await page.user.click(screen.getByRole('button', { name: "Open the NFT's page" }));
+    const dialog = screen.getByRole('dialog', { name: 'Leave Satchel?' });
+    expect(dialog).toHaveTextContent(link);
+    await page.user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(ipc.count('openNftLink')).toBe(0);
+
+    await page.user.click(screen.getByRole('button', { name: "Open the NFT's page" }));
+    await page.user.click(screen.getByRole('button', { name: 'Open in browser' }));
+    await tick();
+    expect(ipc.argsOf('openNftLink')).toEqual([{ link }]);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, asAppError, markShownAfterPaint, thumbnailSrc, type AppError, type ServiceNft } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header, Skeleton, shortAddress } from '../ui';
@@ -76,6 +76,10 @@ export function Nfts() {
     })();
   }, [load]);
 
+  const [network, setNetwork] = useState<string | null>(null);
+  const networks = useMemo(() => [...new Set((nfts ?? []).map((n) => n.contract.network))], [nfts]);
+  const shown = network === null ? nfts : (nfts ?? []).filter((n) => n.contract.network === network);
+
   if (selected) {
     return <NftDetail nft={selected} onBack={() => setSelected(null)} />;
   }
@@ -83,7 +87,17 @@ export function Nfts() {
   return (
     <main className="page">
       <div className="toolbar">
-        <span />
+        {networks.length > 1 ? (
+          <div className="segmented" role="group" aria-label={t('nfts.network')}>
+            {[null, ...networks].map((n) => (
+              <button key={n ?? ''} aria-pressed={network === n} onClick={() => setNetwork(n)}>
+                {n ?? t('nfts.allNetworks')}
+              </button>
+            ))}
+          </div>
+        ) : (
+          <span />
+        )}
         <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || wait > 0}>
           {wait > 0 ? t('wallet.refreshIn', { seconds: wait }) : t('wallet.refresh')}
         </button>
@@ -97,9 +111,9 @@ export function Nfts() {
         </div>
       )}
       {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
-      {nfts && nfts.length > 0 && (
+      {shown && shown.length > 0 && (
         <div className="grid">
-          {nfts.map((nft, i) => (
+          {shown.map((nft, i) => (
             <button className="tile" key={`${nft.contract.address}:${nft.name}:${nft.account.address}:${i}`} onClick={() => setSelected(nft)}>
               <Thumb nft={nft} size="tile" onSettled={() => onSettled(nft.imageUrl)} />
               <span className="caption">
@@ -117,13 +131,28 @@ export function Nfts() {
 /** One NFT over the whole window, with what a wallet knows of it; Esc goes back. */
 function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
   const { t } = useI18n();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<AppError | null>(null);
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onBack();
+      if (e.key !== 'Escape') return;
+      if (confirming) setConfirming(false);
+      else onBack();
     };
     window.addEventListener('keydown', back);
     return () => window.removeEventListener('keydown', back);
-  }, [onBack]);
+  }, [onBack, confirming]);
+
+  async function open() {
+    setConfirming(false);
+    setError(null);
+    try {
+      await api.openNftLink(nft.externalLink);
+    } catch (err) {
+      setError(asAppError(err));
+    }
+  }
+
   return (
     <div className="detail-view">
       <Header title={nft.name} onBack={onBack} />
@@ -156,7 +185,30 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
             </>
           )}
         </dl>
+        {nft.externalLink && (
+          <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>
+            {t('nfts.openLink')}
+          </button>
+        )}
+        <ErrorNotice error={error} />
       </main>
+      {confirming && (
+        <div className="dialog-backdrop">
+          <div className="card dialog" role="dialog" aria-modal="true" aria-labelledby="open-link-title">
+            <h2 id="open-link-title">{t('nfts.openLinkTitle')}</h2>
+            <p className="muted">{t('nfts.openLinkBody')}</p>
+            <p className="link-text">{nft.externalLink}</p>
+            <div className="dialog-actions">
+              <button className="secondary" onClick={() => setConfirming(false)} autoFocus>
+                {t('common.cancel')}
+              </button>
+              <button id="nft-open-link-confirm" className="primary" onClick={() => void open()}>
+                {t('nfts.openLinkConfirm')}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
     </div>
   );
 }
