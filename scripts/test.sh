@@ -35,7 +35,7 @@ trap stop_pg EXIT
 export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
 export SATCHEL_REQUIRE_POSTGRES=1
 
-step "unit and end-to-end tests, with a Secret Service keychain on a private D-Bus"
+step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
 export SATCHEL_REQUIRE_KEYCHAIN=1
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver.
 export SATCHEL_REQUIRE_UI=1
@@ -43,8 +43,13 @@ export SATCHEL_REQUIRE_UI=1
 # another password) is in the way.
 keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
 dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
+  set -e
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  exec cargo test --workspace --locked
+  cargo test --workspace --locked
+  # The desktop benchmark, once and unoptimised, so it keeps working (figures:
+  # scripts/perf.sh).
+  cargo build --locked -p satchel-minimal-window
+  SATCHEL_BENCH_QUICK=1 cargo test --locked -p satchel --bench desktop
 ' 2> >(grep -v "Failed to set fd limit" >&2) | tee -a "$results"
 rm -rf "$keyring_home"
 

@@ -8,7 +8,9 @@ use satchel_api::{
     LoginStatus, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNftScheme,
 };
 use satchel_sdk::vault::KdfStrength;
-use satchel_sdk::{ErrorCode, Login, MemoryStore, SdkErrorCode, TokenStore, Widget};
+use satchel_sdk::{
+    ErrorCode, Login, MemoryStore, SdkErrorCode, ThumbnailSize, Thumbnails, TokenStore, Widget,
+};
 use satchel_tests::{Backend, Stack};
 
 async fn widget(stack: &Stack, store: Arc<dyn TokenStore>) -> Widget {
@@ -122,6 +124,35 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
         w.get_nfts(true, None).await.is_err(),
         "NFT refresh has its cooldown too"
     );
+
+    // Pictures and links of the listed NFTs only: the page cannot make the app
+    // fetch or open anything else.
+    let thumbnails = tempfile::tempdir().expect("dir");
+    w.set_thumbnails(Thumbnails::new(thumbnails.path()).expect("thumbnails"));
+    let png = w
+        .nft_thumbnail(&clip.image_url, ThumbnailSize::Tile)
+        .await
+        .expect("a thumbnail of a listed picture");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    for other in ["http://127.0.0.1:9/secret.png", "file:///etc/passwd", ""] {
+        assert!(
+            w.nft_thumbnail(other, ThumbnailSize::Tile)
+                .await
+                .expect_err(other)
+                .is(ServiceErrorCode::InvalidParameters)
+        );
+    }
+    assert_eq!(
+        w.nft_link(&clip.external_link).expect("its link").as_str(),
+        clip.external_link
+    );
+    for other in ["https://phishing.example/", "javascript:alert(1)", ""] {
+        assert!(
+            w.nft_link(other)
+                .expect_err(other)
+                .is(ServiceErrorCode::InvalidParameters)
+        );
+    }
 
     assert!(w.open_widget());
     assert!(w.close_widget());

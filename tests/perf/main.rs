@@ -232,7 +232,9 @@ async fn memory_of_wallet(desktop: &Desktop) -> anyhow::Result<u64> {
     app.until("20 thumbnails are drawn", || async {
         let drawn = app
             .script(
+                // The grid loads pictures as they scroll into view: show each.
                 "const imgs = [...document.querySelectorAll('.tile img')];
+                 imgs.forEach(i => { if (!i.complete) i.scrollIntoView({ block: 'nearest' }); });
                  return imgs.length === 20 && imgs.every(i => i.complete && i.naturalWidth > 0)",
             )
             .await?;

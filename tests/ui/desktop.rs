@@ -85,6 +85,10 @@ impl Desktop {
             .env("XDG_CONFIG_HOME", home.path().join("config"))
             .env("XDG_DATA_HOME", home.path().join("data"))
             .env("RUST_LOG", "warn")
+            // No desktop portal or accessibility bus on a test display: GTK would
+            // only fill the log trying to reach them.
+            .env("GTK_USE_PORTAL", "0")
+            .env("NO_AT_BRIDGE", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .kill_on_drop(true)

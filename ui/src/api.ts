@@ -139,7 +139,7 @@ export const api = {
   getRefreshWait: () => invoke<{ balances: number; nfts: number }>('getRefreshWait'),
   openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
-  markShown: (what: 'balances' | 'nfts') => invoke<void>('markShown', { what }),
+  markShown: (what: 'balances') => invoke<void>('markShown', { what }),
 };
 
 /** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
@@ -149,6 +149,6 @@ export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string 
 }
 
 /** Calls `markShown` once the browser has painted what was just rendered. */
-export function markShownAfterPaint(what: 'balances' | 'nfts'): void {
+export function markShownAfterPaint(what: 'balances'): void {
   requestAnimationFrame(() => setTimeout(() => void api.markShown(what).catch(() => undefined), 0));
 }

@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, asAppError, markShownAfterPaint, thumbnailSrc, type AppError, type ServiceNft } from '../api';
+import { api, asAppError, thumbnailSrc, type AppError, type ServiceNft } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header, Skeleton, shortAddress } from '../ui';
 import { useCooldown } from '../cooldown';
 
-function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; onSettled?: () => void }) {
+function Thumb({ nft, size }: { nft: ServiceNft; size: 'tile' | 'detail' }) {
   const { t } = useI18n();
   const [broken, setBroken] = useState(false);
-  const settle = () => onSettled?.();
   return (
     <div className="thumb">
       {nft.imageUrl && !broken ? (
@@ -15,11 +14,7 @@ function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'deta
           src={thumbnailSrc(nft.imageUrl, size)}
           alt={nft.name}
           loading="lazy"
-          onLoad={settle}
-          onError={() => {
-            setBroken(true);
-            settle();
-          }}
+          onError={() => setBroken(true)}
         />
       ) : (
         <span aria-hidden="true">◇</span>
@@ -36,20 +31,6 @@ export function Nfts() {
   const [error, setError] = useState<AppError | null>(null);
   const [busy, setBusy] = useState(false);
   const { wait, sync } = useCooldown('nfts');
-  // Pictures loaded (or failed) so far: once all are, the grid is on screen.
-  const settled = useRef(new Set<string>());
-  const marked = useRef(false);
-  const onSettled = useCallback(
-    (imageUrl: string) => {
-      settled.current.add(imageUrl);
-      if (!marked.current && nfts && nfts.every((n) => !n.imageUrl || settled.current.has(n.imageUrl))) {
-        marked.current = true;
-        markShownAfterPaint('nfts');
-      }
-    },
-    [nfts],
-  );
-
   const load = useCallback(async (refresh: boolean) => {
     setError(null);
     setBusy(true);
@@ -115,7 +96,7 @@ export function Nfts() {
         <div className="grid">
           {shown.map((nft, i) => (
             <button className="tile" key={`${nft.contract.address}:${nft.name}:${nft.account.address}:${i}`} onClick={() => setSelected(nft)}>
-              <Thumb nft={nft} size="tile" onSettled={() => onSettled(nft.imageUrl)} />
+              <Thumb nft={nft} size="tile" />
               <span className="caption">
                 <span>{nft.name}</span>
                 {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
