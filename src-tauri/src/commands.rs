@@ -198,8 +198,8 @@ pub fn openNftLink<R: Runtime>(
         .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))
 }
 
-/// The page reports what it has shown, for the desktop benchmark: printed with the
-/// time since the app started when `SATCHEL_PERF_MARKS=1`, else nothing.
+/// The page reports what it has shown, for the desktop benchmark: `shown <what>`
+/// on standard output when `SATCHEL_PERF_MARKS=1`, else nothing.
 #[tauri::command]
 pub fn markShown(what: String) {
     if std::env::var("SATCHEL_PERF_MARKS").as_deref() == Ok("1") {
