@@ -161,12 +161,24 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     sees_the_demo_balances(&app).await?;
     app.shot("09-after-restart").await?;
 
-    // Log out again; the next start asks for a login.
+    // Dark, as chosen in Settings, on every page.
+    app.click("#nav-settings").await?;
+    app.click("#theme-dark").await?;
+    app.click("#nav-wallet").await?;
+    sees_the_demo_balances(&app).await?;
+    app.shot("11-wallet-dark").await?;
+
+    // Log out again; the next start asks for a login, still in the chosen theme.
     log_out(&app).await?;
     app.quit().await?;
     let app = desktop.open(application(), &shots).await?;
     app.find("#login-email").await?;
-    app.shot("10-restart-after-logout").await?;
+    assert_eq!(
+        app.script("return document.documentElement.dataset.theme")
+            .await?,
+        "dark"
+    );
+    app.shot("12-restart-after-logout").await?;
     app.quit().await?;
 
     drop(desktop);

@@ -44,7 +44,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <div className="muted">{t('settings.theme')}</div>
         <div className="segmented">
           {(['system', 'light', 'dark'] as Theme[]).map((id) => (
-            <button key={id} aria-pressed={theme === id} onClick={() => setTheme(id)}>
+            <button key={id} id={`theme-${id}`} aria-pressed={theme === id} onClick={() => setTheme(id)}>
               {t(`settings.theme.${id}`)}
             </button>
           ))}
