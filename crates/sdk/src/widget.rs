@@ -473,18 +473,16 @@ impl Widget {
             .filter(|n| mapping::network_selected(networks, &n.contract.network))
             .filter_map(|n| mapping::service_nft(n, &accounts))
             .collect();
-        lock(&self.listed_pictures).extend(
+        let urls = |of: fn(&ServiceNft) -> &String| {
             listed
                 .iter()
-                .map(|n| n.image_url.clone())
-                .filter(|url| !url.is_empty()),
-        );
-        lock(&self.listed_links).extend(
-            listed
-                .iter()
-                .map(|n| n.external_link.clone())
-                .filter(|url| !url.is_empty()),
-        );
+                .map(of)
+                .filter(|url| !url.is_empty())
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        lock(&self.listed_pictures).extend(urls(|n| &n.image_url));
+        lock(&self.listed_links).extend(urls(|n| &n.external_link));
         Ok(listed)
     }
 

@@ -10,7 +10,7 @@ function renderSignUp() {
 
 /** The rules list items, by their text, and whether each shows as met. */
 function rules() {
-  const met = (text: string) => screen.getByText(text).classList.contains('ok');
+  const met = (text: string) => screen.getByText(text).closest('li')?.classList.contains('ok') ?? false;
   return { length: met('8 to 128 characters'), letter: met('A letter'), digit: met('A digit') };
 }
 
@@ -33,6 +33,9 @@ describe('SignUp', () => {
     expect(rules()).toEqual({ length: false, letter: false, digit: false });
     await page.user.type(password, 'abc');
     expect(rules()).toEqual({ length: false, letter: true, digit: false });
+    // A screen reader hears the state, not only a colour.
+    expect(screen.getByText('A letter').closest('li')).toHaveTextContent('Met: A letter');
+    expect(screen.getByText('A digit').closest('li')).toHaveTextContent('Not yet: A digit');
     await page.user.type(password, '1');
     expect(rules()).toEqual({ length: false, letter: true, digit: true });
     await page.user.type(password, 'defg');

@@ -61,9 +61,9 @@ export function SignUp({
           </div>
           <PasswordField id="signup-password" label={t('common.password')} value={password} onChange={setPassword} autoComplete="new-password" />
           <ul className="rules" aria-live="polite">
-            <li className={checks.length ? 'ok' : ''}>{t('signup.rule.length')}</li>
-            <li className={checks.letter ? 'ok' : ''}>{t('signup.rule.letter')}</li>
-            <li className={checks.digit ? 'ok' : ''}>{t('signup.rule.digit')}</li>
+            <Rule met={checks.length} text={t('signup.rule.length')} />
+            <Rule met={checks.letter} text={t('signup.rule.letter')} />
+            <Rule met={checks.digit} text={t('signup.rule.digit')} />
           </ul>
           <PasswordField id="signup-confirm" label={t('signup.confirm')} value={confirm} onChange={setConfirm} autoComplete="new-password" />
           {mismatch && <span className="field-error">{t('signup.mismatch')}</span>}
@@ -77,5 +77,16 @@ export function SignUp({
         </form>
       </main>
     </>
+  );
+}
+
+/** A password rule: its mark and colour for the eye, its state in words for a screen reader. */
+function Rule({ met, text }: { met: boolean; text: string }) {
+  const { t } = useI18n();
+  return (
+    <li className={met ? 'ok' : ''}>
+      <span className="visually-hidden">{met ? t('signup.rule.met') : t('signup.rule.unmet')} </span>
+      <span>{text}</span>
+    </li>
   );
 }
