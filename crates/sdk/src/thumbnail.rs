@@ -94,11 +94,9 @@ impl Thumbnails {
             .await
             .map_err(|e| ThumbnailError::Decode(e.to_string()))??;
         let dir = self.dir.clone();
-        let bytes = png.clone();
-        tokio::task::spawn_blocking(move || store(&dir, &path, &bytes))
+        tokio::task::spawn_blocking(move || store(&dir, &path, &png).map(|()| png))
             .await
-            .map_err(|e| ThumbnailError::Decode(e.to_string()))??;
-        Ok(png)
+            .map_err(|e| ThumbnailError::Decode(e.to_string()))?
     }
 
     fn cache_path(&self, source: &str, size: ThumbnailSize) -> PathBuf {
@@ -293,8 +291,18 @@ mod tests {
 
     #[test]
     fn an_svg_pointing_at_a_local_file_draws_without_it() {
-        let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"><image width="10" height="10" xlink:href="/usr/share/icons/hicolor/48x48/apps/satchel.png"/></svg>"#;
-        let image = decoded(&render(svg, 16).expect("drawn"));
+        // A real, opaque picture on disk: drawn, it would fill the thumbnail.
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("secret.png");
+        image::RgbaImage::from_pixel(10, 10, image::Rgba([255, 0, 0, 255]))
+            .save(&file)
+            .expect("saved");
+        let svg = format!(
+            "<svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' viewBox='0 0 10 10'>\
+             <image width='10' height='10' xlink:href='{}'/></svg>",
+            file.display()
+        );
+        let image = decoded(&render(svg.as_bytes(), 16).expect("drawn"));
         assert_eq!(image.get_pixel(8, 8).0[3], 0, "nothing was loaded");
     }
 
