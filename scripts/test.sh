@@ -11,6 +11,7 @@ step() { printf '\n== %s\n' "$*"; }
 step "format, lints and the UI type check"
 cargo fmt --all -- --check
 npm --prefix ui run --silent typecheck
+npm --prefix ui run --silent lint
 npm --prefix ui run --silent build >/dev/null
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

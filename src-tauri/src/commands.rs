@@ -6,11 +6,11 @@
 use std::sync::Arc;
 
 use satchel_api::{
-    AccountBalanceInfo, AppInfo, ServiceAccount, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
-    ServiceUser,
+    AccountBalanceInfo, AppInfo, ServiceAccount, ServiceLifeCycle, ServiceNft, ServiceUser,
 };
-use satchel_sdk::{AccountRef, Refresh, SdkError, Widget};
+use satchel_sdk::{AccountRef, OrUnknown, Refresh, SdkError, Widget};
 use serde::{Deserialize, Serialize};
+use tauri::ipc::Channel;
 use tauri::{Runtime, State, WebviewWindow};
 
 type Result<T> = std::result::Result<T, SdkError>;
@@ -19,6 +19,23 @@ type WidgetState<'a> = State<'a, Arc<Widget>>;
 #[tauri::command]
 pub fn getStatus(widget: WidgetState<'_>) -> ServiceLifeCycle {
     widget.get_status()
+}
+
+/// Sends the life cycle now and at every change, until the page goes away.
+#[tauri::command]
+pub fn watchStatus(widget: WidgetState<'_>, on_event: Channel<ServiceLifeCycle>) {
+    let mut changes = widget.watch_status();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            let status = *changes.borrow_and_update();
+            if on_event.send(status).is_err() {
+                return; // the page is gone
+            }
+            if changes.changed().await.is_err() {
+                return; // the widget is gone
+            }
+        }
+    });
 }
 
 #[tauri::command]
@@ -49,6 +66,7 @@ pub async fn loginWithEmailAndPassword(
 }
 
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct SignUpOutcome {
     verification_sent: bool,
@@ -158,6 +176,7 @@ pub async fn getNFTs(
 
 /// Seconds until balances and NFTs may be refreshed again.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RefreshWait {
     balances: u64,
@@ -195,7 +214,7 @@ pub fn openNftLink<R: Runtime>(
     let url = widget.nft_link(&link)?;
     app.opener()
         .open_url(url.as_str(), None::<&str>)
-        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))
+        .or_unknown()
 }
 
 /// The page reports what it has shown, for the desktop benchmark: `shown <what>`

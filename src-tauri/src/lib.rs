@@ -4,81 +4,62 @@
 mod commands;
 pub mod config;
 mod thumbnails;
+mod tray;
 
+#[cfg(test)]
+mod bindings;
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
 
 use satchel_sdk::{KeyringStore, Login, ServiceConfig, Thumbnails, Widget};
-use tauri::menu::{Menu, MenuItem};
-use tauri::tray::TrayIconBuilder;
-use tauri::{AppHandle, Manager, Runtime};
+use tauri::{Manager, Runtime};
 
 use crate::config::AppConfig;
 
-fn show_main(app: &AppHandle) {
-    if let Some(window) = app.get_webview_window("main") {
-        let _ = window.show();
-        let _ = window.unminimize();
-        let _ = window.set_focus();
-    }
+/// Lists the widget's commands once: the handler, and [`COMMANDS`], which a test
+/// compares with the window's permission (`permissions/widget.toml`) and README.
+macro_rules! widget_commands {
+    ($($name:ident),* $(,)?) => {
+        /// The names of the commands the widget's page may call.
+        pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
+
+        fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(commands::$name),*]
+        }
+    };
 }
 
-fn tray(app: &tauri::App) -> tauri::Result<()> {
-    let open = MenuItem::with_id(app, "open", "Open Satchel", true, None::<&str>)?;
-    let close = MenuItem::with_id(app, "close", "Close window", true, None::<&str>)?;
-    let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
-    let menu = Menu::with_items(app, &[&open, &close, &quit])?;
-    let mut builder = TrayIconBuilder::with_id("satchel")
-        .menu(&menu)
-        .tooltip("Satchel");
-    if let Some(icon) = app.default_window_icon() {
-        builder = builder.icon(icon.clone());
-    }
-    builder
-        .on_menu_event(|app, event| match event.id().as_ref() {
-            "open" => show_main(app),
-            "close" => {
-                if let Some(window) = app.get_webview_window("main") {
-                    let _ = window.hide();
-                }
-            }
-            "quit" => app.exit(0),
-            _ => {}
-        })
-        .build(app)?;
-    Ok(())
-}
+widget_commands![
+    getStatus,
+    watchStatus,
+    getAppInfo,
+    getCurrentServiceUser,
+    loginWithUI,
+    loginWithEmailAndPassword,
+    signUpWithEmailAndPassword,
+    resendVerification,
+    register,
+    openWidget,
+    closeWidget,
+    logout,
+    getAccounts,
+    getBalance,
+    refreshBalance,
+    getNFTs,
+    getRefreshWait,
+    finalize,
+    markShown,
+    openNftLink,
+];
 
 /// The widget's commands, over `widget`: all the page may call.
 pub fn with_commands<R: Runtime>(
     builder: tauri::Builder<R>,
     widget: Arc<Widget>,
 ) -> tauri::Builder<R> {
-    builder
-        .manage(widget)
-        .invoke_handler(tauri::generate_handler![
-            commands::getStatus,
-            commands::getAppInfo,
-            commands::getCurrentServiceUser,
-            commands::loginWithUI,
-            commands::loginWithEmailAndPassword,
-            commands::signUpWithEmailAndPassword,
-            commands::resendVerification,
-            commands::register,
-            commands::openWidget,
-            commands::closeWidget,
-            commands::logout,
-            commands::getAccounts,
-            commands::getBalance,
-            commands::refreshBalance,
-            commands::getNFTs,
-            commands::getRefreshWait,
-            commands::finalize,
-            commands::markShown,
-            commands::openNftLink,
-        ])
+    builder.manage(widget).invoke_handler(handler())
 }
 
 /// Starts the desktop app.
@@ -105,7 +86,7 @@ pub fn run() {
     #[allow(clippy::expect_used)] // nothing to recover: the app cannot start
     with_commands(tauri::Builder::default(), widget.clone())
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
-            show_main(app)
+            tray::show_main(app)
         }))
         // Rust side only: the window is granted none of its commands.
         .plugin(tauri_plugin_opener::init())
@@ -123,10 +104,10 @@ pub fn run() {
             widget.set_thumbnails(Thumbnails::new(
                 app.path().app_cache_dir()?.join("thumbnails"),
             )?);
-            if let Err(e) = tray(app) {
+            if let Err(e) = tray::build(app) {
                 tracing::warn!(error = %e, "no tray icon");
             }
-            // The page asks getStatus until the widget leaves `initializing`.
+            // The page follows the life cycle through watchStatus.
             tauri::async_runtime::spawn(async move {
                 if let Err(e) = widget.init(service).await {
                     tracing::warn!(code = ?e.code, "the widget did not initialise");

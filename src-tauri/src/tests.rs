@@ -161,3 +161,37 @@ fn the_window_may_call_no_command_but_the_apps_own() {
         );
     }
 }
+
+/// The command list is written once (`widget_commands!` in lib.rs): the window's
+/// permission and README's table of commands name exactly the same commands.
+#[test]
+fn the_permission_and_the_readme_list_exactly_the_handlers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut handlers: Vec<&str> = crate::COMMANDS.to_vec();
+    handlers.sort_unstable();
+
+    let toml: toml::Table = std::fs::read_to_string(root.join("src-tauri/permissions/widget.toml"))
+        .expect("the permission file")
+        .parse()
+        .expect("TOML");
+    let mut allowed: Vec<&str> = toml["permission"][0]["commands"]["allow"]
+        .as_array()
+        .expect("an allow list")
+        .iter()
+        .map(|v| v.as_str().expect("a name"))
+        .collect();
+    allowed.sort_unstable();
+    assert_eq!(allowed, handlers, "permissions/widget.toml");
+
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let table = readme
+        .split("<!-- commands -->")
+        .nth(1)
+        .expect("README marks its table of commands with <!-- commands -->");
+    let mut documented: Vec<&str> = table
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
+        .collect();
+    documented.sort_unstable();
+    assert_eq!(documented, handlers, "README's table of commands");
+}

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 /// The widget SDK's error codes, spelled exactly as the spec does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ServiceErrorCode {
     ApiRequestError,
     InvalidParameters,
@@ -92,45 +93,57 @@ pub struct ApiErrorBody {
 }
 
 /// The login library's error strings, exactly as the spec writes them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum LoginLibraryError {
     #[serde(rename = "required/register_email")]
+    #[strum(serialize = "required/register_email")]
     RequiredRegisterEmail,
     #[serde(rename = "Invalid provider")]
+    #[strum(serialize = "Invalid provider")]
     InvalidProvider,
     #[serde(rename = "User canceled")]
+    #[strum(serialize = "User canceled")]
     UserCanceled,
     #[serde(rename = "Internal error")]
+    #[strum(serialize = "Internal error")]
     InternalError,
     #[serde(rename = "auth/email-verified")]
+    #[strum(serialize = "auth/email-verified")]
     EmailVerificationRequired,
     #[serde(rename = "auth/existed-email")]
+    #[strum(serialize = "auth/existed-email")]
     ExistedEmail,
     #[serde(rename = "fail/send-email")]
+    #[strum(serialize = "fail/send-email")]
     FailSendEmail,
     #[serde(rename = "fail/email-verified")]
+    #[strum(serialize = "fail/email-verified")]
     FailEmailVerified,
     #[serde(rename = "login module not initialized")]
+    #[strum(serialize = "login module not initialized")]
     NotInitialized,
     #[serde(rename = "Already logout")]
+    #[strum(serialize = "Already logout")]
     AlreadyLogout,
 }
 
 impl LoginLibraryError {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::RequiredRegisterEmail => "required/register_email",
-            Self::InvalidProvider => "Invalid provider",
-            Self::UserCanceled => "User canceled",
-            Self::InternalError => "Internal error",
-            Self::EmailVerificationRequired => "auth/email-verified",
-            Self::ExistedEmail => "auth/existed-email",
-            Self::FailSendEmail => "fail/send-email",
-            Self::FailEmailVerified => "fail/email-verified",
-            Self::NotInitialized => "login module not initialized",
-            Self::AlreadyLogout => "Already logout",
-        }
+    /// The spec's string (`auth/email-verified`, `Already logout`, ...).
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 }
 

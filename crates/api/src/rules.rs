@@ -1,8 +1,18 @@
-//! The e-mail and password rules, shared by the service (which enforces them) and
-//! the SDK (which checks them before sending anything).
+//! The rules a person's input must follow, in one place: e-mail and password
+//! (the service enforces them, the SDK checks them before sending anything, the
+//! sign-up page shows them as you type), the PIN, and the wallet's account path.
+
+use crate::{EmailCredentials, ServiceErrorCode};
 
 /// Passwords are 8 to 128 characters with at least one letter and one digit.
 pub const PASSWORD_RULES: &str = "8 to 128 characters, with at least one letter and one digit";
+
+/// Shortest and longest password, in characters.
+pub const PASSWORD_MIN_CHARS: usize = 8;
+pub const PASSWORD_MAX_CHARS: usize = 128;
+
+/// The path of the first account, the one every network uses (BIP-44, Ethereum).
+pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
 
 /// Whether `email` has the form of an address: one `@`, a local part, and a domain
 /// with a dot, no spaces, at most 254 characters.
@@ -21,12 +31,30 @@ pub fn is_email_form(email: &str) -> bool {
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
+/// Whether `password` has a letter of any script (Unicode `Alphabetic`, as the
+/// sign-up page's `\p{Alphabetic}`).
+pub fn has_letter(password: &str) -> bool {
+    password.chars().any(char::is_alphabetic)
+}
+
+/// Whether `password` has an ASCII digit.
+pub fn has_digit(password: &str) -> bool {
+    password.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Whether `password` is long enough and not too long.
+pub fn has_length(password: &str) -> bool {
+    (PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&password.chars().count())
+}
+
 /// Whether `password` follows [`PASSWORD_RULES`].
 pub fn is_password_form(password: &str) -> bool {
-    let length = password.chars().count();
-    (8..=128).contains(&length)
-        && password.chars().any(char::is_alphabetic)
-        && password.chars().any(|c| c.is_ascii_digit())
+    has_length(password) && has_letter(password) && has_digit(password)
+}
+
+/// A PIN: exactly six ASCII digits.
+pub fn is_pin(pin: &str) -> bool {
+    pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// E-mail addresses are compared without case and surrounding space.
@@ -37,6 +65,35 @@ pub fn normalize_email(email: &str) -> String {
 /// The domain part of a (normalised) e-mail address.
 pub fn email_domain(email: &str) -> &str {
     email.rsplit_once('@').map(|(_, d)| d).unwrap_or_default()
+}
+
+/// Why input was refused: the spec's code and a sentence for the person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleViolation {
+    pub code: ServiceErrorCode,
+    pub message: String,
+}
+
+/// Normalises the e-mail and checks both against the rules: the one check the
+/// service and the SDK share, with the same codes and messages.
+pub fn check_credentials(email: &str, password: &str) -> Result<EmailCredentials, RuleViolation> {
+    let email = normalize_email(email);
+    if !is_email_form(&email) {
+        return Err(RuleViolation {
+            code: ServiceErrorCode::IncorrectEmailForm,
+            message: "the e-mail address is not valid".into(),
+        });
+    }
+    if !is_password_form(password) {
+        return Err(RuleViolation {
+            code: ServiceErrorCode::IncorrectPasswordForm,
+            message: format!("the password must have {PASSWORD_RULES}"),
+        });
+    }
+    Ok(EmailCredentials {
+        email,
+        password: password.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -58,10 +115,34 @@ mod tests {
     #[test]
     fn password_forms() {
         assert!(is_password_form("correct1horse"));
+        assert!(
+            is_password_form("비밀번호비밀번호1"),
+            "letters of any script count"
+        );
         assert!(!is_password_form("short1"));
         assert!(!is_password_form("onlyletters"));
         assert!(!is_password_form("1234567890"));
         assert!(!is_password_form(&format!("a1{}", "x".repeat(127))));
+    }
+
+    #[test]
+    fn pins_are_six_digits() {
+        assert!(is_pin("012345"));
+        assert!(!is_pin("12345"));
+        assert!(!is_pin("12345a"));
+        assert!(!is_pin("1234567"));
+        assert!(!is_pin("١٢٣٤٥٦"), "only ASCII digits");
+    }
+
+    #[test]
+    fn credentials_are_normalised_then_checked_with_the_spec_codes() {
+        let ok = check_credentials(" Ada@Example.com ", "correct1horse").expect("fine");
+        assert_eq!(ok.email, "ada@example.com");
+        let e = check_credentials("nope", "correct1horse").expect_err("form");
+        assert_eq!(e.code, ServiceErrorCode::IncorrectEmailForm);
+        let e = check_credentials("a@b.co", "short").expect_err("form");
+        assert_eq!(e.code, ServiceErrorCode::IncorrectPasswordForm);
+        assert!(e.message.contains(PASSWORD_RULES));
     }
 
     #[test]

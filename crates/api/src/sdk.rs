@@ -6,9 +6,23 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Identity providers, as the spec spells them on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumIter,
+)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Provider {
     Google,
     Apple,
@@ -21,38 +35,20 @@ pub enum Provider {
 }
 
 impl Provider {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Google => "google",
-            Self::Apple => "apple",
-            Self::Naver => "naver",
-            Self::Discord => "discord",
-            Self::Line => "line",
-            Self::Facebook => "facebook",
-            Self::Email => "email",
-            Self::ExternalToken => "external_token",
-        }
+    /// The provider's name on the wire (`google`, ..., `external_token`).
+    pub fn as_str(self) -> &'static str {
+        self.into()
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        [
-            Self::Google,
-            Self::Apple,
-            Self::Naver,
-            Self::Discord,
-            Self::Line,
-            Self::Facebook,
-            Self::Email,
-            Self::ExternalToken,
-        ]
-        .into_iter()
-        .find(|p| p.as_str() == s)
+        s.parse().ok()
     }
 }
 
 /// `status` of a [`ServiceUser`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     Success,
@@ -62,6 +58,7 @@ pub enum Outcome {
 /// `userStatus.loginStatus`: anything but `complete` means register must be called.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum LoginStatus {
     Complete,
@@ -71,6 +68,7 @@ pub enum LoginStatus {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct UserInfo {
     pub user_id: String,
@@ -82,6 +80,7 @@ pub struct UserInfo {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct UserStatus {
     pub login_status: LoginStatus,
@@ -131,6 +130,7 @@ redacted_debug!(IdentityTokens {
 /// Result of loginWithUI, register, registerUserEmail and loginService.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceUser {
     pub status: Outcome,
@@ -139,7 +139,9 @@ pub struct ServiceUser {
     pub user_status: UserStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wallet_id: Option<String>,
+    /// Never handed to the widget's page, so not in its types.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub token: Option<ServiceToken>,
 }
 
@@ -178,6 +180,7 @@ impl std::fmt::Debug for LoginErrorResult {
 /// An account as the widget SDK names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceAccount {
     pub address: String,
@@ -191,6 +194,7 @@ pub struct ServiceAccount {
 /// Element of getBalance's result. `balance` is a decimal string of whole coins.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct AccountBalanceInfo {
     pub network: String,
@@ -202,6 +206,7 @@ pub struct AccountBalanceInfo {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenBalanceInfo {
     pub symbol: String,
@@ -212,6 +217,7 @@ pub struct TokenBalanceInfo {
 /// `contentType` of a [`ServiceNft`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum ServiceContentType {
     Image,
@@ -221,6 +227,7 @@ pub enum ServiceContentType {
 /// `scheme` of a [`ServiceNftContract`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ServiceNftScheme {
     #[serde(rename = "ERC721")]
     Erc721,
@@ -231,6 +238,7 @@ pub enum ServiceNftScheme {
 /// Element of getNFTs' result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceNft {
     pub account: ServiceAccount,
@@ -249,6 +257,7 @@ pub struct ServiceNft {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceNftContract {
     pub name: String,
@@ -287,10 +296,12 @@ pub struct LoginSession {
 }
 
 /// The widget SDK's life cycle, returned by getStatus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ServiceLifeCycle {
+    #[default]
     NotInitialized,
     Initializing,
     Initialized,

@@ -327,3 +327,16 @@ fn tokens_never_show_in_debug_output() {
     let shown = format!("{token:?}");
     assert!(!shown.contains("secret"), "{shown}");
 }
+
+/// strum's names (used by `as_str`) and serde's (used on the wire) are the same.
+#[test]
+fn enum_names_are_the_wire_names() {
+    use strum::IntoEnumIterator as _;
+    for p in satchel_api::Provider::iter() {
+        assert_eq!(serde_json::to_value(p).expect("json"), p.as_str());
+        assert_eq!(satchel_api::Provider::parse(p.as_str()), Some(p));
+    }
+    for e in satchel_api::LoginLibraryError::iter() {
+        assert_eq!(serde_json::to_value(e).expect("json"), e.as_str());
+    }
+}

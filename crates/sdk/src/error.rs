@@ -6,6 +6,7 @@ use serde::Serialize;
 
 /// Codes the desktop SDK needs beyond the spec's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum SdkErrorCode {
     /// The OS keychain is missing, locked or refused access.
     KeychainUnavailable,
@@ -15,6 +16,7 @@ pub enum SdkErrorCode {
 
 /// An error's code, serialised as the bare string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum ErrorCode {
     Service(ServiceErrorCode),
@@ -23,7 +25,20 @@ pub enum ErrorCode {
 }
 
 /// `{code, message}`, as the UI receives it.
+///
+/// ```no_run
+/// # async fn demo(login: &satchel_sdk::Login) {
+/// use satchel_sdk::api::ServiceErrorCode;
+/// match login.login_with_email_and_password("ada@example.com", "wrong1pass").await {
+///     Err(e) if e.is(ServiceErrorCode::FailedLogin) => println!("{}", e.message),
+///     Err(e) => println!("{:?}: {}", e.code, e.message),
+///     Ok(result) => println!("logged in with {:?}", result.provider),
+/// }
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", ts(rename = "AppError"))]
 #[error("{message}")]
 pub struct SdkError {
     pub code: ErrorCode,
@@ -52,6 +67,38 @@ impl SdkError {
         }
     }
 
+    /// An error of Satchel's own making (a broken invariant, a failed task): the
+    /// code is `UnknownError` and the message says what failed.
+    pub fn unknown(message: impl std::fmt::Display) -> Self {
+        Self::service(ServiceErrorCode::UnknownError, message.to_string())
+    }
+
+    /// The OS keychain is missing, locked or refused access.
+    pub fn keychain(message: impl std::fmt::Display) -> Self {
+        Self::sdk(SdkErrorCode::KeychainUnavailable, message.to_string())
+    }
+
+    /// The service ended the session (or there never was one).
+    pub fn session_ended() -> Self {
+        Self::service(
+            ServiceErrorCode::InvalidLoginSession,
+            "the login session has ended; log in again",
+        )
+    }
+
+    /// No one is logged in.
+    pub fn not_logged_in() -> Self {
+        Self::service(ServiceErrorCode::InvalidLoginSession, "log in first")
+    }
+
+    /// The library or widget was used before `init`.
+    pub fn not_initialized(what: &str) -> Self {
+        Self::service(
+            ServiceErrorCode::NotInitialized,
+            format!("the {what} is not initialised"),
+        )
+    }
+
     /// Whether this is the service code `code`.
     pub fn is(&self, code: ServiceErrorCode) -> bool {
         self.code == ErrorCode::Service(code)
@@ -78,6 +125,24 @@ impl SdkError {
             message: body.message,
         }
     }
+}
+
+/// Turns any other failure into an [`SdkError`] with code `UnknownError`.
+pub trait OrUnknown<T> {
+    fn or_unknown(self) -> Result<T, SdkError>;
+}
+
+impl<T, E: std::fmt::Display> OrUnknown<T> for Result<T, E> {
+    fn or_unknown(self) -> Result<T, SdkError> {
+        self.map_err(SdkError::unknown)
+    }
+}
+
+/// Runs blocking work (the keychain, a key derivation) off the async runtime.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, SdkError> + Send + 'static,
+) -> Result<T, SdkError> {
+    tokio::task::spawn_blocking(work).await.or_unknown()?
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub mod vault;
 mod widget;
 
 pub use client::{Caller, RestClient, ServiceConfig};
-pub use error::{ErrorCode, SdkError, SdkErrorCode};
+pub use error::{ErrorCode, OrUnknown, SdkError, SdkErrorCode};
 pub use login::{Login, SignUpWait};
 pub use satchel_api as api;
 pub use session::StoredSession;

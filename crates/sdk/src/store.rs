@@ -3,7 +3,13 @@
 //! keychain that is missing or locked is an error, never a fallback to a file.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{SdkError, blocking};
 
 /// A keychain failure the UI can explain.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -73,28 +79,56 @@ pub struct MemoryStore {
     entries: Mutex<HashMap<String, String>>,
 }
 
-impl MemoryStore {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
-        self.entries
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
-
 impl TokenStore for MemoryStore {
     fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.lock().get(key).cloned())
+        Ok(self.entries.lock().get(key).cloned())
     }
 
     fn save(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.lock().insert(key.to_owned(), value.to_owned());
+        self.entries.lock().insert(key.to_owned(), value.to_owned());
         Ok(())
     }
 
     fn delete(&self, key: &str) -> Result<(), StoreError> {
-        self.lock().remove(key);
+        self.entries.lock().remove(key);
         Ok(())
     }
+}
+
+/// Reads the JSON value kept under `key`, off the async runtime. A value that is
+/// not the expected JSON is a damaged entry, not a missing one.
+pub(crate) async fn load_json<T: DeserializeOwned + Send + 'static>(
+    store: &Arc<dyn TokenStore>,
+    key: &str,
+) -> Result<Option<T>, SdkError> {
+    let (store, key) = (store.clone(), key.to_owned());
+    let text = blocking(move || store.load(&key).map_err(SdkError::keychain)).await?;
+    text.map(|text| {
+        serde_json::from_str(&text)
+            .map_err(|e| SdkError::keychain(StoreError::Corrupt(e.to_string())))
+    })
+    .transpose()
+}
+
+/// Keeps `value` as JSON under `key`, or with `None` deletes the entry.
+pub(crate) async fn save_json<T: Serialize>(
+    store: &Arc<dyn TokenStore>,
+    key: &str,
+    value: Option<&T>,
+) -> Result<(), SdkError> {
+    let text = value
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(SdkError::unknown)?;
+    let (store, key) = (store.clone(), key.to_owned());
+    blocking(move || {
+        match text {
+            Some(text) => store.save(&key, &text),
+            None => store.delete(&key),
+        }
+        .map_err(SdkError::keychain)
+    })
+    .await
 }
 
 #[cfg(test)]

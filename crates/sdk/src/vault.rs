@@ -1,6 +1,9 @@
 //! The wallet's secret on this device: a BIP-39 mnemonic made here, encrypted under
 //! a key derived from the person's PIN (argon2id, then XChaCha20-Poly1305), kept in
-//! the OS keychain. The service never sees the mnemonic, the key or the PIN.
+//! the OS keychain ([`KeyVault`]). The service never sees the mnemonic, the key or
+//! the PIN.
+
+use std::sync::Arc;
 
 use alloy::signers::local::coins_bip39::{English, Mnemonic};
 use alloy::signers::local::{MnemonicBuilder, PrivateKeySigner};
@@ -10,17 +13,44 @@ use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use rand::RngCore;
 use satchel_api::ServiceErrorCode;
+use satchel_api::rules::FIRST_ACCOUNT_PATH;
 use serde::{Deserialize, Serialize};
 use zeroize::{Zeroize, Zeroizing};
 
 use crate::error::SdkError;
+use crate::store::{TokenStore, load_json, save_json};
 
-/// The path of the first account, the one every network uses.
-pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
+/// Where the sealed keys of this app's users are kept: one keychain entry per
+/// app and user.
+pub(crate) struct KeyVault {
+    store: Arc<dyn TokenStore>,
+    app_id: String,
+}
 
-/// A PIN: exactly six digits.
-pub fn is_pin(pin: &str) -> bool {
-    pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
+impl KeyVault {
+    pub(crate) fn new(store: Arc<dyn TokenStore>, app_id: &str) -> Self {
+        Self {
+            store,
+            app_id: app_id.to_owned(),
+        }
+    }
+
+    fn entry(&self, user_id: &str) -> String {
+        format!("wallet:{}:{user_id}", self.app_id)
+    }
+
+    /// The sealed key of `user_id`'s wallet on this device, if there is one.
+    pub(crate) async fn load(&self, user_id: &str) -> Result<Option<SealedMnemonic>, SdkError> {
+        load_json(&self.store, &self.entry(user_id)).await
+    }
+
+    pub(crate) async fn save(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        save_json(&self.store, &self.entry(user_id), Some(sealed)).await
+    }
 }
 
 /// A new wallet: its mnemonic (kept secret) and its first account's address.
@@ -52,8 +82,8 @@ pub struct SealedMnemonic {
     pub address: String,
 }
 
-fn vault_error(message: impl Into<String>) -> SdkError {
-    SdkError::service(ServiceErrorCode::UnknownError, message)
+fn vault_error(message: impl std::fmt::Display) -> SdkError {
+    SdkError::unknown(message)
 }
 
 fn signer_for(phrase: &str) -> Result<PrivateKeySigner, SdkError> {
@@ -194,14 +224,6 @@ mod tests {
             signer.address().to_checksum(None),
             "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
         );
-    }
-
-    #[test]
-    fn pins_are_six_digits() {
-        assert!(is_pin("012345"));
-        assert!(!is_pin("12345"));
-        assert!(!is_pin("12345a"));
-        assert!(!is_pin("1234567"));
     }
 
     #[test]

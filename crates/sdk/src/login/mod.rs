@@ -1,47 +1,48 @@
-//! The login library: e-mail sign-up and login, service login, token refresh,
-//! the current user and logout. Methods are the spec's, in snake_case.
+//! The login library: the spec's methods in snake_case (e-mail sign-up and login,
+//! service login, token refresh, the current user, the login session, logout).
 //!
 //! After `login_service` the session (identity and service tokens) is kept in the
 //! [`TokenStore`], so it survives a restart: a new `Login` over the same store
-//! finds the user again with `get_current_service_user`.
+//! finds the user again with `get_current_service_user`. The session cache lives
+//! in `cache.rs`, token renewal in `renewal.rs`, sign-up and its wait in `signup.rs`.
+
+mod cache;
+mod renewal;
+mod signup;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use reqwest::Method;
-use satchel_api::rules::{PASSWORD_RULES, is_email_form, is_password_form, normalize_email};
+use satchel_api::rules::normalize_email;
 use satchel_api::{
     EmailCredentials, IdentityToken, IdentityTokens, LoginLibraryError, LoginResult, LoginSession,
-    Provider, RefreshRequest, ServiceErrorCode, ServiceLoginRequest, ServiceToken, ServiceUser,
-    SignUpResponse,
+    Provider, RefreshRequest, ServiceErrorCode, ServiceLoginRequest, ServiceUser,
 };
 use tokio::sync::Mutex;
 
-use crate::client::{Caller, RestClient, ServiceConfig, erased};
-use crate::error::{SdkError, SdkErrorCode};
-use crate::session::{StoredSession, jwt_expiry, now, session_key};
-use crate::store::{StoreError, TokenStore};
+use crate::client::{Caller, RestClient, ServiceConfig};
+use crate::error::SdkError;
+use crate::session::{StoredSession, session_key};
+use crate::store::TokenStore;
+use cache::Cached;
+pub use signup::SignUpWait;
 
-/// An access token this close to its end is renewed before it is used.
-const RENEW_BEFORE_SECS: i64 = 60;
-
-/// How `sign_up_with_email_and_password(.., open_service_wallet: true)` waits for
-/// the person to open the verification link.
-#[derive(Debug, Clone, Copy)]
-pub struct SignUpWait {
-    pub poll: Duration,
-    pub timeout: Duration,
-}
-
-impl Default for SignUpWait {
-    fn default() -> Self {
-        Self {
-            poll: Duration::from_secs(3),
-            timeout: Duration::from_secs(15 * 60),
-        }
-    }
-}
-
+/// The login library over one app key, keeping its session in a [`TokenStore`].
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), satchel_sdk::SdkError> {
+/// use std::sync::Arc;
+/// use satchel_sdk::{KeyringStore, Login, ServiceConfig};
+///
+/// let login = Login::new("app-id", "app-key", Arc::new(KeyringStore::new("dev.satchel.wallet")));
+/// let url = "https://wallet.example.com/".parse().expect("a URL");
+/// login.init(ServiceConfig::new(url, "app.example.com")).await?;
+/// let result = login.login_with_email_and_password("ada@example.com", "correct1horse").await?;
+/// let user = login.login_service(result.provider, result.token).await?; // kept in the keychain
+/// // After a restart, the same user without a new login:
+/// assert_eq!(login.get_current_service_user().await?.map(|u| u.wallet_id), Some(user.wallet_id));
+/// # Ok(()) }
+/// ```
 pub struct Login {
     app_id: String,
     app_key: String,
@@ -53,12 +54,11 @@ pub struct Login {
     renewing: Mutex<()>,
 }
 
-#[derive(Clone)]
 struct Connection {
     client: RestClient,
+    /// The keychain entry of this app's session at this service.
     key: String,
-    /// The stored session as last read or written; `None` until first read.
-    session: Option<Option<StoredSession>>,
+    session: Cached,
 }
 
 impl std::fmt::Debug for Login {
@@ -67,14 +67,6 @@ impl std::fmt::Debug for Login {
             .field("app_id", &self.app_id)
             .finish_non_exhaustive()
     }
-}
-
-fn keychain_error(e: StoreError) -> SdkError {
-    SdkError::sdk(SdkErrorCode::KeychainUnavailable, e.to_string())
-}
-
-fn no_session() -> SdkError {
-    SdkError::service(ServiceErrorCode::InvalidLoginSession, "no one is logged in")
 }
 
 impl Login {
@@ -114,7 +106,7 @@ impl Login {
         *connection = Some(Connection {
             client: RestClient::new(&config, &self.app_key)?,
             key: session_key(&self.app_id, &config.service_url),
-            session: None,
+            session: Cached::Unread,
         });
         Ok(())
     }
@@ -134,74 +126,7 @@ impl Login {
             .await
             .as_ref()
             .map(|c| c.client.clone())
-            .ok_or_else(|| {
-                SdkError::service(
-                    ServiceErrorCode::NotInitialized,
-                    "the login library is not initialised",
-                )
-            })
-    }
-
-    /// Signs up with an e-mail and password. When the app asks for verification the
-    /// service e-mails a link: without `open_service_wallet` the result is the error
-    /// `auth/email-verified` (the e-mail is on its way); with it, the call waits for
-    /// the link to be opened and then logs in, or fails with `fail/email-verified`.
-    pub async fn sign_up_with_email_and_password(
-        &self,
-        email: &str,
-        password: &str,
-        open_service_wallet: bool,
-    ) -> Result<LoginResult, SdkError> {
-        let credentials = check_credentials(email, password)?;
-        let client = self.client().await?;
-        let body = credentials.clone();
-        let outcome: SignUpResponse = client
-            .send(
-                Caller::Login,
-                Method::POST,
-                "v1/auth/email/signup",
-                Some(&body),
-                None,
-            )
-            .await
-            .map_err(|e| {
-                if e.is(ServiceErrorCode::ExistedEmail) {
-                    SdkError::login(LoginLibraryError::ExistedEmail, e.message)
-                } else if e.is(ServiceErrorCode::FailedSendEmail) {
-                    SdkError::login(LoginLibraryError::FailSendEmail, e.message)
-                } else {
-                    e
-                }
-            })?;
-        if let Some(login) = outcome.login {
-            return Ok(login);
-        }
-        if !open_service_wallet {
-            return Err(SdkError::login(
-                LoginLibraryError::EmailVerificationRequired,
-                format!(
-                    "we sent a verification link to {}; open it, then log in",
-                    credentials.email
-                ),
-            ));
-        }
-        let deadline = tokio::time::Instant::now() + self.wait.timeout;
-        loop {
-            match self
-                .login_with_email_and_password(&credentials.email, &credentials.password)
-                .await
-            {
-                Err(e) if e.is(ServiceErrorCode::RequiredEmailVerified) => {}
-                other => return other,
-            }
-            if tokio::time::Instant::now() + self.wait.poll > deadline {
-                return Err(SdkError::login(
-                    LoginLibraryError::FailEmailVerified,
-                    "the e-mail address was not verified in time; open the link and log in",
-                ));
-            }
-            tokio::time::sleep(self.wait.poll).await;
-        }
+            .ok_or_else(|| SdkError::not_initialized("login library"))
     }
 
     /// What the app key allows: providers, networks, e-mail rules.
@@ -288,7 +213,7 @@ impl Login {
     pub async fn get_refresh_identity_token(&self) -> Result<LoginResult, SdkError> {
         let client = self.client().await?;
         let _renewing = self.renewing.lock().await;
-        let mut session = self.session().await?.ok_or_else(no_session)?;
+        let mut session = self.require_session().await?;
         let request = RefreshRequest {
             refresh_token: session.identity.refresh_token.clone(),
         };
@@ -338,9 +263,7 @@ impl Login {
         replace: Option<LoginSession>,
     ) -> Result<LoginSession, SdkError> {
         self.client().await?;
-        let mut session = self.session().await?.ok_or_else(|| {
-            SdkError::service(ServiceErrorCode::InvalidLoginSession, "no one is logged in")
-        })?;
+        let mut session = self.require_session().await?;
         if let Some(replace) = replace {
             if replace.identity_token.provider != session.provider {
                 return Err(SdkError::service(
@@ -384,9 +307,7 @@ impl Login {
             .await
         {
             Ok(()) => {}
-            Err(e)
-                if e.is(ServiceErrorCode::InvalidLoginSession)
-                    || e.is(ServiceErrorCode::InvalidToken) => {}
+            Err(e) if renewal::is_session_over(&e) => {}
             // Offline: forget the tokens here anyway; the service ends the session
             // when it expires.
             Err(e) => tracing::warn!(code = ?e.code, "logout could not reach the service"),
@@ -394,175 +315,13 @@ impl Login {
         self.save(None).await?;
         Ok(true)
     }
-
-    /// Sends a request as the logged-in user. The access token is renewed first when
-    /// it ends within a minute, and once more after a 401.
-    pub async fn authed<T: serde::de::DeserializeOwned>(
-        &self,
-        caller: Caller,
-        method: Method,
-        path: &str,
-        body: Option<&(dyn erased::Body + Sync)>,
-    ) -> Result<T, SdkError> {
-        let client = self.client().await?;
-        let mut session = self.session().await?.ok_or_else(no_session)?;
-        if jwt_expiry(&session.service.access_token)
-            .is_none_or(|exp| exp - now() < RENEW_BEFORE_SECS)
-        {
-            session = self.renew(&session).await?;
-        }
-        match client
-            .send(
-                caller,
-                method.clone(),
-                path,
-                body,
-                Some(&session.service.access_token),
-            )
-            .await
-        {
-            Err(e) if e.is(ServiceErrorCode::InvalidToken) => {
-                let session = self.renew(&session).await?;
-                client
-                    .send(
-                        caller,
-                        method,
-                        path,
-                        body,
-                        Some(&session.service.access_token),
-                    )
-                    .await
-            }
-            other => other,
-        }
-    }
-
-    /// Exchanges the service refresh token for new tokens and keeps them.
-    async fn renew(&self, stale: &StoredSession) -> Result<StoredSession, SdkError> {
-        let client = self.client().await?;
-        let _renewing = self.renewing.lock().await;
-        let mut current = self.session().await?.ok_or_else(no_session)?;
-        if current.service.refresh_token != stale.service.refresh_token {
-            return Ok(current); // another request renewed it meanwhile
-        }
-        let request = RefreshRequest {
-            refresh_token: current.service.refresh_token.clone(),
-        };
-        match client
-            .send::<ServiceToken>(
-                Caller::Login,
-                Method::POST,
-                "v1/auth/service/refresh",
-                Some(&request),
-                None,
-            )
-            .await
-        {
-            Ok(token) => {
-                current.service = token;
-                self.save(Some(current.clone())).await?;
-                Ok(current)
-            }
-            Err(e)
-                if e.is(ServiceErrorCode::InvalidToken)
-                    || e.is(ServiceErrorCode::InvalidLoginSession) =>
-            {
-                self.save(None).await?;
-                Err(SdkError::service(
-                    ServiceErrorCode::InvalidLoginSession,
-                    "the login session has ended; log in again",
-                ))
-            }
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The stored session, read from the keychain once and then remembered.
-    pub async fn session(&self) -> Result<Option<StoredSession>, SdkError> {
-        let key = {
-            let connection = self.connection.lock().await;
-            let connection = connection.as_ref().ok_or_else(|| {
-                SdkError::service(
-                    ServiceErrorCode::NotInitialized,
-                    "the login library is not initialised",
-                )
-            })?;
-            if let Some(session) = &connection.session {
-                return Ok(session.clone());
-            }
-            connection.key.clone()
-        };
-        let store = self.store.clone();
-        let text = tokio::task::spawn_blocking(move || store.load(&key))
-            .await
-            .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))?
-            .map_err(keychain_error)?;
-        let session = match text {
-            Some(text) => Some(
-                serde_json::from_str::<StoredSession>(&text)
-                    .map_err(|e| keychain_error(StoreError::Corrupt(e.to_string())))?,
-            ),
-            None => None,
-        };
-        if let Some(connection) = self.connection.lock().await.as_mut() {
-            connection.session = Some(session.clone());
-        }
-        Ok(session)
-    }
-
-    /// Keeps (or, with `None`, forgets) the session in the store and in memory.
-    async fn save(&self, session: Option<StoredSession>) -> Result<(), SdkError> {
-        let key = self
-            .connection
-            .lock()
-            .await
-            .as_ref()
-            .map(|c| c.key.clone())
-            .ok_or_else(|| {
-                SdkError::service(
-                    ServiceErrorCode::NotInitialized,
-                    "the login library is not initialised",
-                )
-            })?;
-        let store = self.store.clone();
-        let text = session
-            .as_ref()
-            .map(serde_json::to_string)
-            .transpose()
-            .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))?;
-        tokio::task::spawn_blocking(move || match text {
-            Some(text) => store.save(&key, &text),
-            None => store.delete(&key),
-        })
-        .await
-        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))?
-        .map_err(keychain_error)?;
-        if let Some(connection) = self.connection.lock().await.as_mut() {
-            connection.session = Some(session);
-        }
-        Ok(())
-    }
 }
 
-/// The same e-mail and password rules as the service, checked before sending.
+/// The service's e-mail and password rules (`satchel_api::rules`), checked before
+/// anything is sent.
 fn check_credentials(email: &str, password: &str) -> Result<EmailCredentials, SdkError> {
-    let email = normalize_email(email);
-    if !is_email_form(&email) {
-        return Err(SdkError::service(
-            ServiceErrorCode::IncorrectEmailForm,
-            "the e-mail address is not valid",
-        ));
-    }
-    if !is_password_form(password) {
-        return Err(SdkError::service(
-            ServiceErrorCode::IncorrectPasswordForm,
-            format!("the password must have {PASSWORD_RULES}"),
-        ));
-    }
-    Ok(EmailCredentials {
-        email,
-        password: password.to_owned(),
-    })
+    satchel_api::rules::check_credentials(email, password)
+        .map_err(|violation| SdkError::service(violation.code, violation.message))
 }
 
 #[cfg(test)]

@@ -1,0 +1,176 @@
+//! What the wallet holds: accounts (`GET /v1/account`), balances (read from the
+//! chain by `GET /v1/accountbalance/{accountId}/balance`) and NFTs (`GET /v1/nft`,
+//! re-read by `GET /v1/nft/refresh`), with the widget's refresh cooldowns and the
+//! NFT pictures and links it may fetch or open.
+
+use std::time::Duration;
+
+use reqwest::Method;
+use satchel_api::{
+    AccountBalanceInfo, AccountsResponse, NftsResponse, ServiceAccount, ServiceErrorCode,
+    ServiceNft,
+};
+
+use super::{Refresh, Widget};
+use crate::client::Caller;
+use crate::error::SdkError;
+use crate::mapping;
+use crate::thumbnail::ThumbnailSize;
+
+/// An account a caller names: network and address (and, in RN, a token contract).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountRef {
+    pub network: String,
+    pub address: String,
+    #[serde(default, rename = "isAA")]
+    pub is_aa: Option<bool>,
+}
+
+impl Widget {
+    async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
+        let (user_id, wallet_id) = self.require_login()?;
+        self.login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
+                None,
+            )
+            .await
+    }
+
+    /// The user's accounts (getAccounts), optionally only on some networks.
+    /// Satchel makes no AA accounts, so `with_eoa` changes nothing.
+    pub async fn get_accounts(
+        &self,
+        networks: Option<&[String]>,
+        _with_eoa: bool,
+    ) -> Result<Vec<ServiceAccount>, SdkError> {
+        let accounts = self.accounts().await?;
+        Ok(accounts
+            .accounts
+            .iter()
+            .filter(|a| mapping::network_selected(networks, &a.network))
+            .map(mapping::service_account)
+            .collect())
+    }
+
+    /// Balances as last read (getBalance), scaled to decimal strings; all
+    /// accounts, or only those named.
+    pub async fn get_balance(
+        &self,
+        accounts: Option<&[AccountRef]>,
+    ) -> Result<Vec<AccountBalanceInfo>, SdkError> {
+        let list = self.accounts().await?;
+        let balances = mapping::balances(&list.accounts)?;
+        Ok(match accounts {
+            None => balances,
+            Some(wanted) => balances
+                .into_iter()
+                .filter(|b| {
+                    wanted.iter().any(|w| {
+                        w.network.eq_ignore_ascii_case(&b.network)
+                            && w.address.eq_ignore_ascii_case(&b.address)
+                    })
+                })
+                .collect(),
+        })
+    }
+
+    /// How long until `what` may be refreshed again; zero when it may now.
+    pub fn refresh_wait(&self, what: Refresh) -> Duration {
+        self.state.lock().cooldowns.wait(what)
+    }
+
+    /// Reads every account's balances from the chain now and returns them all;
+    /// refused within a minute of the last refresh.
+    pub async fn refresh_balances(&self) -> Result<Vec<AccountBalanceInfo>, SdkError> {
+        self.require_login()?;
+        self.state.lock().cooldowns.start(Refresh::Balances)?;
+        let list = self.accounts().await?;
+        for account in list.accounts.iter().filter(|a| a.contract.is_none()) {
+            let path = format!("v1/accountbalance/{}/balance", account.account_id);
+            self.login
+                .authed::<serde_json::Value>(Caller::Rest, Method::GET, &path, None)
+                .await?;
+        }
+        self.get_balance(None).await
+    }
+
+    /// The user's NFTs (getNFTs); `refresh` re-reads them from the chain, refused
+    /// within a minute of the last refresh.
+    pub async fn get_nfts(
+        &self,
+        refresh: bool,
+        networks: Option<&[String]>,
+    ) -> Result<Vec<ServiceNft>, SdkError> {
+        let (user_id, wallet_id) = self.require_login()?;
+        if refresh {
+            self.state.lock().cooldowns.start(Refresh::Nfts)?;
+        }
+        let path = if refresh { "v1/nft/refresh" } else { "v1/nft" };
+        let nfts: NftsResponse = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("{path}?userId={user_id}&walletId={wallet_id}"),
+                None,
+            )
+            .await?;
+        let accounts = self.accounts().await?.accounts;
+        let listed: Vec<ServiceNft> = nfts
+            .nfts
+            .iter()
+            .filter(|n| mapping::network_selected(networks, &n.contract.network))
+            .filter_map(|n| mapping::service_nft(n, &accounts))
+            .collect();
+        self.state.lock().allowed.extend(&listed);
+        Ok(listed)
+    }
+
+    /// The external link of one of the user's NFTs, as listed by
+    /// [`get_nfts`](Self::get_nfts), checked to be an http(s) address the system
+    /// browser may open; any other is refused.
+    pub fn nft_link(&self, link: &str) -> Result<url::Url, SdkError> {
+        self.require_login()?;
+        let refused = || {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "not the link of one of your NFTs",
+            )
+        };
+        if !self.state.lock().allowed.has_link(link) {
+            return Err(refused());
+        }
+        let url: url::Url = link.parse().map_err(|_| refused())?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(refused());
+        }
+        Ok(url)
+    }
+
+    /// A PNG thumbnail of the picture of one of the user's NFTs, as listed by
+    /// [`get_nfts`](Self::get_nfts); any other URL is refused.
+    pub async fn nft_thumbnail(
+        &self,
+        image_url: &str,
+        size: ThumbnailSize,
+    ) -> Result<Vec<u8>, SdkError> {
+        self.require_login()?;
+        if !self.state.lock().allowed.has_picture(image_url) {
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "not the picture of one of your NFTs",
+            ));
+        }
+        let thumbnails = self.thumbnails.get().ok_or_else(|| {
+            SdkError::service(ServiceErrorCode::NotInitialized, "no thumbnail folder")
+        })?;
+        thumbnails
+            .png(image_url, size)
+            .await
+            .map_err(|e| SdkError::service(ServiceErrorCode::ApiRequestError, e.to_string()))
+    }
+}

@@ -1,0 +1,345 @@
+//! The widget core: the `ServiceLifeCycle` state machine and the widget SDK's
+//! methods, over the login library. Each method checks the state it needs and
+//! refuses with the spec's code otherwise.
+//!
+//! Here: the life cycle, login and logout. The wallet's key (register, unlock) is
+//! in `keys.rs`; accounts, balances and NFTs in `assets.rs`; refresh cooldowns and
+//! the NFT allow-lists in their own files.
+
+mod allow_lists;
+mod assets;
+mod cooldowns;
+mod keys;
+
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use satchel_api::{
+    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser,
+};
+use tokio::sync::watch;
+
+use crate::client::ServiceConfig;
+use crate::error::SdkError;
+use crate::login::Login;
+use crate::store::TokenStore;
+use crate::thumbnail::Thumbnails;
+use crate::vault::{KdfStrength, KeyVault};
+use allow_lists::AllowLists;
+pub use assets::AccountRef;
+use cooldowns::Cooldowns;
+pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
+
+/// The widget SDK over a login library: life cycle, register, accounts,
+/// balances and NFTs.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), satchel_sdk::SdkError> {
+/// use std::sync::Arc;
+/// use satchel_sdk::{KeyringStore, Login, ServiceConfig, Widget};
+/// use satchel_sdk::api::ServiceLifeCycle;
+///
+/// let store = Arc::new(KeyringStore::new("dev.satchel.wallet"));
+/// let login = Arc::new(Login::new("app-id", "app-key", store.clone()));
+/// let widget = Widget::new(login, store);
+/// let url = "https://wallet.example.com/".parse().expect("a URL");
+/// if widget.init(ServiceConfig::new(url, "app.example.com")).await? == ServiceLifeCycle::Login {
+///     for balance in widget.get_balance(None).await? {
+///         println!("{} {} on {}", balance.balance, balance.symbol, balance.network);
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+pub struct Widget {
+    login: Arc<Login>,
+    vault: KeyVault,
+    kdf: KdfStrength,
+    state: Mutex<WidgetState>,
+    /// Every change of the life cycle, for whoever follows it (the shell's page).
+    status_changes: watch::Sender<ServiceLifeCycle>,
+    thumbnails: OnceLock<Thumbnails>,
+}
+
+/// What the widget knows of the person, changed together under one lock.
+#[derive(Debug, Default)]
+struct WidgetState {
+    status: ServiceLifeCycle,
+    /// The logged-in user, without tokens.
+    user: Option<ServiceUser>,
+    cooldowns: Cooldowns,
+    allowed: AllowLists,
+}
+
+impl std::fmt::Debug for Widget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Widget")
+            .field("status", &self.get_status())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Widget {
+    /// A widget over a login library; its wallet key is kept in `store`.
+    pub fn new(login: Arc<Login>, store: Arc<dyn TokenStore>) -> Self {
+        let vault = KeyVault::new(store, login.app_id());
+        Self {
+            login,
+            vault,
+            kdf: KdfStrength::Interactive,
+            state: Mutex::new(WidgetState::default()),
+            status_changes: watch::Sender::new(ServiceLifeCycle::NotInitialized),
+            thumbnails: OnceLock::new(),
+        }
+    }
+
+    /// Where NFT thumbnails are made and cached; set once, when the app knows
+    /// its cache folder. Until then no thumbnail is made.
+    pub fn set_thumbnails(&self, thumbnails: Thumbnails) {
+        let _ = self.thumbnails.set(thumbnails);
+    }
+
+    /// A cheaper PIN key derivation, for tests only.
+    pub fn with_kdf(mut self, kdf: KdfStrength) -> Self {
+        self.kdf = kdf;
+        self
+    }
+
+    pub fn login(&self) -> &Login {
+        &self.login
+    }
+
+    pub fn get_status(&self) -> ServiceLifeCycle {
+        self.state.lock().status
+    }
+
+    /// Follows the life cycle: the receiver sees the current status and every
+    /// change after it.
+    pub fn watch_status(&self) -> watch::Receiver<ServiceLifeCycle> {
+        self.status_changes.subscribe()
+    }
+
+    /// Moves to `status` with `user` (both at once) and tells the followers.
+    fn enter(&self, status: ServiceLifeCycle, user: Option<ServiceUser>) {
+        let mut state = self.state.lock();
+        state.status = status;
+        state.user = user;
+        self.status_changes.send_replace(status);
+    }
+
+    /// The logged-in user, without tokens.
+    pub fn current_user(&self) -> Option<ServiceUser> {
+        self.state.lock().user.clone()
+    }
+
+    /// Initialises the widget and finds a user still logged in from before.
+    pub async fn init(&self, config: ServiceConfig) -> Result<ServiceLifeCycle, SdkError> {
+        {
+            let mut state = self.state.lock();
+            if state.status != ServiceLifeCycle::NotInitialized {
+                return Err(SdkError::service(
+                    ServiceErrorCode::AlreadyInitialized,
+                    "the widget is already initialised",
+                ));
+            }
+            state.status = ServiceLifeCycle::Initializing;
+            self.status_changes.send_replace(state.status);
+        }
+        if let Err(e) = self.login.init(config).await {
+            self.enter(ServiceLifeCycle::NotInitialized, None);
+            return Err(e);
+        }
+        self.enter(ServiceLifeCycle::Initialized, None);
+        let user = self.login.get_current_service_user().await?;
+        self.adopt(user).await
+    }
+
+    /// Takes the user a login produced (or `None`) and moves to its state.
+    async fn adopt(&self, user: Option<ServiceUser>) -> Result<ServiceLifeCycle, SdkError> {
+        let Some(mut user) = user else {
+            self.enter(ServiceLifeCycle::BeforeLogin, None);
+            return Ok(ServiceLifeCycle::BeforeLogin);
+        };
+        user.token = None;
+        if user.user_status.login_status == LoginStatus::Complete
+            && self.sealed_key(&user).await?.is_none()
+        {
+            // The wallet exists but its key is not on this device.
+            user.user_status.login_status = LoginStatus::PinRequired;
+            user.user_status.pin_required = Some(true);
+        }
+        let status = if user.user_status.login_status == LoginStatus::Complete {
+            ServiceLifeCycle::Login
+        } else {
+            ServiceLifeCycle::LoginBeforeRegister
+        };
+        self.enter(status, Some(user));
+        Ok(status)
+    }
+
+    fn require_initialized(&self) -> Result<(), SdkError> {
+        match self.get_status() {
+            ServiceLifeCycle::NotInitialized | ServiceLifeCycle::Initializing => {
+                Err(SdkError::not_initialized("widget"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The user and wallet of a logged-in, registered user.
+    fn require_login(&self) -> Result<(String, String), SdkError> {
+        self.require_initialized()?;
+        let state = self.state.lock();
+        if state.status != ServiceLifeCycle::Login {
+            return Err(SdkError::not_logged_in());
+        }
+        match state.user.as_ref().map(|u| (&u.user_info, &u.wallet_id)) {
+            Some((Some(info), Some(wallet))) => Ok((info.user_id.clone(), wallet.clone())),
+            _ => Err(SdkError::not_logged_in()),
+        }
+    }
+
+    /// loginWithUI's e-mail path: logs in (or, when someone is logged in already,
+    /// returns them) and moves to `login` or `login_before_register`.
+    pub async fn login_with_email(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<ServiceUser, SdkError> {
+        self.require_initialized()?;
+        if let Some(user) = self.current_user() {
+            return Ok(user);
+        }
+        let result = self
+            .login
+            .login_with_email_and_password(email, password)
+            .await?;
+        let user = self
+            .login
+            .login_service(result.provider, result.token)
+            .await?;
+        self.adopt(Some(user)).await?;
+        self.current_user().ok_or_else(SdkError::not_logged_in)
+    }
+
+    /// Signs up with an e-mail and password. `None`: a verification e-mail is on
+    /// its way; `Some(user)`: the app asks for no verification and the user is in.
+    pub async fn sign_up_with_email(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<Option<ServiceUser>, SdkError> {
+        self.require_initialized()?;
+        match self
+            .login
+            .sign_up_with_email_and_password(email, password, false)
+            .await
+        {
+            Ok(result) => {
+                let user = self
+                    .login
+                    .login_service(result.provider, result.token)
+                    .await?;
+                self.adopt(Some(user)).await?;
+                Ok(self.current_user())
+            }
+            Err(e)
+                if e.code
+                    == crate::ErrorCode::Login(LoginLibraryError::EmailVerificationRequired) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the widget may open: only for a logged-in, registered user. The
+    /// shell shows or hides the window.
+    pub fn open_widget(&self) -> bool {
+        self.get_status() == ServiceLifeCycle::Login
+    }
+
+    /// Closing the widget never logs the user out.
+    pub fn close_widget(&self) -> bool {
+        true
+    }
+
+    /// Logs out; the widget stays initialised.
+    pub async fn logout(&self) -> Result<(), SdkError> {
+        self.require_initialized()?;
+        let result = self.login.logout().await;
+        self.forget_user(ServiceLifeCycle::BeforeLogin);
+        result.map(|_| ())
+    }
+
+    /// Ends use of the widget.
+    pub async fn finalize(&self) {
+        self.login.finalize().await;
+        self.forget_user(ServiceLifeCycle::NotInitialized);
+    }
+
+    /// Forgets everything about the person and moves to `status`.
+    fn forget_user(&self, status: ServiceLifeCycle) {
+        let mut state = self.state.lock();
+        *state = WidgetState {
+            status,
+            ..WidgetState::default()
+        };
+        self.status_changes.send_replace(status);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::MemoryStore;
+
+    fn widget() -> Widget {
+        let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+        Widget::new(Arc::new(Login::new("app", "key", store.clone())), store)
+    }
+
+    #[tokio::test]
+    async fn every_method_is_refused_before_init() {
+        let w = widget();
+        assert_eq!(w.get_status(), ServiceLifeCycle::NotInitialized);
+        let refused = |e: SdkError| e.is(ServiceErrorCode::NotInitialized);
+        assert!(refused(w.get_accounts(None, false).await.expect_err("no")));
+        assert!(refused(w.get_balance(None).await.expect_err("no")));
+        assert!(refused(w.get_nfts(false, None).await.expect_err("no")));
+        assert!(refused(w.register("123456").await.expect_err("no")));
+        assert!(refused(w.logout().await.expect_err("no")));
+        assert!(!w.open_widget(), "the widget does not open for no one");
+        assert!(w.close_widget());
+    }
+
+    #[tokio::test]
+    async fn init_with_no_stored_session_is_before_login_and_finalize_resets() {
+        let w = widget();
+        let mut changes = w.watch_status();
+        let config = ServiceConfig::new("http://127.0.0.1:9/".parse().expect("url"), "localhost");
+        assert_eq!(
+            w.init(config.clone()).await.expect("init"),
+            ServiceLifeCycle::BeforeLogin
+        );
+        assert_eq!(*changes.borrow_and_update(), ServiceLifeCycle::BeforeLogin);
+        assert!(
+            w.init(config)
+                .await
+                .expect_err("twice")
+                .is(ServiceErrorCode::AlreadyInitialized)
+        );
+        let no_user = |e: SdkError| e.is(ServiceErrorCode::InvalidLoginSession);
+        assert!(no_user(
+            w.get_accounts(None, false).await.expect_err("no user")
+        ));
+        assert!(no_user(w.register("123456").await.expect_err("no user")));
+        assert!(!w.open_widget());
+        w.finalize().await;
+        assert_eq!(w.get_status(), ServiceLifeCycle::NotInitialized);
+        assert!(
+            changes.has_changed().expect("open"),
+            "finalize is announced"
+        );
+        assert_eq!(*changes.borrow(), ServiceLifeCycle::NotInitialized);
+    }
+}

@@ -1,0 +1,72 @@
+//! The page's TypeScript types (`ui/src/generated/api.ts`), generated from the Rust
+//! types the commands send, so the two cannot drift: this test fails when the file
+//! is stale, and `SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings` writes it.
+
+use std::path::Path;
+
+use satchel_api::{
+    AccountBalanceInfo, AppInfo, LoginLibraryError, LoginStatus, NetworkInfo, Outcome, Provider,
+    ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
+    ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
+};
+use satchel_sdk::{ErrorCode, SdkError, SdkErrorCode};
+use ts_rs::{Config, TS};
+
+use crate::commands::{RefreshWait, SignUpOutcome};
+
+fn declarations() -> String {
+    // Amounts are decimal strings; the few integers sent as JSON numbers
+    // (quantities, chain ids, seconds) are well inside a double's exact range.
+    let cfg = Config::new().with_large_int("number");
+    let decls = [
+        ServiceLifeCycle::decl(&cfg),
+        LoginStatus::decl(&cfg),
+        Provider::decl(&cfg),
+        Outcome::decl(&cfg),
+        UserInfo::decl(&cfg),
+        UserStatus::decl(&cfg),
+        ServiceUser::decl(&cfg),
+        ServiceAccount::decl(&cfg),
+        TokenBalanceInfo::decl(&cfg),
+        AccountBalanceInfo::decl(&cfg),
+        ServiceContentType::decl(&cfg),
+        ServiceNftScheme::decl(&cfg),
+        ServiceNftContract::decl(&cfg),
+        ServiceNft::decl(&cfg),
+        NetworkInfo::decl(&cfg),
+        AppInfo::decl(&cfg),
+        ServiceErrorCode::decl(&cfg),
+        LoginLibraryError::decl(&cfg),
+        SdkErrorCode::decl(&cfg),
+        ErrorCode::decl(&cfg),
+        SdkError::decl(&cfg),
+        SignUpOutcome::decl(&cfg),
+        RefreshWait::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\
+         // Regenerate: SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings\n",
+    );
+    for decl in decls {
+        out.push_str("\nexport ");
+        out.push_str(&decl);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn the_generated_typescript_types_are_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/generated/api.ts");
+    let fresh = declarations();
+    if std::env::var("SATCHEL_UPDATE_BINDINGS").as_deref() == Ok("1") {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder");
+        std::fs::write(&path, &fresh).expect("written");
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        current == fresh,
+        "{} is stale: run SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings",
+        path.display()
+    );
+}

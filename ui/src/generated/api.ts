@@ -1,0 +1,60 @@
+// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.
+// Regenerate: SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings
+
+export type ServiceLifeCycle = "not_initialized" | "initializing" | "initialized" | "before_login" | "login" | "login_before_register";
+
+export type LoginStatus = "complete" | "pinRequired" | "registerRequired";
+
+export type Provider = "google" | "apple" | "naver" | "discord" | "line" | "facebook" | "email" | "external_token";
+
+export type Outcome = "success" | "fail";
+
+export type UserInfo = { userId: string, email: string, provider: Provider, use2FA: boolean, };
+
+export type UserStatus = { loginStatus: LoginStatus, pinRequired?: boolean, };
+
+export type ServiceUser = { status: Outcome, userInfo?: UserInfo, userStatus: UserStatus, walletId?: string, };
+
+export type ServiceAccount = { address: string, network: string, contract?: string, isAA?: boolean, };
+
+export type TokenBalanceInfo = { symbol: string, balance: string, contract: string, };
+
+export type AccountBalanceInfo = { network: string, address: string, symbol: string, balance: string, tokens: Array<TokenBalanceInfo>, };
+
+export type ServiceContentType = "image" | "video";
+
+export type ServiceNftScheme = "ERC721" | "ERC1155";
+
+export type ServiceNftContract = { name: string, address: string, scheme: ServiceNftScheme, description?: string, network: string, externalLink?: string, imageUrl?: string, };
+
+export type ServiceNft = { account: ServiceAccount, contract: ServiceNftContract, name: string, description: string, externalLink: string, imageUrl: string, contentUrl?: string, quantity: number, contentType: ServiceContentType, 
+/**
+ * The spec leaves the values open; Satchel sends 1 for "held and described".
+ */
+state: number, };
+
+export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
+
+export type AppInfo = { appId: string, name: string, providers: Array<Provider>, networks: Array<NetworkInfo>, 
+/**
+ * Whether e-mail users must verify their address before they can log in.
+ */
+emailVerification: boolean, 
+/**
+ * The e-mail domains sign-up is limited to; empty allows every domain.
+ */
+emailDomains: Array<string>, passwordRules: string, };
+
+export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotInitialized" | "InvalidAppKey" | "InvalidLoginProvider" | "InvalidToken" | "InvalidLoginSession" | "UserCancelled" | "UnknownError" | "NotConnectedInternet" | "FailedLogin" | "AlreadyLogout" | "AlreadyInitialized" | "InvalidEmailDomain" | "FailedSendEmail" | "RequiredEmailVerified" | "IncorrectEmailForm" | "IncorrectPasswordForm" | "NotInitializedNetwork" | "RequiredSignupEmail" | "FailedEmailVerified" | "FailedPasswordStateSetting" | "FailedPasswordSetting" | "ExistedEmail" | "NotActivity";
+
+export type LoginLibraryError = "required/register_email" | "Invalid provider" | "User canceled" | "Internal error" | "auth/email-verified" | "auth/existed-email" | "fail/send-email" | "fail/email-verified" | "login module not initialized" | "Already logout";
+
+export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests";
+
+export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
+
+export type AppError = { code: ErrorCode, message: string, };
+
+export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
+
+export type RefreshWait = { balances: number, nfts: number, };
