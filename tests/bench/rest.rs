@@ -313,7 +313,7 @@ async fn main() {
         .store_account_nfts(&accounts[0].id, &nfts, &[], None)
         .await
         .expect("stored");
-    satchel_service::indexer::render_nft_listing(state, &collector.wallet_id)
+    satchel_service::chain_refresh::render_nft_listing(state, &collector.wallet_id)
         .await
         .expect("rendered");
     let path = format!("/v1/nft?{}", collector.wallet_query());
@@ -334,7 +334,7 @@ async fn main() {
     }
     server.sort_unstable();
     let started = Instant::now();
-    satchel_service::indexer::render_nft_listing(state, &collector.wallet_id)
+    satchel_service::chain_refresh::render_nft_listing(state, &collector.wallet_id)
         .await
         .expect("rendered");
     let render = started.elapsed();

@@ -3,12 +3,16 @@
 
 use base64::Engine as _;
 use rand::RngCore;
+use satchel_api::EmailCredentials;
 
 use crate::auth::app_key_hash;
 use crate::db::Db;
+use crate::identity::passwords::hash_password;
 use crate::state::AppState;
 
-pub use crate::wallets::FIRST_ACCOUNT_PATH;
+/// The path of the first account (defined once, in `satchel_api::rules`); kept
+/// here for the local stack and tests, which create wallets through this module.
+pub use satchel_api::rules::FIRST_ACCOUNT_PATH;
 
 /// A created app. The key is shown here once; only its hash is stored.
 #[derive(Debug)]
@@ -39,19 +43,10 @@ pub async fn create_email_account(
     email: &str,
     password: &str,
 ) -> anyhow::Result<String> {
-    let email = satchel_api::rules::normalize_email(email);
-    anyhow::ensure!(
-        satchel_api::rules::is_email_form(&email),
-        "{email} is not an e-mail address"
-    );
-    anyhow::ensure!(
-        satchel_api::rules::is_password_form(password),
-        "the password must have {}",
-        satchel_api::rules::PASSWORD_RULES
-    );
-    let hash = crate::identity::hash_password(password.to_owned())
-        .await
-        .map_err(|e| anyhow::anyhow!(e.message))?;
+    let EmailCredentials { email, password } =
+        satchel_api::rules::check_credentials(email, password)
+            .map_err(|violation| anyhow::anyhow!("{email}: {}", violation.message))?;
+    let hash = hash_password(password).await?;
     let identity = state
         .db
         .create_email_identity(app_id, &email, &hash)
@@ -73,9 +68,7 @@ pub async fn create_wallet(
         state.db.user_app(user_id).await?.is_some(),
         "no user {user_id}"
     );
-    crate::wallets::create(state, user_id, address, FIRST_ACCOUNT_PATH)
-        .await
-        .map_err(|e| anyhow::anyhow!(e.message))
+    Ok(crate::wallets::create(state, user_id, address, FIRST_ACCOUNT_PATH).await?)
 }
 
 /// Opens a session for the user and mints an access token for it.

@@ -1,6 +1,6 @@
 //! Who is calling: the app (from the three `X-` headers) and, for protected
 //! operations, the user (from the bearer access token). Handlers say what they need
-//! by taking [`AppHeaders`] or [`AuthUser`] as a parameter.
+//! by taking [`CallingApp`] or [`AuthUser`] as a parameter.
 
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
@@ -8,16 +8,30 @@ use axum::http::request::Parts;
 use satchel_api::{RestErrorCode, ServiceErrorCode, headers};
 use sha2::{Digest, Sha256};
 
-use crate::error::ApiError;
+use crate::db::AppRow;
+use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use crate::tokens::TokenError;
+use crate::tokens::TokenKind;
 
-/// The app a request comes from, checked against its key and domain.
+/// The app a request comes from (its `X-` headers), checked against its key and
+/// domain.
 #[derive(Debug, Clone)]
-pub struct AppHeaders {
+pub struct CallingApp {
     pub app_id: String,
     /// `X-SDK-TYPE`, e.g. `desktop_rest_api`.
     pub sdk_type: String,
+}
+
+impl CallingApp {
+    /// The app's stored policy (providers, e-mail rules), or 401 when the app was
+    /// removed after its key was checked.
+    pub async fn policy(&self, state: &AppState) -> ApiResult<AppRow> {
+        state
+            .db
+            .app(&self.app_id)
+            .await?
+            .ok_or_else(ApiError::unknown_app_key)
+    }
 }
 
 /// A logged-in user of the calling app, with a live session.
@@ -50,7 +64,7 @@ fn is_sdk_type(value: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
-impl FromRequestParts<AppState> for AppHeaders {
+impl FromRequestParts<AppState> for CallingApp {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
@@ -72,11 +86,7 @@ impl FromRequestParts<AppState> for AppHeaders {
         }
         let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {
-            None => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                ServiceErrorCode::InvalidAppKey,
-                "the app key is not known",
-            )),
+            None => Err(ApiError::unknown_app_key()),
             Some(app) if !app.domain_allowed => Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 RestErrorCode::InvalidDomain,
@@ -94,7 +104,7 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let app = AppHeaders::from_request_parts(parts, state).await?;
+        let app = CallingApp::from_request_parts(parts, state).await?;
         let token = header(parts, "authorization")
             .and_then(|v| v.split_once(' '))
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
@@ -102,23 +112,14 @@ impl FromRequestParts<AppState> for AuthUser {
             .ok_or_else(|| {
                 ApiError::invalid_token("Authorization: Bearer <accessToken> is missing")
             })?;
-        let claims = state.verify_access(token).map_err(|e| match e {
-            TokenError::Expired => {
-                ApiError::invalid_token("the access token has expired; renew it")
-            }
-            TokenError::Invalid => ApiError::invalid_token("the access token is not valid"),
-        })?;
+        let claims = state
+            .verify_access(token)
+            .map_err(|e| ApiError::refused_token(TokenKind::Access, e))?;
         if claims.app != app.app_id {
-            return Err(ApiError::invalid_token(
-                "the access token was issued for another app",
-            ));
+            return Err(ApiError::foreign_token(TokenKind::Access));
         }
         if !state.session_active(&claims.sid, &claims.sub).await? {
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                ServiceErrorCode::InvalidLoginSession,
-                "the login session has ended; log in again",
-            ));
+            return Err(ApiError::session_ended());
         }
         Ok(Self {
             user_id: claims.sub,

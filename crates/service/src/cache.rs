@@ -1,69 +1,75 @@
-//! A small map whose entries live for a fixed time, for the lookups every request
-//! makes (app key, access token, session, account list). Bounded: when full, expired
-//! entries go first, and if none has expired the map starts over.
+//! The read cache: answers to the lookups every request makes (app key, access
+//! token, session, account list), remembered for a fixed time. A `moka` cache
+//! bounded by entry count: when full, the least useful entries go, never the
+//! whole map.
 
-use std::collections::HashMap;
+use std::borrow::Borrow;
+use std::fmt;
 use std::hash::Hash;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-#[derive(Debug)]
 pub struct TtlCache<K, V> {
     ttl: Duration,
-    capacity: usize,
-    entries: Mutex<HashMap<K, (V, Instant)>>,
+    /// `None` when `ttl` is zero: nothing is cached.
+    entries: Option<moka::sync::Cache<K, V>>,
 }
 
-impl<K: Eq + Hash, V: Clone> TtlCache<K, V> {
-    /// A cache whose entries live for `ttl`; a zero `ttl` caches nothing.
-    pub fn new(ttl: Duration, capacity: usize) -> Self {
-        Self {
-            ttl,
-            capacity: capacity.max(1),
-            entries: Mutex::new(HashMap::new()),
-        }
+/// Says how full the cache is, never what is in it (tokens' claims, sessions).
+impl<K, V> fmt::Debug for TtlCache<K, V>
+where
+    K: Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TtlCache")
+            .field("ttl", &self.ttl)
+            .field(
+                "entries",
+                &self.entries.as_ref().map_or(0, |c| c.entry_count()),
+            )
+            .finish()
+    }
+}
+
+impl<K, V> TtlCache<K, V>
+where
+    K: Hash + Eq + Send + Sync + 'static,
+    V: Clone + Send + Sync + 'static,
+{
+    /// A cache of at most `capacity` entries that live for `ttl`; a zero `ttl`
+    /// caches nothing.
+    pub fn new(ttl: Duration, capacity: u64) -> Self {
+        let entries = (!ttl.is_zero()).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(capacity.max(1))
+                .time_to_live(ttl)
+                .build()
+        });
+        Self { ttl, entries }
     }
 
-    pub fn get(&self, key: &K) -> Option<V> {
-        self.get_at(key, Instant::now())
+    pub fn get<Q>(&self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.entries.as_ref()?.get(key)
     }
 
     pub fn insert(&self, key: K, value: V) {
-        self.insert_at(key, value, Instant::now());
-    }
-
-    fn get_at(&self, key: &K, now: Instant) -> Option<V> {
-        if self.ttl.is_zero() {
-            return None;
+        if let Some(entries) = &self.entries {
+            entries.insert(key, value);
         }
-        let entries = self.lock();
-        let (value, at) = entries.get(key)?;
-        (now.saturating_duration_since(*at) < self.ttl).then(|| value.clone())
     }
 
-    fn insert_at(&self, key: K, value: V, now: Instant) {
-        if self.ttl.is_zero() {
-            return;
+    pub fn remove<Q>(&self, key: &Q)
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        if let Some(entries) = &self.entries {
+            entries.invalidate(key);
         }
-        let mut entries = self.lock();
-        if entries.len() >= self.capacity && !entries.contains_key(&key) {
-            let ttl = self.ttl;
-            entries.retain(|_, (_, at)| now.saturating_duration_since(*at) < ttl);
-            if entries.len() >= self.capacity {
-                entries.clear();
-            }
-        }
-        entries.insert(key, (value, now));
-    }
-
-    pub fn remove(&self, key: &K) {
-        self.lock().remove(key);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, (V, Instant)>> {
-        self.entries
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -72,25 +78,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn entries_expire_can_be_removed_and_stay_bounded() {
-        let ttl = Duration::from_secs(2);
-        let cache = TtlCache::new(ttl, 2);
-        let t0 = Instant::now();
-        cache.insert_at("a", 1, t0);
-        assert_eq!(cache.get_at(&"a", t0), Some(1));
-        cache.remove(&"a");
-        assert_eq!(cache.get_at(&"a", t0), None);
-        cache.insert_at("a", 1, t0);
-        cache.insert_at("b", 2, t0);
-        cache.insert_at("c", 3, t0);
-        assert!(cache.lock().len() <= 2);
-        assert_eq!(cache.get_at(&"c", t0 + ttl / 2), Some(3));
-        assert_eq!(cache.get_at(&"c", t0 + ttl), None);
-        // A full map drops what has expired before anything live.
-        cache.insert_at("d", 4, t0 + ttl);
-        cache.insert_at("e", 5, t0 + ttl * 3);
-        assert_eq!(cache.get_at(&"d", t0 + ttl * 3), None);
-        assert_eq!(cache.get_at(&"e", t0 + ttl * 3), Some(5));
+    fn entries_expire_and_can_be_removed() {
+        let cache = TtlCache::new(Duration::from_millis(200), 8);
+        cache.insert("a".to_owned(), 1);
+        assert_eq!(cache.get("a"), Some(1));
+        cache.remove("a");
+        assert_eq!(cache.get("a"), None);
+        cache.insert("b".to_owned(), 2);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(cache.get("b"), None);
+    }
+
+    #[test]
+    fn a_full_cache_stays_bounded_without_starting_over() {
+        let cache = TtlCache::new(Duration::from_secs(60), 100);
+        for i in 0..1_000 {
+            cache.insert(i, i);
+        }
+        let entries = cache.entries.as_ref().expect("caching");
+        entries.run_pending_tasks();
+        let count = entries.entry_count();
+        assert!((1..=100).contains(&count), "{count} entries");
     }
 
     #[test]

@@ -7,13 +7,14 @@
 pub mod admin;
 pub mod auth;
 pub mod cache;
+pub mod chain_refresh;
 pub mod config;
 pub mod db;
 pub mod error;
 pub mod identity;
-pub mod indexer;
-pub mod limiter;
+pub mod login_failures;
 pub mod mail;
+pub mod refresh_limits;
 pub mod routes;
 pub mod state;
 pub mod tokens;
@@ -21,6 +22,7 @@ pub mod views;
 pub mod wallets;
 
 use std::future::Future;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use config::Settings;
 pub use state::AppState;
@@ -34,6 +36,14 @@ pub fn app(state: AppState) -> axum::Router {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
         }),
     )
+}
+
+/// Unix seconds now: the service's one clock for stored times and token claims.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
 }
 
 /// Serves the REST interface on `listener` until `shutdown` resolves.

@@ -111,7 +111,7 @@ impl Mailer {
                 tokio::fs::create_dir_all(dir)
                     .await
                     .map_err(|e| MailError(e.to_string()))?;
-                let name = format!("{}-{}.eml", crate::db::now(), uuid::Uuid::new_v4().simple());
+                let name = format!("{}-{}.eml", crate::now(), uuid::Uuid::new_v4().simple());
                 let partial = dir.join(format!(".{name}.partial"));
                 tokio::fs::write(&partial, message.formatted())
                     .await

@@ -12,8 +12,9 @@ use sha2::{Digest, Sha256};
 use crate::cache::TtlCache;
 use crate::config::{NetworkConfig, Settings};
 use crate::db::{AppMatch, Db, DbResult};
-use crate::limiter::RateLimiter;
+use crate::login_failures::LoginFailures;
 use crate::mail::Mailer;
+use crate::refresh_limits::RefreshLimits;
 use crate::tokens::{AccessClaims, SigningKeys, TokenError};
 
 #[derive(Clone, Debug)]
@@ -23,18 +24,14 @@ pub struct AppState {
     pub keys: Arc<SigningKeys>,
     pub networks: Arc<HashMap<String, Network>>,
     pub metadata: MetadataFetcher,
-    /// Refreshes (operations 2 and 4) per account or wallet.
-    pub limiter: Arc<RateLimiter>,
-    pub logins: Arc<LoginLimits>,
+    /// Refreshes per account (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
+    /// or wallet (operation 4, `GET /v1/nft/refresh`), and verification e-mails
+    /// sent again per address.
+    pub refresh_limits: Arc<RefreshLimits>,
+    /// Failed e-mail logins per e-mail address and per network address.
+    pub login_failures: Arc<LoginFailures>,
     pub mailer: Mailer,
     caches: Arc<Caches>,
-}
-
-/// Failed-login counts, per e-mail address and per network address.
-#[derive(Debug)]
-pub struct LoginLimits {
-    pub by_account: RateLimiter,
-    pub by_address: RateLimiter,
 }
 
 /// A configured network and the connection to its node.
@@ -44,7 +41,8 @@ pub struct Network {
     pub chain: Chain,
 }
 
-/// A wallet's owner and its operation-1 body, as last read from the database.
+/// A wallet's owner and the body of operation 1 (`GET /v1/account`), as last read
+/// from the database.
 #[derive(Debug)]
 pub struct WalletView {
     pub owner: String,
@@ -97,20 +95,11 @@ impl AppState {
             keys: Arc::new(keys),
             networks: Arc::new(networks),
             metadata,
-            limiter: Arc::new(RateLimiter::new(
-                settings.refresh_per_minute,
-                Duration::from_secs(60),
+            refresh_limits: Arc::new(RefreshLimits::new(settings.refresh_per_minute)),
+            login_failures: Arc::new(LoginFailures::new(
+                settings.login_failures_per_account,
+                settings.login_failures_per_address,
             )),
-            logins: Arc::new(LoginLimits {
-                by_account: RateLimiter::new(
-                    settings.login_failures_per_account,
-                    Duration::from_secs(15 * 60),
-                ),
-                by_address: RateLimiter::new(
-                    settings.login_failures_per_address,
-                    Duration::from_secs(15 * 60),
-                ),
-            }),
             mailer: Mailer::from_settings(&settings)?,
             caches: Arc::new(caches),
             settings: Arc::new(settings),
@@ -139,7 +128,7 @@ impl AppState {
     pub fn verify_access(&self, token: &str) -> Result<AccessClaims, TokenError> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         if let Some(claims) = self.caches.tokens.get(&digest) {
-            return if claims.exp > crate::db::now() {
+            return if claims.exp > crate::now() {
                 Ok(claims)
             } else {
                 Err(TokenError::Expired)
@@ -152,13 +141,7 @@ impl AppState {
 
     /// Whether the session is live for this user.
     pub async fn session_active(&self, session_id: &str, user_id: &str) -> DbResult<bool> {
-        if self
-            .caches
-            .live_sessions
-            .get(&session_id.to_owned())
-            .as_deref()
-            == Some(user_id)
-        {
+        if self.caches.live_sessions.get(session_id).as_deref() == Some(user_id) {
             return Ok(true);
         }
         let active = self.db.session_active(session_id, user_id).await?;
@@ -174,11 +157,12 @@ impl AppState {
     /// instances within `read_cache_ms`.
     pub async fn revoke_session(&self, session_id: &str) -> DbResult<()> {
         self.db.revoke_session(session_id).await?;
-        self.caches.live_sessions.remove(&session_id.to_owned());
+        self.caches.live_sessions.remove(session_id);
         Ok(())
     }
 
-    /// The wallet's owner and operation-1 body, built by `build` on a miss.
+    /// The wallet's owner and the body of operation 1 (`GET /v1/account`), built by
+    /// `build` on a miss.
     pub async fn wallet_view<F, Fut>(
         &self,
         wallet_id: &str,
@@ -188,7 +172,7 @@ impl AppState {
         F: FnOnce() -> Fut,
         Fut: std::future::Future<Output = crate::error::ApiResult<Option<WalletView>>>,
     {
-        if let Some(view) = self.caches.wallets.get(&wallet_id.to_owned()) {
+        if let Some(view) = self.caches.wallets.get(wallet_id) {
             return Ok(Some(view));
         }
         let Some(view) = build().await? else {
@@ -203,6 +187,6 @@ impl AppState {
 
     /// Drops what is remembered of a wallet after this instance changed it.
     pub fn forget_wallet(&self, wallet_id: &str) {
-        self.caches.wallets.remove(&wallet_id.to_owned());
+        self.caches.wallets.remove(wallet_id);
     }
 }

@@ -8,7 +8,8 @@ use p256::SecretKey;
 use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Db, DbResult, new_id, now};
+use crate::db::{Db, DbResult, new_id};
+use crate::now;
 
 /// Audience of service access tokens.
 pub const ACCESS_AUDIENCE: &str = "satchel:access";
@@ -66,7 +67,38 @@ impl std::fmt::Debug for SigningKeys {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+/// The service's three kinds of token, as errors name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A service access token (JWT, `satchel:access`).
+    Access,
+    /// An identity token of an e-mail user (JWT, `satchel:identity`).
+    Identity,
+    /// An opaque refresh token of either kind of session.
+    Refresh,
+}
+
+impl TokenKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Access => "access token",
+            Self::Identity => "identity token",
+            Self::Refresh => "refresh token",
+        }
+    }
+
+    /// What a client does when this kind of token has expired; refresh tokens
+    /// have no renewal (an expired one is simply not valid).
+    pub fn renewal(self) -> Option<&'static str> {
+        match self {
+            Self::Access => Some("renew it"),
+            Self::Identity => Some("refresh it"),
+            Self::Refresh => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, thiserror::Error)]
 pub enum TokenError {
     #[error("the token has expired")]
     Expired,

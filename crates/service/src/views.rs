@@ -1,7 +1,9 @@
-//! Stored rows and configuration turned into the spec's wire shapes.
+//! Wire renderings: stored rows and configuration turned into the spec's JSON
+//! shapes (accounts, balances, NFTs, the service user).
 
 use satchel_api::{
-    Account, AccountHolder, CoinInfo, Nft, NftContentType, NftContract, NftScheme, TokenBalance,
+    Account, AccountHolder, CoinInfo, LoginStatus, Nft, NftContentType, NftContract, NftScheme,
+    Outcome, Provider, ServiceToken, ServiceUser, TokenBalance, UserInfo, UserStatus,
 };
 use satchel_chain::Address;
 
@@ -14,6 +16,41 @@ pub fn checksummed(address: &str) -> String {
         .parse::<Address>()
         .map(|a| a.to_checksum(None))
         .unwrap_or_else(|_| address.to_owned())
+}
+
+/// An address as it is stored: lowercase hex with `0x`.
+pub fn lower_hex(address: &Address) -> String {
+    format!("{address:#x}")
+}
+
+/// The user as `ServiceUser`: registration is complete once the user has a
+/// wallet; `token` is there when a session was just opened.
+pub fn service_user(
+    user_id: &str,
+    email: String,
+    provider: &str,
+    wallet_id: Option<String>,
+    token: Option<ServiceToken>,
+) -> ServiceUser {
+    ServiceUser {
+        status: Outcome::Success,
+        user_info: Some(UserInfo {
+            user_id: user_id.to_owned(),
+            email,
+            provider: Provider::parse(provider).unwrap_or(Provider::Email),
+            use_2fa: false,
+        }),
+        user_status: UserStatus {
+            login_status: if wallet_id.is_some() {
+                LoginStatus::Complete
+            } else {
+                LoginStatus::RegisterRequired
+            },
+            pin_required: None,
+        },
+        wallet_id,
+        token,
+    }
 }
 
 pub fn native_coin(network: &NetworkConfig) -> CoinInfo {

@@ -9,11 +9,8 @@ use satchel_chain::Address;
 use crate::config::Settings;
 use crate::db::{DbError, NewAccount};
 use crate::error::{ApiError, ApiResult};
-use crate::indexer::lower_hex;
 use crate::state::AppState;
-
-/// The BIP-44 path of the first Ethereum account; every EVM network uses it.
-pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
+use crate::views::lower_hex;
 
 /// The accounts a wallet with this address gets: one per configured network, each
 /// tracking that network's tokens.

@@ -1,7 +1,8 @@
 //! E-mail identities (the service as identity provider), their verification links
 //! and their sessions.
 
-use super::{Db, DbError, DbResult, new_id, now};
+use super::{Db, DbError, DbResult, new_id};
+use crate::now;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct IdentityRow {

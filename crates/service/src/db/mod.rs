@@ -13,8 +13,6 @@ mod sessions;
 mod users;
 mod wallets;
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
@@ -113,14 +111,6 @@ fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
         .or_else(|| url.strip_prefix("sqlite:"))?;
     let path = rest.split('?').next().unwrap_or_default();
     (!path.is_empty() && path != ":memory:").then(|| path.into())
-}
-
-/// Unix seconds now.
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or_default()
 }
 
 /// A new id: a UUIDv7, so ids sort by creation and index well.

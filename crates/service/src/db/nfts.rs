@@ -1,7 +1,8 @@
 //! NFTs held by accounts, the collections they belong to, and where each account's
 //! next log scan starts.
 
-use super::{Db, DbResult, new_id, now};
+use super::{Db, DbResult, new_id};
+use crate::now;
 
 /// An NFT as the service knows it now, to store.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -1,7 +1,8 @@
 //! Sessions: one login of one user; access tokens name the session they belong to,
 //! so revoking the session ends every token issued for it.
 
-use super::{Db, DbResult, new_id, now};
+use super::{Db, DbResult, new_id};
+use crate::now;
 
 impl Db {
     /// Opens a session; `identity_session` is the identity login it came from.

@@ -1,6 +1,7 @@
 //! Wallets, their accounts (one per network and address) and token accounts.
 
-use super::{Db, DbError, DbResult, new_id, now};
+use super::{Db, DbError, DbResult, new_id};
+use crate::now;
 
 /// An account to create with a wallet.
 #[derive(Debug, Clone)]

@@ -1,4 +1,5 @@
-//! Operations 1 and 2: a wallet's accounts, and an account's balance refresh.
+//! Operations 1 and 2: a wallet's accounts (`GET /v1/account`), and an account's
+//! balance refresh (`GET /v1/accountbalance/{accountId}/balance`).
 
 use axum::Json;
 use axum::extract::State;
@@ -7,8 +8,9 @@ use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 use super::{Path, Query, RawJson};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
+use crate::refresh_limits::RefreshKey;
 use crate::state::{AppState, WalletView};
-use crate::{indexer, views};
+use crate::{chain_refresh, views};
 
 /// Retrieve account information.
 #[utoipa::path(
@@ -42,7 +44,7 @@ pub async fn get_accounts(
     Ok(RawJson(view.accounts_body.clone()))
 }
 
-/// Reads a wallet's owner and renders its operation-1 body.
+/// Reads a wallet's owner and renders its `GET /v1/account` body.
 async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<WalletView>> {
     let Some(owner) = state.db.wallet_owner(wallet_id).await? else {
         return Ok(None);
@@ -91,13 +93,17 @@ pub async fn refresh_balance(
         return Err(ApiError::forbidden());
     }
     state
-        .limiter
-        .check(&format!("balance:{account_id}"))
+        .refresh_limits
+        .check(RefreshKey::Balance {
+            account_id: &account_id,
+        })
         .map_err(|wait| {
             ApiError::too_many_requests(format!(
                 "balance refreshed too often; try again in {} s",
                 wait.as_secs().max(1)
             ))
         })?;
-    Ok(Json(indexer::refresh_balance(&state, &account).await?))
+    Ok(Json(
+        chain_refresh::refresh_balance(&state, &account).await?,
+    ))
 }

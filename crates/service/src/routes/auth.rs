@@ -15,7 +15,7 @@ use satchel_api::{
 use serde::Deserialize;
 
 use super::{Json, Query};
-use crate::auth::{AppHeaders, AuthUser};
+use crate::auth::{AuthUser, CallingApp};
 use crate::error::ApiResult;
 use crate::identity;
 use crate::mail::html_escape;
@@ -47,22 +47,24 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
               (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")))]
 pub async fn sign_up(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     Json(body): Json<EmailCredentials>,
 ) -> Reply<SignUpResponse> {
-    let app = identity::app(&state, &app.app_id).await?;
-    Ok(axum::Json(identity::sign_up(&state, &app, body).await?))
+    let app = app.policy(&state).await?;
+    Ok(axum::Json(
+        identity::email::sign_up(&state, &app, body).await?,
+    ))
 }
 
 /// Sends the verification e-mail again.
 #[utoipa::path(post, path = "/v1/auth/email/resend", request_body = ResendRequest, responses((status = 204)))]
 pub async fn resend(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     Json(body): Json<ResendRequest>,
 ) -> ApiResult<StatusCode> {
-    let app = identity::app(&state, &app.app_id).await?;
-    identity::resend_verification(&state, &app, &body.email).await?;
+    let app = app.policy(&state).await?;
+    identity::email::resend_verification(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -76,7 +78,7 @@ pub async fn verify(
     State(state): State<AppState>,
     Query(query): Query<VerifyQuery>,
 ) -> ApiResult<(StatusCode, Html<String>)> {
-    let verified = identity::verify_link(&state, &query.token).await?;
+    let verified = identity::email::verify_link(&state, &query.token).await?;
     let (status, title, text) = if verified {
         (
             StatusCode::OK,
@@ -113,13 +115,13 @@ fn page(title: &str, text: &str) -> String {
               (status = 429, body = satchel_api::ApiErrorBody, description = "too many failed logins")))]
 pub async fn email_login(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     ClientAddress(address): ClientAddress,
     Json(body): Json<EmailCredentials>,
 ) -> Reply<LoginResult> {
-    let app = identity::app(&state, &app.app_id).await?;
+    let app = app.policy(&state).await?;
     Ok(axum::Json(
-        identity::email_login(&state, &app, body, address).await?,
+        identity::email::email_login(&state, &app, body, address).await?,
     ))
 }
 
@@ -127,12 +129,12 @@ pub async fn email_login(
 #[utoipa::path(post, path = "/v1/auth/identity/refresh", request_body = RefreshRequest, responses((status = 200, body = LoginResult)))]
 pub async fn refresh_identity(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     Json(body): Json<RefreshRequest>,
 ) -> Reply<LoginResult> {
-    let app = identity::app(&state, &app.app_id).await?;
+    let app = app.policy(&state).await?;
     Ok(axum::Json(
-        identity::refresh_identity(&state, &app, &body.refresh_token).await?,
+        identity::sessions::refresh_identity(&state, &app, &body.refresh_token).await?,
     ))
 }
 
@@ -140,12 +142,12 @@ pub async fn refresh_identity(
 #[utoipa::path(post, path = "/v1/auth/service/login", request_body = ServiceLoginRequest, responses((status = 200, body = ServiceUser)))]
 pub async fn service_login(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     Json(body): Json<ServiceLoginRequest>,
 ) -> Reply<ServiceUser> {
-    let app = identity::app(&state, &app.app_id).await?;
+    let app = app.policy(&state).await?;
     Ok(axum::Json(
-        identity::service_login(&state, &app, body).await?,
+        identity::sessions::service_login(&state, &app, body).await?,
     ))
 }
 
@@ -153,12 +155,12 @@ pub async fn service_login(
 #[utoipa::path(post, path = "/v1/auth/service/refresh", request_body = RefreshRequest, responses((status = 200, body = ServiceToken)))]
 pub async fn refresh_service(
     State(state): State<AppState>,
-    app: AppHeaders,
+    app: CallingApp,
     Json(body): Json<RefreshRequest>,
 ) -> Reply<ServiceToken> {
-    let app = identity::app(&state, &app.app_id).await?;
+    let app = app.policy(&state).await?;
     Ok(axum::Json(
-        identity::refresh_service(&state, &app, &body.refresh_token).await?,
+        identity::sessions::refresh_service(&state, &app, &body.refresh_token).await?,
     ))
 }
 
@@ -166,14 +168,14 @@ pub async fn refresh_service(
 #[utoipa::path(get, path = "/v1/auth/service/user", responses((status = 200, body = ServiceUser)))]
 pub async fn current_user(State(state): State<AppState>, user: AuthUser) -> Reply<ServiceUser> {
     Ok(axum::Json(
-        identity::service_user(&state, &user.user_id, None).await?,
+        identity::sessions::service_user(&state, &user.user_id, None).await?,
     ))
 }
 
 /// Ends the session: its access and refresh tokens and its identity tokens.
 #[utoipa::path(post, path = "/v1/auth/logout", responses((status = 204)))]
 pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
-    identity::logout(&state, &user).await?;
+    identity::sessions::logout(&state, &user).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -189,14 +191,14 @@ pub async fn register(
 ) -> Reply<ServiceUser> {
     crate::wallets::create(&state, &user.user_id, &body.address, &body.address_path).await?;
     Ok(axum::Json(
-        identity::service_user(&state, &user.user_id, None).await?,
+        identity::sessions::service_user(&state, &user.user_id, None).await?,
     ))
 }
 
 /// What the app key may use: providers, networks, e-mail rules.
 #[utoipa::path(get, path = "/v1/app", responses((status = 200, body = AppInfo)))]
-pub async fn app_info(State(state): State<AppState>, app: AppHeaders) -> Reply<AppInfo> {
-    let app = identity::app(&state, &app.app_id).await?;
+pub async fn app_info(State(state): State<AppState>, app: CallingApp) -> Reply<AppInfo> {
+    let app = app.policy(&state).await?;
     let mut networks: Vec<NetworkInfo> = state
         .settings
         .networks

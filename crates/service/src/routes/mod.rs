@@ -19,6 +19,7 @@ use crate::state::AppState;
 /// The whole service as a router, ready to serve or to call in a test.
 pub fn router(state: AppState) -> Router {
     Router::new()
+        // The spec's operations 1 to 4, in its order.
         .route("/v1/account", get(accounts::get_accounts))
         .route(
             "/v1/accountbalance/{account_id}/balance",
@@ -26,6 +27,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/v1/nft", get(nfts::get_nfts))
         .route("/v1/nft/refresh", get(nfts::refresh_nfts))
+        // Identity and sessions, which the spec leaves to the design.
         .route("/v1/app", get(auth::app_info))
         .route("/v1/auth/email/signup", post(auth::sign_up))
         .route("/v1/auth/email/resend", post(auth::resend))

@@ -1,12 +1,14 @@
-//! Operations 3 and 4: a wallet's NFTs, and their refresh from the chain.
+//! Operations 3 and 4: a wallet's NFTs (`GET /v1/nft`), and their refresh from the
+//! chain (`GET /v1/nft/refresh`).
 
 use axum::extract::State;
 use satchel_api::{NftsResponse, WalletQuery};
 
 use super::{Query, RawJson, owned_wallet};
 use crate::auth::AuthUser;
+use crate::chain_refresh;
 use crate::error::{ApiError, ApiResult};
-use crate::indexer;
+use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
 
 /// Retrieve NFT information, as last read from the chain.
@@ -57,14 +59,16 @@ pub async fn refresh_nfts(
 ) -> ApiResult<RawJson> {
     owned_wallet(&state, &user, &query).await?;
     state
-        .limiter
-        .check(&format!("nft:{}", query.wallet_id))
+        .refresh_limits
+        .check(RefreshKey::Nfts {
+            wallet_id: &query.wallet_id,
+        })
         .map_err(|wait| {
             ApiError::too_many_requests(format!(
                 "NFTs refreshed too often; try again in {} s",
                 wait.as_secs().max(1)
             ))
         })?;
-    let body = indexer::refresh_nfts(&state, &query.wallet_id).await?;
+    let body = chain_refresh::refresh_nfts(&state, &query.wallet_id).await?;
     Ok(RawJson(body.into()))
 }

@@ -1,6 +1,9 @@
-//! Service settings: declared once here, read from a TOML file, with environment
-//! overrides for what differs between deployments.
+//! Service settings: declared once here (doc, default), read from a TOML file, with
+//! environment overrides for what differs between deployments (`SATCHEL_BIND`,
+//! `DATABASE_URL`, `SATCHEL_DATA_DIR`, `SATCHEL_PUBLIC_URL`, `SATCHEL_SMTP_URL`; the
+//! file itself is `--config` or `SATCHEL_CONFIG`, read by the command line).
 
+use std::fmt;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,202 +11,161 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-/// Everything the service is configured with.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+mod networks;
+mod redact;
+
+pub use networks::{NetworkConfig, TokenConfig};
+use redact::Redacted;
+
+/// Everything the service is configured with. A setting missing from the file
+/// takes its value from [`Settings::default`].
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Settings {
     /// Address to listen on. Env: `SATCHEL_BIND`.
-    #[serde(default = "default_bind")]
     pub bind: SocketAddr,
     /// `sqlite://path/to/file.db` or `postgres://...`. Env: `DATABASE_URL`.
-    /// Default: a SQLite file in `data_dir`.
-    #[serde(default)]
+    /// Default: a SQLite file in `data_dir`. May hold a password: [`Debug`] masks it.
     pub database_url: Option<String>,
     /// Folder of the SQLite file and other local state. Env: `SATCHEL_DATA_DIR`.
-    #[serde(default = "default_data_dir")]
     pub data_dir: PathBuf,
     /// The URL clients reach the service at; the issuer of its tokens.
     /// Env: `SATCHEL_PUBLIC_URL`.
-    #[serde(default = "default_public_url")]
     pub public_url: Url,
     /// Prefix an `ipfs://CID/path` is appended to when reading NFT metadata.
-    #[serde(default = "default_ipfs_gateway")]
     pub ipfs_gateway: Url,
     /// Seconds a node or metadata request may take before it counts as failed.
-    #[serde(default = "default_upstream_timeout")]
     pub upstream_timeout_secs: u64,
     /// Lifetime of a service access token, in seconds.
-    #[serde(default = "default_access_ttl")]
     pub access_token_ttl_secs: u64,
     /// How many balance or NFT refreshes one account or wallet may ask for in a
     /// minute before the service answers 429. Clients wait a minute between
     /// refreshes; this only stops a runaway client from hammering the node.
-    #[serde(default = "default_refresh_per_minute")]
     pub refresh_per_minute: u32,
     /// How long, in milliseconds, an instance answers session checks and account
     /// lists from memory. A logout or balance refresh on this instance shows at
     /// once; one on another instance behind the same database shows within this
     /// time. 0 reads the database on every request.
-    #[serde(default = "default_read_cache_ms")]
     pub read_cache_ms: u64,
     /// Lifetime of an identity token (e-mail users), in seconds.
-    #[serde(default = "default_identity_ttl")]
     pub identity_token_ttl_secs: u64,
     /// Lifetime of identity and service refresh tokens, in seconds; using one moves
     /// its session's end this far out again.
-    #[serde(default = "default_refresh_ttl")]
     pub refresh_token_ttl_secs: u64,
     /// Failed logins one e-mail address may have in 15 minutes before a 429.
-    #[serde(default = "default_failures_per_account")]
     pub login_failures_per_account: u32,
     /// Failed logins one network address may have in 15 minutes before a 429.
-    #[serde(default = "default_failures_per_address")]
     pub login_failures_per_address: u32,
     /// Outgoing e-mail.
-    #[serde(default)]
     pub mail: MailSettings,
     /// The EVM networks wallets get accounts on.
-    #[serde(default)]
     pub networks: Vec<NetworkConfig>,
 }
 
+impl Default for Settings {
+    #[allow(clippy::unwrap_used)] // the two URLs are constants that parse
+    fn default() -> Self {
+        Self {
+            bind: SocketAddr::from(([127, 0, 0, 1], 8787)),
+            database_url: None,
+            data_dir: PathBuf::from("satchel-data"),
+            public_url: Url::parse("http://127.0.0.1:8787/").unwrap(),
+            ipfs_gateway: Url::parse("https://ipfs.io/ipfs/").unwrap(),
+            upstream_timeout_secs: 10,
+            access_token_ttl_secs: 15 * 60,
+            refresh_per_minute: 6,
+            read_cache_ms: 2_000,
+            identity_token_ttl_secs: 60 * 60,
+            refresh_token_ttl_secs: 30 * 24 * 60 * 60,
+            login_failures_per_account: 5,
+            login_failures_per_address: 30,
+            mail: MailSettings::default(),
+            networks: Vec::new(),
+        }
+    }
+}
+
+/// Prints every setting, with the passwords in `database_url` and
+/// `mail.smtp_url` masked.
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Destructured, so a new setting cannot be left out (or printed unmasked)
+        // without this failing to compile.
+        let Self {
+            bind,
+            database_url,
+            data_dir,
+            public_url,
+            ipfs_gateway,
+            upstream_timeout_secs,
+            access_token_ttl_secs,
+            refresh_per_minute,
+            read_cache_ms,
+            identity_token_ttl_secs,
+            refresh_token_ttl_secs,
+            login_failures_per_account,
+            login_failures_per_address,
+            mail,
+            networks,
+        } = self;
+        f.debug_struct("Settings")
+            .field("bind", bind)
+            .field("database_url", &database_url.as_deref().map(Redacted))
+            .field("data_dir", data_dir)
+            .field("public_url", &public_url.as_str())
+            .field("ipfs_gateway", &ipfs_gateway.as_str())
+            .field("upstream_timeout_secs", upstream_timeout_secs)
+            .field("access_token_ttl_secs", access_token_ttl_secs)
+            .field("refresh_per_minute", refresh_per_minute)
+            .field("read_cache_ms", read_cache_ms)
+            .field("identity_token_ttl_secs", identity_token_ttl_secs)
+            .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
+            .field("login_failures_per_account", login_failures_per_account)
+            .field("login_failures_per_address", login_failures_per_address)
+            .field("mail", mail)
+            .field("networks", networks)
+            .finish()
+    }
+}
+
 /// Where verification e-mails go.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MailSettings {
     /// Sender, e.g. `Satchel <no-reply@example.com>`.
-    #[serde(default = "default_mail_from")]
     pub from: String,
     /// `smtps://user:pass@host:465` or `smtp://host:587?tls=required`. Without it,
     /// e-mails are written as `.eml` files to `outbox_dir`. Env: `SATCHEL_SMTP_URL`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// May hold a password: [`Debug`] masks it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub smtp_url: Option<String>,
     /// Default: `outbox` in `data_dir`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub outbox_dir: Option<PathBuf>,
 }
 
 impl Default for MailSettings {
     fn default() -> Self {
         Self {
-            from: default_mail_from(),
+            from: "Satchel <no-reply@satchel.invalid>".to_owned(),
             smtp_url: None,
             outbox_dir: None,
         }
     }
 }
 
-/// One EVM network: its node, its coin and the tokens to track.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetworkConfig {
-    /// The network name clients see, e.g. `ethereum`.
-    pub name: String,
-    pub chain_id: u64,
-    pub rpc_url: Url,
-    /// The coin's `coinId` in account entries.
-    pub coin_id: i64,
-    pub coin_name: String,
-    pub symbol: String,
-    #[serde(default = "default_decimals")]
-    pub decimals: u32,
-    #[serde(default)]
-    pub icon_url: String,
-    /// Identifier to look the coin up by (e.g. a price feed's id).
-    #[serde(default)]
-    pub ids: String,
-    /// First block to look for NFT transfers in.
-    #[serde(default)]
-    pub nft_start_block: u64,
-    /// Most blocks one `eth_getLogs` may span on this node.
-    #[serde(default = "default_log_window")]
-    pub log_window: u64,
-    #[serde(default)]
-    pub tokens: Vec<TokenConfig>,
-}
-
-/// An ERC-20 token whose balance every account on the network shows.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TokenConfig {
-    /// Checksummed or lowercase contract address.
-    pub contract: String,
-    pub name: String,
-    pub symbol: String,
-    pub decimals: u32,
-    #[serde(default)]
-    pub icon_url: String,
-    #[serde(default)]
-    pub ids: String,
-}
-
-fn default_bind() -> SocketAddr {
-    SocketAddr::from(([127, 0, 0, 1], 8787))
-}
-fn default_data_dir() -> PathBuf {
-    PathBuf::from("satchel-data")
-}
-fn default_public_url() -> Url {
-    #[allow(clippy::unwrap_used)] // a constant that parses
-    Url::parse("http://127.0.0.1:8787/").unwrap()
-}
-fn default_ipfs_gateway() -> Url {
-    #[allow(clippy::unwrap_used)] // a constant that parses
-    Url::parse("https://ipfs.io/ipfs/").unwrap()
-}
-fn default_upstream_timeout() -> u64 {
-    10
-}
-fn default_access_ttl() -> u64 {
-    15 * 60
-}
-fn default_refresh_per_minute() -> u32 {
-    6
-}
-fn default_identity_ttl() -> u64 {
-    60 * 60
-}
-fn default_refresh_ttl() -> u64 {
-    30 * 24 * 60 * 60
-}
-fn default_failures_per_account() -> u32 {
-    5
-}
-fn default_failures_per_address() -> u32 {
-    30
-}
-fn default_mail_from() -> String {
-    "Satchel <no-reply@satchel.invalid>".to_owned()
-}
-fn default_read_cache_ms() -> u64 {
-    2_000
-}
-fn default_decimals() -> u32 {
-    18
-}
-fn default_log_window() -> u64 {
-    10_000
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            bind: default_bind(),
-            database_url: None,
-            data_dir: default_data_dir(),
-            public_url: default_public_url(),
-            ipfs_gateway: default_ipfs_gateway(),
-            upstream_timeout_secs: default_upstream_timeout(),
-            access_token_ttl_secs: default_access_ttl(),
-            refresh_per_minute: default_refresh_per_minute(),
-            read_cache_ms: default_read_cache_ms(),
-            identity_token_ttl_secs: default_identity_ttl(),
-            refresh_token_ttl_secs: default_refresh_ttl(),
-            login_failures_per_account: default_failures_per_account(),
-            login_failures_per_address: default_failures_per_address(),
-            mail: MailSettings::default(),
-            networks: Vec::new(),
-        }
+impl fmt::Debug for MailSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Self {
+            from,
+            smtp_url,
+            outbox_dir,
+        } = self;
+        f.debug_struct("MailSettings")
+            .field("from", from)
+            .field("smtp_url", &smtp_url.as_deref().map(Redacted))
+            .field("outbox_dir", outbox_dir)
+            .finish()
     }
 }
 
@@ -314,6 +276,70 @@ mod tests {
         s.apply_env(|name| (name == "DATABASE_URL").then(|| "postgres://x/y".to_owned()))
             .expect("env applies");
         assert_eq!(s.database_url(), "postgres://x/y");
+    }
+
+    #[test]
+    fn every_env_override_applies() {
+        let mut s = Settings::default();
+        s.apply_env(|name| {
+            Some(
+                match name {
+                    "SATCHEL_BIND" => "0.0.0.0:9000",
+                    "DATABASE_URL" => "postgres://db/satchel",
+                    "SATCHEL_DATA_DIR" => "/var/lib/satchel",
+                    "SATCHEL_PUBLIC_URL" => "https://wallet.example.com/",
+                    "SATCHEL_SMTP_URL" => "smtp://mail:587",
+                    _ => return None,
+                }
+                .to_owned(),
+            )
+        })
+        .expect("env applies");
+        assert_eq!(s.bind.to_string(), "0.0.0.0:9000");
+        assert_eq!(s.database_url(), "postgres://db/satchel");
+        assert_eq!(s.data_dir, PathBuf::from("/var/lib/satchel"));
+        assert_eq!(s.public_url.as_str(), "https://wallet.example.com/");
+        assert_eq!(s.mail.smtp_url.as_deref(), Some("smtp://mail:587"));
+    }
+
+    #[test]
+    fn debug_masks_the_passwords_in_urls() {
+        let mut s = Settings::from_toml(
+            r#"
+            database_url = "postgres://satchel:hunter2@db:5432/satchel?sslmode=require"
+            [mail]
+            smtp_url = "smtps://mailer:s3cr3t-pw@smtp.example.com:465"
+            "#,
+        )
+        .expect("valid settings");
+        let printed = format!("{s:?}");
+        assert!(!printed.contains("hunter2"), "{printed}");
+        assert!(!printed.contains("s3cr3t-pw"), "{printed}");
+        assert!(printed.contains("postgres://satchel:***@db:5432/satchel?sslmode=require"));
+        assert!(printed.contains("smtps://mailer:***@smtp.example.com:465"));
+        assert!(
+            printed.contains("refresh_per_minute: 6"),
+            "the rest is shown"
+        );
+
+        s.database_url = Some("postgres://db/satchel?user=satchel&password=hunter2".into());
+        s.mail.smtp_url = Some("not a url with s3cr3t-pw".into());
+        let printed = format!("{s:?}");
+        assert!(!printed.contains("hunter2"), "{printed}");
+        assert!(!printed.contains("s3cr3t-pw"), "{printed}");
+        assert!(printed.contains("user=satchel"), "{printed}");
+    }
+
+    #[test]
+    fn settings_written_as_toml_read_back_the_same() {
+        let s = Settings {
+            refresh_per_minute: 9,
+            ..Settings::default()
+        };
+        let text = toml::to_string_pretty(&s).expect("toml");
+        let back = Settings::from_toml(&text).expect("reads back");
+        assert_eq!(back.refresh_per_minute, 9);
+        assert_eq!(back.mail.from, s.mail.from);
     }
 
     #[test]

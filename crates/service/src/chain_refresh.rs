@@ -1,6 +1,8 @@
-//! Reading the chain on a user's request: an account's balances (operation 2) and a
-//! wallet's NFTs with their metadata (operation 4). Results are stored, so the
-//! listing operations answer from the database without touching a node.
+//! Refreshing from the chain on a user's request (there is no background indexer):
+//! an account's balances (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
+//! and a wallet's NFTs with their metadata (operation 4, `GET /v1/nft/refresh`).
+//! Results are stored, so the listing operations (`GET /v1/account`, `GET /v1/nft`)
+//! answer from the database without touching a node.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -12,7 +14,7 @@ use satchel_chain::{Address, NftKind, NftRef, U256};
 use crate::db::{AccountRow, StoredCollection, StoredNft};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
-use crate::views;
+use crate::views::{self, lower_hex};
 
 /// How many metadata documents are read at once.
 const METADATA_CONCURRENCY: usize = 8;
@@ -32,8 +34,9 @@ fn parse_address(hex: &str) -> ApiResult<Address> {
         .map_err(|_| ApiError::internal(format!("stored address {hex} does not parse")))
 }
 
-/// Operation 2: reads the account's native and token balances from its node in one
-/// batch, stores them and returns them.
+/// Operation 2 (`GET /v1/accountbalance/{accountId}/balance`): reads the account's
+/// native and token balances from its node in one batch, stores them and returns
+/// them.
 pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResult<BalanceResponse> {
     let network = network_of(state, account)?;
     let owner = parse_address(&account.address)?;
@@ -86,9 +89,10 @@ pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResul
     })
 }
 
-/// Operation 4: finds NFTs sent to each of the wallet's accounts since the last
-/// scan, re-checks what each account holds now, re-reads metadata and stores it
-/// all, then renders the wallet's listing. Returns the listing's JSON.
+/// Operation 4 (`GET /v1/nft/refresh`): finds NFTs sent to each of the wallet's
+/// accounts since the last scan, re-checks what each account holds now, re-reads
+/// metadata and stores it all, then renders the wallet's listing. Returns the
+/// listing's JSON.
 pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<String> {
     let (accounts, _) = state.db.wallet_accounts(wallet_id).await?;
     let scans = accounts
@@ -101,8 +105,9 @@ pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<String
     render_nft_listing(state, wallet_id).await
 }
 
-/// Renders the wallet's NFT list (operation 3's body) from what is stored, and
-/// stores the rendering so operation 3 reads one row however many NFTs there are.
+/// Renders the wallet's NFT list (the body of operation 3, `GET /v1/nft`) from what
+/// is stored, and stores the rendering so operation 3 reads one row however many
+/// NFTs there are.
 pub async fn render_nft_listing(state: &AppState, wallet_id: &str) -> ApiResult<String> {
     let rows = state.db.wallet_nfts(wallet_id).await?;
     let listing = satchel_api::NftsResponse {
@@ -308,8 +313,4 @@ fn scheme_of(kind: NftKind) -> i64 {
         NftKind::Erc721 => NftScheme::Erc721 as i64,
         NftKind::Erc1155 => NftScheme::Erc1155 as i64,
     }
-}
-
-pub fn lower_hex(address: &Address) -> String {
-    format!("{address:#x}")
 }

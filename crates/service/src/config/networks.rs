@@ -1,0 +1,60 @@
+//! The networks wallets get accounts on, and the tokens tracked on each.
+
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+/// One EVM network: its node, its coin and the tokens to track.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    /// The network name clients see, e.g. `ethereum`.
+    pub name: String,
+    pub chain_id: u64,
+    pub rpc_url: Url,
+    /// The coin's `coinId` in account entries.
+    pub coin_id: i64,
+    pub coin_name: String,
+    pub symbol: String,
+    /// Default: 18.
+    #[serde(default = "NetworkConfig::default_decimals")]
+    pub decimals: u32,
+    #[serde(default)]
+    pub icon_url: String,
+    /// Identifier to look the coin up by (e.g. a price feed's id).
+    #[serde(default)]
+    pub ids: String,
+    /// First block to look for NFT transfers in.
+    #[serde(default)]
+    pub nft_start_block: u64,
+    /// Most blocks one `eth_getLogs` may span on this node. Default: 10,000.
+    #[serde(default = "NetworkConfig::default_log_window")]
+    pub log_window: u64,
+    #[serde(default)]
+    pub tokens: Vec<TokenConfig>,
+}
+
+impl NetworkConfig {
+    // Per-field defaults here: a network has required fields, so it has no
+    // `Default` to fill the rest from.
+    fn default_decimals() -> u32 {
+        18
+    }
+    fn default_log_window() -> u64 {
+        10_000
+    }
+}
+
+/// An ERC-20 token whose balance every account on the network shows.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenConfig {
+    /// Checksummed or lowercase contract address.
+    pub contract: String,
+    pub name: String,
+    pub symbol: String,
+    pub decimals: u32,
+    #[serde(default)]
+    pub icon_url: String,
+    #[serde(default)]
+    pub ids: String,
+}

@@ -1,0 +1,254 @@
+//! Sessions and their tokens: identity sessions (an e-mail login's id token and
+//! refresh token), service sessions (access and refresh tokens), refresh with
+//! rotation and reuse detection, the current user, and logout.
+
+use axum::http::StatusCode;
+use satchel_api::{
+    IdentityTokens, LoginResult, Provider, ServiceErrorCode, ServiceLoginRequest, ServiceToken,
+    ServiceUser,
+};
+
+use super::passwords::{random_secret, secret_hash};
+use super::require_provider;
+use crate::auth::AuthUser;
+use crate::db::{AppRow, IdentityRow, RefreshPurpose, RefreshUse};
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+use crate::tokens::{TokenError, TokenKind};
+use crate::views;
+
+/// Opens an identity session and issues its id token and first refresh token.
+pub(super) async fn issue_identity_tokens(
+    state: &AppState,
+    identity: &IdentityRow,
+) -> ApiResult<LoginResult> {
+    let session = state.db.create_identity_session(&identity.id).await?;
+    identity_tokens_for(state, identity, &session).await
+}
+
+async fn identity_tokens_for(
+    state: &AppState,
+    identity: &IdentityRow,
+    session: &str,
+) -> ApiResult<LoginResult> {
+    let settings = &state.settings;
+    let id_token = state
+        .keys
+        .mint_identity(
+            &identity.id,
+            &identity.app_id,
+            session,
+            &identity.email,
+            identity.verified(),
+            settings.identity_token_ttl_secs as i64,
+        )
+        .map_err(ApiError::internal)?;
+    let refresh_token = random_secret();
+    state
+        .db
+        .insert_refresh_token(
+            RefreshPurpose::Identity,
+            session,
+            &secret_hash(&refresh_token),
+            settings.refresh_token_ttl_secs as i64,
+        )
+        .await?;
+    Ok(LoginResult {
+        provider: Provider::Email,
+        token: IdentityTokens {
+            id_token,
+            refresh_token,
+        },
+    })
+}
+
+/// Renews an identity token with a refresh token, which is used up and replaced.
+pub async fn refresh_identity(
+    state: &AppState,
+    app: &AppRow,
+    refresh_token: &str,
+) -> ApiResult<LoginResult> {
+    match state
+        .db
+        .use_refresh_token(RefreshPurpose::Identity, &secret_hash(refresh_token))
+        .await?
+    {
+        RefreshUse::Fresh { family } => {
+            let identity_id = state
+                .db
+                .identity_session(&family)
+                .await?
+                .ok_or_else(ApiError::session_ended)?;
+            let identity = state
+                .db
+                .email_identity_by_id(&identity_id)
+                .await?
+                .ok_or_else(ApiError::session_ended)?;
+            if identity.app_id != app.id {
+                return Err(ApiError::foreign_token(TokenKind::Refresh));
+            }
+            identity_tokens_for(state, &identity, &family).await
+        }
+        RefreshUse::Reused { family } => {
+            state.db.revoke_identity_session(&family).await?;
+            Err(ApiError::refresh_token_reused())
+        }
+        RefreshUse::Invalid => Err(ApiError::refused_token(
+            TokenKind::Refresh,
+            TokenError::Invalid,
+        )),
+    }
+}
+
+/// Turns an identity (from a login-library login) into a service session.
+pub async fn service_login(
+    state: &AppState,
+    app: &AppRow,
+    request: ServiceLoginRequest,
+) -> ApiResult<ServiceUser> {
+    require_provider(app, request.provider)?;
+    if request.provider != Provider::Email {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            ServiceErrorCode::InvalidLoginProvider,
+            format!(
+                "{} login is not available on this service yet",
+                request.provider.as_str()
+            ),
+        ));
+    }
+    let claims = state
+        .keys
+        .verify_identity(&request.token.id_token)
+        .map_err(|e| ApiError::refused_token(TokenKind::Identity, e))?;
+    if claims.app != app.id {
+        return Err(ApiError::foreign_token(TokenKind::Identity));
+    }
+    if state.db.identity_session(&claims.sid).await?.is_none() {
+        return Err(ApiError::session_ended());
+    }
+    if app.requires_email_verification() && !claims.email_verified {
+        return Err(ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            ServiceErrorCode::RequiredEmailVerified,
+            "verify your e-mail address first",
+        ));
+    }
+    let user_id = state
+        .db
+        .find_or_create_user(
+            &app.id,
+            Provider::Email.as_str(),
+            &claims.sub,
+            &claims.email,
+        )
+        .await?;
+    let lifetime = state.settings.refresh_token_ttl_secs as i64;
+    let session = state
+        .db
+        .create_session(&user_id, Some(&claims.sid), lifetime)
+        .await?;
+    let token = service_tokens_for(state, &user_id, &app.id, &session).await?;
+    service_user(state, &user_id, Some(token)).await
+}
+
+async fn service_tokens_for(
+    state: &AppState,
+    user_id: &str,
+    app_id: &str,
+    session: &str,
+) -> ApiResult<ServiceToken> {
+    let settings = &state.settings;
+    let access_token = state
+        .keys
+        .mint_access(
+            user_id,
+            app_id,
+            session,
+            settings.access_token_ttl_secs as i64,
+        )
+        .map_err(ApiError::internal)?;
+    let refresh_token = random_secret();
+    state
+        .db
+        .insert_refresh_token(
+            RefreshPurpose::Service,
+            session,
+            &secret_hash(&refresh_token),
+            settings.refresh_token_ttl_secs as i64,
+        )
+        .await?;
+    Ok(ServiceToken {
+        access_token,
+        refresh_token,
+    })
+}
+
+/// Renews a service access token with a refresh token, which is used up and
+/// replaced; presenting a used one ends the session.
+pub async fn refresh_service(
+    state: &AppState,
+    app: &AppRow,
+    refresh_token: &str,
+) -> ApiResult<ServiceToken> {
+    match state
+        .db
+        .use_refresh_token(RefreshPurpose::Service, &secret_hash(refresh_token))
+        .await?
+    {
+        RefreshUse::Fresh { family } => {
+            let (user_id, _) = state
+                .db
+                .live_session(&family)
+                .await?
+                .ok_or_else(ApiError::session_ended)?;
+            if state.db.user_app(&user_id).await?.as_deref() != Some(app.id.as_str()) {
+                return Err(ApiError::foreign_token(TokenKind::Refresh));
+            }
+            state
+                .db
+                .extend_session(&family, state.settings.refresh_token_ttl_secs as i64)
+                .await?;
+            service_tokens_for(state, &user_id, &app.id, &family).await
+        }
+        RefreshUse::Reused { family } => {
+            state.revoke_session(&family).await?;
+            Err(ApiError::refresh_token_reused())
+        }
+        RefreshUse::Invalid => Err(ApiError::refused_token(
+            TokenKind::Refresh,
+            TokenError::Invalid,
+        )),
+    }
+}
+
+/// The user as `ServiceUser`, with `token` when one was just issued.
+pub async fn service_user(
+    state: &AppState,
+    user_id: &str,
+    token: Option<ServiceToken>,
+) -> ApiResult<ServiceUser> {
+    let (email, provider) = state
+        .db
+        .user_profile(user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("user"))?;
+    let wallet_id = state.db.user_wallet(user_id).await?;
+    Ok(views::service_user(
+        user_id, email, &provider, wallet_id, token,
+    ))
+}
+
+/// Ends the caller's service session and the identity session it came from.
+pub async fn logout(state: &AppState, user: &AuthUser) -> ApiResult<()> {
+    let identity_session = state
+        .db
+        .live_session(&user.session_id)
+        .await?
+        .and_then(|(_, identity)| identity);
+    state.revoke_session(&user.session_id).await?;
+    if let Some(identity_session) = identity_session {
+        state.db.revoke_identity_session(&identity_session).await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+//! Refresh limits: how often one account's balance (`GET
+//! /v1/accountbalance/{accountId}/balance`), one wallet's NFTs (`GET
+//! /v1/nft/refresh`) or one address's verification e-mail may be asked for, so a
+//! runaway client cannot turn the service into a load generator against a node or
+//! a mail server. Each key gets a `governor` limiter of `refresh_per_minute`;
+//! the limiters live in a `moka` cache bounded by count, and a limiter idle for a
+//! whole minute (back at its full allowance, so nothing is lost) is dropped.
+
+use std::fmt;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
+
+/// Most keys remembered at once; past it the least used are forgotten (and start
+/// again with a full allowance).
+const MAX_KEYS: u64 = 100_000;
+
+/// What a refresh limit counts.
+#[derive(Debug, Clone, Copy)]
+pub enum RefreshKey<'a> {
+    /// Operation 2 (`GET /v1/accountbalance/{accountId}/balance`) on one account.
+    Balance { account_id: &'a str },
+    /// Operation 4 (`GET /v1/nft/refresh`) on one wallet.
+    Nfts { wallet_id: &'a str },
+    /// Sending the verification link again to one address of one app.
+    VerificationEmail { app_id: &'a str, email: &'a str },
+}
+
+impl fmt::Display for RefreshKey<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Balance { account_id } => write!(f, "balance:{account_id}"),
+            Self::Nfts { wallet_id } => write!(f, "nft:{wallet_id}"),
+            Self::VerificationEmail { app_id, email } => write!(f, "resend:{app_id}:{email}"),
+        }
+    }
+}
+
+type Limiter<C> = RateLimiter<NotKeyed, InMemoryState, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
+/// `refresh_per_minute` per key: a burst of that many, then one more each
+/// `60 s / refresh_per_minute`.
+pub struct RefreshLimits<C: Clock = DefaultClock> {
+    quota: Quota,
+    clock: C,
+    limiters: moka::sync::Cache<String, Arc<Limiter<C>>>,
+}
+
+impl<C: Clock> fmt::Debug for RefreshLimits<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RefreshLimits")
+            .field("quota", &self.quota)
+            .field("keys", &self.limiters.entry_count())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RefreshLimits {
+    /// Allows `per_minute` refreshes per key (at least one).
+    pub fn new(per_minute: u32) -> Self {
+        Self::with_clock(per_minute, DefaultClock::default())
+    }
+}
+
+impl<C> RefreshLimits<C>
+where
+    C: Clock + Clone + Send + Sync + 'static,
+    C::Instant: Send + Sync,
+{
+    pub fn with_clock(per_minute: u32, clock: C) -> Self {
+        let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
+        Self {
+            quota,
+            clock,
+            limiters: moka::sync::Cache::builder()
+                .max_capacity(MAX_KEYS)
+                .time_to_idle(Duration::from_secs(60))
+                .build(),
+        }
+    }
+
+    /// Counts a refresh of `key` if it is allowed; `Err` carries how long until the
+    /// next one is.
+    pub fn check(&self, key: RefreshKey<'_>) -> Result<(), Duration> {
+        let limiter = self.limiters.get_with(key.to_string(), || {
+            Arc::new(RateLimiter::direct_with_clock(
+                self.quota,
+                self.clock.clone(),
+            ))
+        });
+        limiter
+            .check()
+            .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use governor::clock::FakeRelativeClock;
+
+    use super::*;
+
+    const BALANCE: RefreshKey<'static> = RefreshKey::Balance { account_id: "a" };
+
+    #[test]
+    fn the_limit_holds_per_key_and_frees_up_over_the_minute() {
+        let clock = FakeRelativeClock::default();
+        let limits = RefreshLimits::with_clock(2, clock.clone());
+        assert_eq!(limits.check(BALANCE), Ok(()));
+        assert_eq!(limits.check(BALANCE), Ok(()));
+        assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(30)));
+        assert_eq!(limits.check(RefreshKey::Nfts { wallet_id: "a" }), Ok(()));
+        clock.advance(Duration::from_secs(10));
+        assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(20)));
+        clock.advance(Duration::from_secs(20));
+        assert_eq!(limits.check(BALANCE), Ok(()));
+        assert!(limits.check(BALANCE).is_err());
+        clock.advance(Duration::from_secs(60));
+        assert_eq!(limits.check(BALANCE), Ok(()));
+        assert_eq!(limits.check(BALANCE), Ok(()));
+    }
+
+    #[test]
+    fn keys_say_what_they_count() {
+        let resend = RefreshKey::VerificationEmail {
+            app_id: "app",
+            email: "a@b.co",
+        };
+        assert_eq!(resend.to_string(), "resend:app:a@b.co");
+        assert_eq!(BALANCE.to_string(), "balance:a");
+    }
+
+    #[test]
+    fn a_zero_limit_still_allows_one() {
+        let limits = RefreshLimits::with_clock(0, FakeRelativeClock::default());
+        assert_eq!(limits.check(BALANCE), Ok(()));
+        assert!(limits.check(BALANCE).is_err());
+    }
+}
