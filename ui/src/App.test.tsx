@@ -1,15 +1,13 @@
 import { act, screen } from '@testing-library/react';
+import { Channel } from '@tauri-apps/api/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
 import type { ServiceLifeCycle } from './api';
 import ko from './locales/ko.json';
-import { balance, fail, mockCommands, renderPage, serviceUser, tick, type Handler } from './test/harness';
+import { balance, fail, lifeCycle, mockCommands, renderPage, serviceUser, tick } from './test/harness';
 
-/** getStatus answers `statuses` in turn, then keeps the last. */
-function lifeCycle(...statuses: ServiceLifeCycle[]): Handler {
-  let i = 0;
-  return () => statuses[Math.min(i++, statuses.length - 1)];
-}
+/** `watchStatus` sending `status` and nothing after. */
+const watching = (status: ServiceLifeCycle) => lifeCycle(status).watchStatus;
 
 const home = {
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
@@ -22,30 +20,90 @@ describe('App routing', () => {
     vi.useFakeTimers();
   });
 
-  it('waits while the app initialises, then shows the wallet of the person logged in', async () => {
+  it('waits while the app initialises, as watchStatus tells it, then shows the wallet of the person logged in', async () => {
+    const status = lifeCycle('not_initialized');
     const ipc = mockCommands({
-      getStatus: lifeCycle('initializing', 'initializing', 'login'),
+      watchStatus: status.watchStatus,
       getCurrentServiceUser: () => serviceUser(),
       ...home,
     });
     renderPage(<App />);
     await tick();
     expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
-    await tick(100);
-    expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
-    await tick(100);
-    await tick();
+    expect(ipc.argsOf('watchStatus')).toEqual([{ onEvent: expect.any(Channel) }]);
 
-    expect(ipc.count('getStatus')).toBe(3);
-    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    await status.change('initializing');
+    expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
+    expect(ipc.count('getCurrentServiceUser')).toBe(0);
+
+    await status.change('login');
+    expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Wallet' })).toHaveAttribute('aria-current', 'page');
-    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    expect(await screen.findByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    // One channel, no polling (getStatus has no mock: a call would fail the test).
+    expect(ipc.count('watchStatus')).toBe(1);
+  });
+
+  it('leaves the starting page once under StrictMode, whose second effect watches again', async () => {
+    const ipc = mockCommands({
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+    });
+    renderPage(<App />, { strict: true });
+
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(ipc.count('watchStatus')).toBe(2);
+    expect(ipc.count('getCurrentServiceUser')).toBe(1);
+  });
+
+  it('keeps the page the person is on when the status changes later: the pages route themselves', async () => {
+    const status = lifeCycle('before_login');
+    mockCommands({ watchStatus: status.watchStatus, getCurrentServiceUser: () => null });
+    const page = renderPage(<App />);
+    await page.user.click(await screen.findByRole('button', { name: 'Create an account' }));
+    expect(screen.getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
+
+    await status.change('initializing');
+    await status.change('before_login');
+
+    expect(screen.getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
+  });
+
+  it('shows that it cannot start when the app cannot watch its life cycle, and Retry watches again', async () => {
+    let tries = 0;
+    const status = lifeCycle('before_login');
+    const ipc = mockCommands({
+      watchStatus: (args) => {
+        tries += 1;
+        return tries === 1 ? fail('UnknownError', 'command watchStatus not found') : status.watchStatus(args);
+      },
+      getCurrentServiceUser: () => null,
+    });
+    const page = renderPage(<App />);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Satchel cannot reach its service. Check the connection and try again.');
+    await page.user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(ipc.count('watchStatus')).toBe(2);
+  });
+
+  it('shows that it cannot start when the app cannot say who is logged in', async () => {
+    mockCommands({
+      watchStatus: watching('login'),
+      getCurrentServiceUser: () => fail('KeychainUnavailable', 'locked'),
+    });
+    renderPage(<App />);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Satchel cannot reach its service. Check the connection and try again.');
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
   });
 
   it('shows the register page when the person is logged in but has no wallet yet', async () => {
     mockCommands({
-      getStatus: lifeCycle('login_before_register'),
+      watchStatus: watching('login_before_register'),
       getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
     });
     renderPage(<App />);
@@ -56,7 +114,7 @@ describe('App routing', () => {
   });
 
   it.each<ServiceLifeCycle>(['before_login', 'initialized'])('shows the login page when the status is %s', async (status) => {
-    mockCommands({ getStatus: lifeCycle(status), getCurrentServiceUser: () => null });
+    mockCommands({ watchStatus: watching(status), getCurrentServiceUser: () => null });
     renderPage(<App />);
     await tick();
 
@@ -68,7 +126,7 @@ describe('App routing', () => {
   it('logs in to the wallet, or to the register page when the account has no wallet yet', async () => {
     let user = serviceUser();
     mockCommands({
-      getStatus: lifeCycle('before_login'),
+      watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
       loginWithEmailAndPassword: () => user,
       ...home,
@@ -93,7 +151,7 @@ describe('App routing', () => {
 
   it('sends an unverified login to "check your e-mail", and back to the login with the address filled in', async () => {
     mockCommands({
-      getStatus: lifeCycle('before_login'),
+      watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
       loginWithEmailAndPassword: () => fail('RequiredEmailVerified', 'verify first'),
     });
@@ -112,7 +170,7 @@ describe('App routing', () => {
   });
 
   it('opens the sign-up page from "Create an account", and Escape goes back to the login page', async () => {
-    mockCommands({ getStatus: lifeCycle('before_login'), getCurrentServiceUser: () => null });
+    mockCommands({ watchStatus: watching('before_login'), getCurrentServiceUser: () => null });
     const page = renderPage(<App />);
     await tick();
 
@@ -126,7 +184,7 @@ describe('App routing', () => {
   });
 
   it('moves between the tabs, and a language chosen in Settings changes the title and the tab names', async () => {
-    mockCommands({ getStatus: lifeCycle('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
     const page = renderPage(<App />);
     await tick();
 
@@ -147,7 +205,7 @@ describe('App routing', () => {
 
   it('returns to the login page after logging out in Settings', async () => {
     const ipc = mockCommands({
-      getStatus: lifeCycle('login'),
+      watchStatus: watching('login'),
       getCurrentServiceUser: () => serviceUser(),
       logout: () => null,
       ...home,
@@ -166,7 +224,7 @@ describe('App routing', () => {
   // Each page keeps its own copy of the theme; the saved choice is what counts.
   it('keeps a theme chosen in Settings when the system theme changes later', async () => {
     const system = systemColourScheme();
-    mockCommands({ getStatus: lifeCycle('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
     const page = renderPage(<App />);
     await tick();
     await page.user.click(screen.getByRole('button', { name: 'Settings' }));

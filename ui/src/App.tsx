@@ -1,6 +1,6 @@
 // The widget: which page shows follows the SDK's life cycle and the person's
 // choices. Pages talk to the app only through `api`.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, type ServiceLifeCycle, type ServiceUser } from './api';
 import { I18nProvider, useI18n } from './i18n';
 import { CheckEmail } from './pages/CheckEmail';
@@ -49,25 +49,40 @@ function Widget() {
   const [route, setRoute] = useState<Route>({ page: 'starting' });
   const [user, setUser] = useState<ServiceUser | null>(null);
 
-  const follow = useCallback(async () => {
-    setRoute({ page: 'starting' });
-    try {
-      // The app initialises in the background: wait until it has.
-      let status = await api.getStatus();
-      while (status === 'not_initialized' || status === 'initializing') {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        status = await api.getStatus();
-      }
-      setUser(await api.getCurrentServiceUser());
-      setRoute(routeFor(status));
-    } catch {
-      setRoute({ page: 'offline' });
-    }
-  }, []);
-
+  // Leave the starting page once the app has initialised: it initialises in the
+  // background and tells the page its life cycle through `watchStatus`. Later
+  // changes come from the pages, which route themselves. Again on Retry.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    void follow();
-  }, [follow]);
+    let live = true;
+    let started = false;
+    api
+      .watchStatus((status) => {
+        if (!live || started || status === 'not_initialized' || status === 'initializing') return;
+        started = true;
+        api.getCurrentServiceUser().then(
+          (current) => {
+            if (!live) return;
+            setUser(current);
+            setRoute(routeFor(status));
+          },
+          () => {
+            if (live) setRoute({ page: 'offline' });
+          },
+        );
+      })
+      .catch(() => {
+        if (live && !started) setRoute({ page: 'offline' });
+      });
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  const retry = () => {
+    setRoute({ page: 'starting' });
+    setAttempt((n) => n + 1);
+  };
 
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
@@ -99,7 +114,7 @@ function Widget() {
           <div className="brand">
             <Logo />
             <p role="alert">{t('starting.offline')}</p>
-            <button className="secondary" onClick={() => void follow()}>
+            <button className="secondary" onClick={retry}>
               {t('common.retry')}
             </button>
           </div>

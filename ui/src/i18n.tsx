@@ -20,6 +20,15 @@ function initialLanguage(): Language {
 
 export type Translate = (id: TextId, vars?: Record<string, string | number>) => string;
 
+/** `text` with every `{name}` placeholder (each occurrence) replaced by `vars[name]`,
+ * in one pass: a value is put in as it is, never read for placeholders or `$`
+ * patterns; a placeholder without a value stays as it is. */
+export function fill(text: string, vars: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+    Object.hasOwn(vars, name) ? String(vars[name]) : placeholder,
+  );
+}
+
 interface I18n {
   language: Language;
   setLanguage: (language: Language) => void;
@@ -33,11 +42,7 @@ const I18nContext = createContext<I18n | null>(null);
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(initialLanguage);
   const value = useMemo<I18n>(() => {
-    const t: Translate = (id, vars) => {
-      let text = catalogs[language][id] ?? en[id] ?? id;
-      for (const [name, v] of Object.entries(vars ?? {})) text = text.replace(`{${name}}`, String(v));
-      return text;
-    };
+    const t: Translate = (id, vars) => fill(catalogs[language][id] ?? en[id] ?? id, vars);
     return {
       language,
       setLanguage: (next) => {

@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
-import { api, asAppError, type AppError } from '../api';
+import { useState } from 'react';
+import { useAction } from '../action';
+import { api } from '../api';
+import { useCountdown } from '../countdown';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header } from '../ui';
 
@@ -7,25 +9,16 @@ const RESEND_COOLDOWN = 60;
 
 export function CheckEmail({ email, onVerified, onBack }: { email: string; onVerified: () => void; onBack: () => void }) {
   const { t } = useI18n();
-  const [wait, setWait] = useState(RESEND_COOLDOWN);
+  const cooldown = useCountdown(RESEND_COOLDOWN);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { error, run } = useAction();
 
-  useEffect(() => {
-    if (wait <= 0) return;
-    const timer = setTimeout(() => setWait(wait - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [wait]);
-
-  async function resend() {
-    setError(null);
-    try {
+  function resend() {
+    void run(async () => {
       await api.resendVerification(email);
       setSent(true);
-      setWait(RESEND_COOLDOWN);
-    } catch (err) {
-      setError(asAppError(err));
-    }
+      cooldown.start(RESEND_COOLDOWN);
+    });
   }
 
   return (
@@ -39,8 +32,8 @@ export function CheckEmail({ email, onVerified, onBack }: { email: string; onVer
           <button id="check-verified" className="primary" onClick={onVerified}>
             {t('check.verified')}
           </button>
-          <button className="secondary" onClick={resend} disabled={wait > 0}>
-            {wait > 0 ? t('check.resendIn', { seconds: wait }) : t('check.resend')}
+          <button className="secondary" onClick={resend} disabled={cooldown.seconds > 0}>
+            {cooldown.seconds > 0 ? t('check.resendIn', { seconds: cooldown.seconds }) : t('check.resend')}
           </button>
         </div>
       </main>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { useAction } from '../action';
+import { api, asAppError, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Logo, PasswordField } from '../ui';
 
@@ -17,22 +18,19 @@ export function Login({
   const { t } = useI18n();
   const [email, setEmail] = useState(initialEmail);
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onLoggedIn(await api.loginWithEmailAndPassword(email, password));
-    } catch (err) {
-      const appError = asAppError(err);
-      if (appError.code === 'RequiredEmailVerified') onVerifyEmail(email);
-      else setError(appError);
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => {
+      try {
+        onLoggedIn(await api.loginWithEmailAndPassword(email, password));
+      } catch (err) {
+        // Not an error to show: the address first needs its verification link.
+        if (asAppError(err).code !== 'RequiredEmailVerified') throw err;
+        onVerifyEmail(email);
+      }
+    });
   }
 
   const emailError = error?.code === 'IncorrectEmailForm' ? error : null;

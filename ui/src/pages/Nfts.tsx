@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, asAppError, thumbnailSrc, type AppError, type ServiceNft } from '../api';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useAction } from '../action';
+import { api, thumbnailSrc, type ServiceNft } from '../api';
+import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header, Skeleton, shortAddress } from '../ui';
-import { useCooldown } from '../cooldown';
 
 function Thumb({ nft, size }: { nft: ServiceNft; size: 'tile' | 'detail' }) {
   const { t } = useI18n();
@@ -28,34 +29,32 @@ export function Nfts() {
   const { t } = useI18n();
   const [nfts, setNfts] = useState<ServiceNft[] | null>(null);
   const [selected, setSelected] = useState<ServiceNft | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { wait, sync } = useCooldown('nfts');
-  const load = useCallback(async (refresh: boolean) => {
-    setError(null);
-    setBusy(true);
-    try {
-      setNfts(await api.getNFTs(refresh));
-    } catch (err) {
-      setError(asAppError(err));
-    } finally {
-      setBusy(false);
-      if (refresh) void sync();
-    }
-  }, [sync]);
+  const { busy, error, run } = useAction();
+  const cooldown = useRefreshCooldown('nfts');
+
+  // What the app has stored, or (`refresh`) what it reads from the chain, which
+  // starts its cooldown.
+  const load = (refresh: boolean) =>
+    run(async () => {
+      try {
+        setNfts(await api.getNFTs(refresh));
+      } finally {
+        if (refresh) void cooldown.sync();
+      }
+    });
 
   // On entry, show what is stored at once, then read the chain when the cooldown
   // allows. Once per visit, also when React runs effects twice (StrictMode).
+  const enter = useEffectEvent(async () => {
+    await load(false);
+    if ((await cooldown.sync()) === 0) await load(true);
+  });
   const entered = useRef(false);
   useEffect(() => {
     if (entered.current) return;
     entered.current = true;
-    void (async () => {
-      await load(false);
-      const waits = await api.getRefreshWait().catch(() => null);
-      if (waits?.nfts === 0) await load(true);
-    })();
-  }, [load]);
+    void enter();
+  }, []);
 
   const [network, setNetwork] = useState<string | null>(null);
   const networks = useMemo(() => [...new Set((nfts ?? []).map((n) => n.contract.network))], [nfts]);
@@ -79,8 +78,8 @@ export function Nfts() {
         ) : (
           <span />
         )}
-        <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || wait > 0}>
-          {wait > 0 ? t('wallet.refreshIn', { seconds: wait }) : t('wallet.refresh')}
+        <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || cooldown.seconds > 0}>
+          {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
         </button>
       </div>
       <ErrorNotice error={error} onRetry={() => load(false)} />
@@ -113,7 +112,7 @@ export function Nfts() {
 function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { error, run } = useAction();
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
@@ -124,14 +123,9 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
     return () => window.removeEventListener('keydown', back);
   }, [onBack, confirming]);
 
-  async function open() {
+  function open() {
     setConfirming(false);
-    setError(null);
-    try {
-      await api.openNftLink(nft.externalLink);
-    } catch (err) {
-      setError(asAppError(err));
-    }
+    void run(() => api.openNftLink(nft.externalLink));
   }
 
   return (
@@ -183,7 +177,7 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
               <button className="secondary" onClick={() => setConfirming(false)} autoFocus>
                 {t('common.cancel')}
               </button>
-              <button id="nft-open-link-confirm" className="primary" onClick={() => void open()}>
+              <button id="nft-open-link-confirm" className="primary" onClick={open}>
                 {t('nfts.openLinkConfirm')}
               </button>
             </div>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { useAction } from '../action';
+import { api, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header } from '../ui';
 
@@ -29,8 +30,7 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
   const { t } = useI18n();
   const [pin, setPin] = useState('');
   const [again, setAgain] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
   const [mismatch, setMismatch] = useState(false);
 
   if (user?.userStatus.loginStatus === 'pinRequired') {
@@ -47,7 +47,7 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
     );
   }
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (pin !== again) {
       setMismatch(true);
@@ -56,15 +56,7 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
       return;
     }
     setMismatch(false);
-    setBusy(true);
-    setError(null);
-    try {
-      onRegistered(await api.register(pin));
-    } catch (err) {
-      setError(asAppError(err));
-    } finally {
-      setBusy(false);
-    }
+    void run(async () => onRegistered(await api.register(pin)));
   }
 
   return (

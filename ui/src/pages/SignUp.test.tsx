@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SignUp, passwordChecks } from './SignUp';
+import { SignUp } from './SignUp';
 import { fail, mockCommands, renderPage, serviceUser, tick } from '../test/harness';
 
 function renderSignUp() {
@@ -45,13 +45,15 @@ describe('SignUp', () => {
     expect(rules()).toEqual({ length: false, letter: true, digit: false });
   });
 
-  it('counts letters of any script and characters, not UTF-16 units, for the rules', () => {
-    expect(passwordChecks('비밀번호비밀번호1')).toEqual({ length: true, letter: true, digit: true });
-    expect(passwordChecks('12345678')).toEqual({ length: true, letter: false, digit: true });
-    // Seven emoji are fourteen UTF-16 units but seven characters: too short.
-    expect(passwordChecks('😀'.repeat(7))).toEqual({ length: false, letter: false, digit: false });
-    expect(passwordChecks('a1'.repeat(64)).length).toBe(true);
-    expect(passwordChecks('a1'.repeat(64) + 'x').length).toBe(false);
+  it('takes a password in any script: a Korean one meets every rule and can be sent', async () => {
+    const ipc = mockCommands({ signUpWithEmailAndPassword: () => ({ verificationSent: true }) });
+    const page = renderSignUp();
+    await fillForm(page, 'ada@example.com', '비밀번호비밀번호1');
+
+    expect(rules()).toEqual({ length: true, letter: true, digit: true });
+    await page.user.click(screen.getByRole('button', { name: 'Create account' }));
+    await tick();
+    expect(ipc.argsOf('signUpWithEmailAndPassword')).toEqual([{ email: 'ada@example.com', password: '비밀번호비밀번호1' }]);
   });
 
   it('says when the confirmation differs from the password and keeps Create account disabled until they match', async () => {

@@ -1,17 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api, asAppError, type AppError, type ServiceUser } from '../api';
+import { useAction } from '../action';
+import { api, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
+import { isPasswordForm, passwordChecks } from '../rules';
 import { ErrorNotice, Header, PasswordField } from '../ui';
-
-/** The password rules of the service, shown as they are met. */
-export function passwordChecks(password: string) {
-  const length = [...password].length;
-  return {
-    length: length >= 8 && length <= 128,
-    letter: /\p{L}/u.test(password),
-    digit: /[0-9]/.test(password),
-  };
-}
 
 export function SignUp({
   onVerificationSent,
@@ -26,26 +18,19 @@ export function SignUp({
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<AppError | null>(null);
+  const { busy, error, run } = useAction();
   const checks = passwordChecks(password);
   const mismatch = confirm.length > 0 && confirm !== password;
-  const ready = email && checks.length && checks.letter && checks.digit && confirm === password;
+  const ready = email !== '' && isPasswordForm(password) && confirm === password;
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (!ready) return;
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       const outcome = await api.signUpWithEmailAndPassword(email, password);
       if (outcome.user) onSignedIn(outcome.user);
       else onVerificationSent(email);
-    } catch (err) {
-      setError(asAppError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (

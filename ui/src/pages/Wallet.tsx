@@ -1,61 +1,55 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, asAppError, markShownAfterPaint, type AccountBalanceInfo, type AppError } from '../api';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useAction } from '../action';
+import { api, markShownAfterPaint, type AccountBalanceInfo } from '../api';
+import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
-import { useCooldown } from '../cooldown';
+
+/** The time, renewed every second: for "updated N s ago". */
+function useClock(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 export function Wallet() {
   const { t } = useI18n();
   const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(null);
-  const [error, setError] = useState<AppError | null>(null);
-  const [busy, setBusy] = useState(false);
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const cooldown = useCooldown('balances');
-  const [, tick] = useState(0);
+  const { busy, error, run } = useAction();
+  const cooldown = useRefreshCooldown('balances');
+  const now = useClock();
 
-  useEffect(() => {
-    const timer = setInterval(() => tick((n) => n + 1), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  // What the app has stored; Refresh stays as it is meanwhile.
+  const load = () => run(async () => setBalances(await api.getBalance()), { busy: false });
 
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setBalances(await api.getBalance());
-    } catch (err) {
-      setError(asAppError(err));
-    }
-  }, []);
-
-  async function refresh() {
-    setBusy(true);
-    setError(null);
-    try {
-      setBalances(await api.refreshBalance());
-      setUpdatedAt(Date.now());
-    } catch (err) {
-      setError(asAppError(err));
-    } finally {
-      setBusy(false);
-      void cooldown.sync();
-    }
-  }
+  // Reads the chain; the app starts its cooldown, which the page then asks for.
+  const refresh = () =>
+    run(async () => {
+      try {
+        setBalances(await api.refreshBalance());
+        setUpdatedAt(Date.now());
+      } finally {
+        void cooldown.sync();
+      }
+    });
 
   // On entry, show what is stored at once, then read the chain when the cooldown
   // allows. Once per visit, also when React runs effects twice (StrictMode).
+  const enter = useEffectEvent(async () => {
+    await load();
+    if ((await cooldown.sync()) === 0) await refresh();
+  });
   const entered = useRef(false);
   useEffect(() => {
     if (entered.current) return;
     entered.current = true;
-    void load().then(() =>
-      api
-        .getRefreshWait()
-        .then((waits) => (waits.balances === 0 ? refresh() : undefined))
-        .catch(() => undefined),
-    );
-    // Once, on entry.
+    void enter();
   }, []);
 
   const shown = useRef(false);
@@ -73,15 +67,15 @@ export function Wallet() {
     }
   }
 
-  const since = updatedAt === null ? null : Math.round((Date.now() - updatedAt) / 1000);
+  const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
   return (
     <main className="page">
       <div className="toolbar">
         <span id="wallet-updated">
           {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
         </span>
-        <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.wait > 0}>
-          {cooldown.wait > 0 ? t('wallet.refreshIn', { seconds: cooldown.wait }) : t('wallet.refresh')}
+        <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.seconds > 0}>
+          {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
         </button>
       </div>
       <ErrorNotice error={error} onRetry={balances ? undefined : load} />

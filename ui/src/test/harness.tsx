@@ -4,9 +4,10 @@
 import { StrictMode, type ReactElement } from 'react';
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Channel } from '@tauri-apps/api/core';
 import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, expect, vi } from 'vitest';
-import type { AccountBalanceInfo, AppError, ErrorCode, ServiceNft, ServiceUser, api } from '../api';
+import type { AccountBalanceInfo, AppError, ErrorCode, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
 import { I18nProvider } from '../i18n';
 
 export type Command = keyof typeof api;
@@ -58,6 +59,48 @@ export function mockCommands(given: Partial<Record<Command, Handler>>) {
 /** A command's failure as the app sends it: `{code, message}`. */
 export function fail(code: ErrorCode, message = 'detail from the service'): never {
   throw { code, message } satisfies AppError;
+}
+
+/** What the IPC mock installs in the window (`@tauri-apps/api/mocks`): a channel's
+ * messages arrive through `runCallback` under the channel's id. */
+interface TauriInternals {
+  runCallback: (id: number, message: unknown) => void;
+}
+
+/**
+ * The app's life cycle, as the shell's `watchStatus` sends it: the `watchStatus`
+ * handler for `mockCommands`, which sends the current status to each page that
+ * watches at once (right after the handler returns, as the shell's command
+ * returns and its task sends), and `change`, which sends the next status to
+ * every watcher.
+ *
+ * With `mockIPC`, a command's arguments reach the handler as the page passed them,
+ * so `onEvent` is the page's own `Channel`. A message goes through the channel's
+ * callback as the shell sends it, `{index, message}` under the channel's id, so
+ * the `Channel`'s own ordering is exercised too.
+ */
+export function lifeCycle(initial: ServiceLifeCycle) {
+  let current = initial;
+  const watchers: { channel: Channel<ServiceLifeCycle>; sent: number }[] = [];
+  const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
+  const send = (watcher: (typeof watchers)[number], status: ServiceLifeCycle) =>
+    internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: status });
+  const watchStatus: Handler = (args) => {
+    const watcher = { channel: args.onEvent as Channel<ServiceLifeCycle>, sent: 0 };
+    watchers.push(watcher);
+    queueMicrotask(() => send(watcher, current));
+    return null;
+  };
+  return {
+    watchStatus,
+    /** The app's status changes to `status`: every watcher hears it. */
+    async change(status: ServiceLifeCycle) {
+      current = status;
+      await act(async () => {
+        for (const watcher of watchers) send(watcher, status);
+      });
+    },
+  };
 }
 
 /** A promise the test settles when it wants: for loading states. */
