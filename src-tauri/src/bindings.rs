@@ -9,7 +9,7 @@ use satchel_api::{
     ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
     ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
 };
-use satchel_sdk::{ErrorCode, SdkError, SdkErrorCode};
+use satchel_sdk::{ErrorCode, KeyState, SdkError, SdkErrorCode};
 use ts_rs::{Config, TS};
 
 use crate::commands::{RefreshWait, SignUpOutcome};
@@ -40,6 +40,7 @@ fn declarations() -> String {
         SdkErrorCode::decl(&cfg),
         ErrorCode::decl(&cfg),
         SdkError::decl(&cfg),
+        KeyState::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
     ];

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use satchel_api::{
     AccountBalanceInfo, AppInfo, ServiceAccount, ServiceLifeCycle, ServiceNft, ServiceUser,
 };
-use satchel_sdk::{AccountRef, OrUnknown, Refresh, SdkError, Widget};
+use satchel_sdk::{AccountRef, KeyState, OrUnknown, Refresh, SdkError, Widget};
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State, WebviewWindow};
@@ -95,6 +95,13 @@ pub async fn resendVerification(widget: WidgetState<'_>, email: String) -> Resul
 #[tauri::command]
 pub async fn register(widget: WidgetState<'_>, pin: String) -> Result<ServiceUser> {
     widget.register(&pin).await
+}
+
+/// Whether this device holds the wallet's key: the page explains a wallet whose
+/// key is elsewhere or is not the wallet's.
+#[tauri::command]
+pub fn getKeyState(widget: WidgetState<'_>) -> KeyState {
+    widget.key_state()
 }
 
 #[tauri::command]

@@ -41,6 +41,7 @@ widget_commands![
     signUpWithEmailAndPassword,
     resendVerification,
     register,
+    getKeyState,
     openWidget,
     closeWidget,
     logout,

@@ -63,6 +63,9 @@ on_every_backend!(
     identity::get_login_session_returns_and_replaces_the_stored_tokens,
     widget::the_widget_registers_a_wallet_and_shows_it,
     widget::a_wallet_whose_key_is_elsewhere_asks_for_the_pin,
+    widget::a_lost_registration_answer_keeps_the_key_the_service_has,
+    widget::a_retried_registration_reuses_the_key_made_first,
+    widget::a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet,
 );
 
 /// The four operations for a user, as (name, path and query) pairs.

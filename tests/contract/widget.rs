@@ -7,9 +7,10 @@ use alloy::primitives::utils::parse_units;
 use satchel_api::{
     LoginStatus, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNftScheme,
 };
-use satchel_sdk::vault::KdfStrength;
+use satchel_sdk::vault::{KdfStrength, pending_entry, wallet_entry};
 use satchel_sdk::{
-    ErrorCode, Login, MemoryStore, SdkErrorCode, ThumbnailSize, Thumbnails, TokenStore, Widget,
+    ErrorCode, KeyState, Login, MemoryStore, SdkErrorCode, ThumbnailSize, Thumbnails, TokenStore,
+    Widget,
 };
 use satchel_tests::{Backend, Stack};
 
@@ -197,4 +198,236 @@ pub async fn a_wallet_whose_key_is_elsewhere_asks_for_the_pin(backend: Backend) 
     assert_eq!(user.user_status.login_status, LoginStatus::PinRequired);
     assert_eq!(user.user_status.pin_required, Some(true));
     assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+}
+
+/// A proxy in front of the service that forwards every request, except that it
+/// closes the connection instead of passing on the service's answer to the
+/// first `POST /v1/wallets`, and then closes the next `after` requests unanswered.
+struct LossyProxy {
+    url: url::Url,
+    dropped_register: Arc<std::sync::atomic::AtomicBool>,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+async fn lossy_proxy(upstream: url::Url, after: usize) -> LossyProxy {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use http_body_util::{BodyExt as _, Full};
+    use hyper::body::{Bytes, Incoming};
+    use hyper::{Request, Response, header};
+    use hyper_util::rt::TokioIo;
+
+    let lost = || std::io::Error::other("lost on the way");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let url = format!("http://{}/", listener.local_addr().expect("address"))
+        .parse()
+        .expect("url");
+    let dropped_register = Arc::new(AtomicBool::new(false));
+    let to_drop = Arc::new(AtomicUsize::new(0));
+    let http = reqwest::Client::new();
+    let dropped = dropped_register.clone();
+    let task = tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (http, upstream) = (http.clone(), upstream.clone());
+            let (dropped, to_drop) = (dropped.clone(), to_drop.clone());
+            let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                let (http, upstream) = (http.clone(), upstream.clone());
+                let (dropped, to_drop) = (dropped.clone(), to_drop.clone());
+                async move {
+                    let (parts, body) = request.into_parts();
+                    let is_register =
+                        parts.method == hyper::Method::POST && parts.uri.path() == "/v1/wallets";
+                    if !is_register
+                        && to_drop
+                            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                            .is_ok()
+                    {
+                        return Err::<Response<Full<Bytes>>, _>(lost());
+                    }
+                    let body = body
+                        .collect()
+                        .await
+                        .map_err(std::io::Error::other)?
+                        .to_bytes();
+                    let target = upstream
+                        .join(
+                            parts
+                                .uri
+                                .path_and_query()
+                                .map_or("", |p| p.as_str())
+                                .trim_start_matches('/'),
+                        )
+                        .map_err(std::io::Error::other)?;
+                    let mut forward = http.request(parts.method.clone(), target).body(body);
+                    for (name, value) in &parts.headers {
+                        if name != header::HOST && name != header::CONTENT_LENGTH {
+                            forward = forward.header(name, value);
+                        }
+                    }
+                    let answer = forward.send().await.map_err(std::io::Error::other)?;
+                    let status = answer.status();
+                    let headers = answer.headers().clone();
+                    let body = answer.bytes().await.map_err(std::io::Error::other)?;
+                    if is_register && !dropped.swap(true, Ordering::SeqCst) {
+                        // The service has answered (and committed): the answer is lost.
+                        to_drop.store(after, Ordering::SeqCst);
+                        return Err(lost());
+                    }
+                    let mut response = Response::builder().status(status);
+                    for (name, value) in &headers {
+                        if name != header::TRANSFER_ENCODING && name != header::CONTENT_LENGTH {
+                            response = response.header(name, value);
+                        }
+                    }
+                    response
+                        .body(Full::new(body))
+                        .map_err(std::io::Error::other)
+                }
+            });
+            tokio::spawn(async move {
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    LossyProxy {
+        url,
+        dropped_register,
+        _task: task,
+    }
+}
+
+/// A widget that reaches the service at `url`, logged in there as Ada (signed up
+/// before), ready to register.
+async fn widget_through(stack: &Stack, url: url::Url, store: Arc<dyn TokenStore>) -> Widget {
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let config = satchel_sdk::ServiceConfig::new(url, &stack.domain);
+    widget.init(config).await.expect("initialised");
+    widget
+        .login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    assert_eq!(widget.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+    widget
+}
+
+/// The wallet's address as the service has it, and the user's id.
+async fn registered_address(w: &Widget) -> (String, String) {
+    let accounts = w.get_accounts(None, false).await.expect("accounts");
+    let user_id = w
+        .current_user()
+        .and_then(|u| u.user_info)
+        .map(|i| i.user_id)
+        .expect("a user");
+    (accounts[0].address.clone(), user_id)
+}
+
+pub async fn a_lost_registration_answer_keeps_the_key_the_service_has(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let proxy = lossy_proxy(stack.sdk_config().service_url, 0).await;
+    let w = widget_through(&stack, proxy.url.clone(), store.clone()).await;
+
+    // The service commits, its answer is lost; the widget asks the service and
+    // finds its own address there.
+    w.register("246810").await.expect("registered all the same");
+    assert!(
+        proxy
+            .dropped_register
+            .load(std::sync::atomic::Ordering::SeqCst)
+    );
+    assert_eq!(w.get_status(), ServiceLifeCycle::Login);
+    assert_eq!(w.key_state(), KeyState::OnDevice);
+    let (address, user_id) = registered_address(&w).await;
+    let signer = w.unlock("246810").await.expect("the key");
+    assert_eq!(signer.address().to_checksum(None), address);
+    let app_id = stack.app_id().await;
+    assert_eq!(store.load(&pending_entry(&app_id, &user_id)), Ok(None));
+}
+
+pub async fn a_retried_registration_reuses_the_key_made_first(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    // The answer is lost, and so is the question that would have settled it.
+    let proxy = lossy_proxy(stack.sdk_config().service_url, 1).await;
+    let w = widget_through(&stack, proxy.url.clone(), store.clone()).await;
+    let user_id = w
+        .current_user()
+        .and_then(|u| u.user_info)
+        .map(|i| i.user_id)
+        .expect("a user");
+    let app_id = stack.app_id().await;
+
+    w.register("246810").await.expect_err("no answer");
+    assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+    assert_eq!(
+        store.load(&wallet_entry(&app_id, &user_id)),
+        Ok(None),
+        "no wallet key before the service has confirmed it"
+    );
+    let pending = store
+        .load(&pending_entry(&app_id, &user_id))
+        .expect("keychain")
+        .expect("the key made is kept for the retry");
+
+    let e = w.register("111111").await.expect_err("another PIN");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
+    assert!(e.message.contains("PIN you chose"), "{}", e.message);
+
+    // The retry meets 409 (the wallet exists) and finds its own address there.
+    w.register("246810").await.expect("the retry succeeds");
+    assert_eq!(w.get_status(), ServiceLifeCycle::Login);
+    let (address, _) = registered_address(&w).await;
+    assert!(
+        pending.to_lowercase().contains(&address.to_lowercase()),
+        "the wallet's address is the first key's"
+    );
+    let signer = w.unlock("246810").await.expect("the key");
+    assert_eq!(signer.address().to_checksum(None), address);
+    assert_eq!(store.load(&pending_entry(&app_id, &user_id)), Ok(None));
+}
+
+pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let w = widget(&stack, store.clone()).await;
+    w.register("246810").await.expect("registered");
+    let (_, user_id) = registered_address(&w).await;
+    // The keychain entry now holds another wallet's key.
+    let other = satchel_sdk::vault::NewWallet::generate()
+        .and_then(|wallet| wallet.seal("246810", KdfStrength::Test))
+        .expect("another key");
+    let app_id = stack.app_id().await;
+    store
+        .save(
+            &wallet_entry(&app_id, &user_id),
+            &serde_json::to_string(&other).expect("json"),
+        )
+        .expect("saved");
+
+    // A restart checks the key against the wallet.
+    let w = widget(&stack, store.clone()).await;
+    assert_eq!(w.key_state(), KeyState::Mismatch);
+    assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+    let user = w.current_user().expect("logged in");
+    assert_eq!(user.user_status.login_status, LoginStatus::PinRequired);
+    assert!(!w.open_widget());
+    assert!(
+        w.get_balance(None)
+            .await
+            .expect_err("no wallet shown")
+            .is(ServiceErrorCode::InvalidLoginSession)
+    );
+    assert!(w.unlock("246810").await.is_err(), "the key is never used");
+    assert!(
+        w.register("246810").await.is_err(),
+        "and never replaced by a new one"
+    );
 }

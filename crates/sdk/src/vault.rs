@@ -20,8 +20,21 @@ use zeroize::{Zeroize, Zeroizing};
 use crate::error::SdkError;
 use crate::store::{TokenStore, load_json, save_json};
 
-/// Where the sealed keys of this app's users are kept: one keychain entry per
-/// app and user.
+/// The keychain entry of `user_id`'s confirmed wallet key in `app_id`.
+pub fn wallet_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet:{app_id}:{user_id}")
+}
+
+/// The keychain entry of a wallet key made for `user_id` whose registration the
+/// service has not confirmed yet.
+pub fn pending_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet-pending:{app_id}:{user_id}")
+}
+
+/// Where the sealed keys of this app's users are kept: per app and user, one
+/// confirmed key, and at most one key made but not yet confirmed by the service.
+/// A key is confirmed only once the service has the same address, so a retried
+/// registration reuses the pending key and can never replace a confirmed one.
 pub(crate) struct KeyVault {
     store: Arc<dyn TokenStore>,
     app_id: String,
@@ -35,21 +48,45 @@ impl KeyVault {
         }
     }
 
-    fn entry(&self, user_id: &str) -> String {
-        format!("wallet:{}:{user_id}", self.app_id)
-    }
-
-    /// The sealed key of `user_id`'s wallet on this device, if there is one.
+    /// The confirmed sealed key of `user_id`'s wallet on this device, if any.
     pub(crate) async fn load(&self, user_id: &str) -> Result<Option<SealedMnemonic>, SdkError> {
-        load_json(&self.store, &self.entry(user_id)).await
+        load_json(&self.store, &wallet_entry(&self.app_id, user_id)).await
     }
 
-    pub(crate) async fn save(
+    /// The key made for `user_id` and not yet confirmed, if any.
+    pub(crate) async fn load_pending(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<SealedMnemonic>, SdkError> {
+        load_json(&self.store, &pending_entry(&self.app_id, user_id)).await
+    }
+
+    pub(crate) async fn save_pending(
         &self,
         user_id: &str,
         sealed: &SealedMnemonic,
     ) -> Result<(), SdkError> {
-        save_json(&self.store, &self.entry(user_id), Some(sealed)).await
+        save_json(
+            &self.store,
+            &pending_entry(&self.app_id, user_id),
+            Some(sealed),
+        )
+        .await
+    }
+
+    /// The service has the pending key's address: it becomes the wallet's key.
+    pub(crate) async fn confirm(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        save_json(
+            &self.store,
+            &wallet_entry(&self.app_id, user_id),
+            Some(sealed),
+        )
+        .await?;
+        save_json::<SealedMnemonic>(&self.store, &pending_entry(&self.app_id, user_id), None).await
     }
 }
 
@@ -167,6 +204,11 @@ fn derive_key(
 }
 
 impl SealedMnemonic {
+    /// Whether this key's first account is `address` (any letter case).
+    pub fn is_for(&self, address: &str) -> bool {
+        self.address.eq_ignore_ascii_case(address)
+    }
+
     /// Opens the mnemonic with `pin` and derives the first account's signer. A
     /// wrong PIN is `InvalidParameters`.
     pub fn unseal(&self, pin: &str) -> Result<PrivateKeySigner, SdkError> {

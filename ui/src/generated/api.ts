@@ -55,6 +55,8 @@ export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
 
 export type AppError = { code: ErrorCode, message: string, };
 
+export type KeyState = "noWallet" | "onDevice" | "missing" | "mismatch";
+
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 
 export type RefreshWait = { balances: number, nfts: number, };

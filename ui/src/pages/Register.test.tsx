@@ -101,10 +101,20 @@ describe('Register', () => {
   });
 
   it('offers only logging out when the wallet key is on another device', async () => {
-    mockCommands({});
+    mockCommands({ getKeyState: () => 'missing' });
     const page = renderRegister(serviceUser({ userStatus: { loginStatus: 'pinRequired' } }));
 
-    expect(screen.getByText("This wallet's key is on another device. Restoring it here is not available yet.")).toBeInTheDocument();
+    expect(await screen.findByText("This wallet's key is on another device. Restoring it here is not available yet.")).toBeInTheDocument();
+    expect(screen.queryByLabelText('Choose a 6-digit PIN')).not.toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(page.onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when the key on this device is not the wallet\'s, and shows no wallet and no PIN form', async () => {
+    mockCommands({ getKeyState: () => 'mismatch' });
+    const page = renderRegister(serviceUser({ userStatus: { loginStatus: 'pinRequired', pinRequired: true } }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent("is not this wallet's key");
     expect(screen.queryByLabelText('Choose a 6-digit PIN')).not.toBeInTheDocument();
     await page.user.click(screen.getByRole('button', { name: 'Log out' }));
     expect(page.onLogout).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useAction } from '../action';
-import { api, type ServiceUser } from '../api';
+import { api, type KeyState, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Header } from '../ui';
 
@@ -26,6 +26,33 @@ function PinField({ value, label, id, onChange }: { value: string; label: string
   );
 }
 
+/** The wallet exists but this device cannot sign for it: its key is elsewhere,
+ * or the key here is not the wallet's (then the wallet is never shown). */
+function KeyNotHere({ onLogout }: { onLogout: () => void }) {
+  const { t } = useI18n();
+  const [keyState, setKeyState] = useState<KeyState | null>(null);
+  useEffect(() => {
+    api.getKeyState().then(setKeyState, () => setKeyState('missing'));
+  }, []);
+  return (
+    <>
+      <Header title={t('register.title')} />
+      <main className="page">
+        {keyState === 'mismatch' ? (
+          <div id="key-mismatch" className="notice error" role="alert">
+            {t('register.keyMismatch')}
+          </div>
+        ) : (
+          <div className="notice info">{t('register.pinRequired')}</div>
+        )}
+        <button className="secondary" onClick={onLogout}>
+          {t('settings.logout')}
+        </button>
+      </main>
+    </>
+  );
+}
+
 export function Register({ user, onRegistered, onLogout }: { user: ServiceUser | null; onRegistered: (u: ServiceUser) => void; onLogout: () => void }) {
   const { t } = useI18n();
   const [pin, setPin] = useState('');
@@ -34,17 +61,7 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
   const [mismatch, setMismatch] = useState(false);
 
   if (user?.userStatus.loginStatus === 'pinRequired') {
-    return (
-      <>
-        <Header title={t('register.title')} />
-        <main className="page">
-          <div className="notice info">{t('register.pinRequired')}</div>
-          <button className="secondary" onClick={onLogout}>
-            {t('settings.logout')}
-          </button>
-        </main>
-      </>
-    );
+    return <KeyNotHere onLogout={onLogout} />;
   }
 
   function submit(e: FormEvent) {

@@ -29,6 +29,7 @@ use allow_lists::AllowLists;
 pub use assets::AccountRef;
 use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
+pub use keys::KeyState;
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.
@@ -66,6 +67,7 @@ struct WidgetState {
     status: ServiceLifeCycle,
     /// The logged-in user, without tokens.
     user: Option<ServiceUser>,
+    key_state: KeyState,
     cooldowns: Cooldowns,
     allowed: AllowLists,
 }
@@ -118,11 +120,13 @@ impl Widget {
         self.status_changes.subscribe()
     }
 
-    /// Moves to `status` with `user` (both at once) and tells the followers.
-    fn enter(&self, status: ServiceLifeCycle, user: Option<ServiceUser>) {
+    /// Moves to `status` with `user` and its key state (all at once) and tells
+    /// the followers.
+    fn enter(&self, status: ServiceLifeCycle, user: Option<ServiceUser>, key_state: KeyState) {
         let mut state = self.state.lock();
         state.status = status;
         state.user = user;
+        state.key_state = key_state;
         self.status_changes.send_replace(status);
     }
 
@@ -145,25 +149,25 @@ impl Widget {
             self.status_changes.send_replace(state.status);
         }
         if let Err(e) = self.login.init(config).await {
-            self.enter(ServiceLifeCycle::NotInitialized, None);
+            self.enter(ServiceLifeCycle::NotInitialized, None, KeyState::NoWallet);
             return Err(e);
         }
-        self.enter(ServiceLifeCycle::Initialized, None);
+        self.enter(ServiceLifeCycle::Initialized, None, KeyState::NoWallet);
         let user = self.login.get_current_service_user().await?;
         self.adopt(user).await
     }
 
-    /// Takes the user a login produced (or `None`) and moves to its state.
+    /// Takes the user a login produced (or `None`) and moves to its state. A
+    /// wallet whose key is not on this device, or whose key here is another
+    /// one, is `pinRequired`: never shown as the wallet.
     async fn adopt(&self, user: Option<ServiceUser>) -> Result<ServiceLifeCycle, SdkError> {
         let Some(mut user) = user else {
-            self.enter(ServiceLifeCycle::BeforeLogin, None);
+            self.enter(ServiceLifeCycle::BeforeLogin, None, KeyState::NoWallet);
             return Ok(ServiceLifeCycle::BeforeLogin);
         };
         user.token = None;
-        if user.user_status.login_status == LoginStatus::Complete
-            && self.sealed_key(&user).await?.is_none()
-        {
-            // The wallet exists but its key is not on this device.
+        let key_state = self.check_key(&user).await?;
+        if matches!(key_state, KeyState::Missing | KeyState::Mismatch) {
             user.user_status.login_status = LoginStatus::PinRequired;
             user.user_status.pin_required = Some(true);
         }
@@ -172,7 +176,7 @@ impl Widget {
         } else {
             ServiceLifeCycle::LoginBeforeRegister
         };
-        self.enter(status, Some(user));
+        self.enter(status, Some(user), key_state);
         Ok(status)
     }
 
