@@ -9,7 +9,7 @@ packages=(
   libwebkit2gtk-4.1-dev libsoup-3.0-dev libayatana-appindicator3-dev librsvg2-dev
   libxdo-dev libssl-dev libgtk-3-dev pkg-config build-essential
   # tests: PostgreSQL, a virtual display, WebKit's WebDriver, the Secret Service keychain
-  postgresql xvfb webkit2gtk-driver gnome-keyring dbus dbus-x11 libdbus-1-dev libsecret-1-dev
+  postgresql xvfb webkit2gtk-driver imagemagick gnome-keyring dbus dbus-x11 libdbus-1-dev libsecret-1-dev
   curl ca-certificates
 )
 missing=()

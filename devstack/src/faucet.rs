@@ -11,7 +11,8 @@ use axum::response::{IntoResponse, Response};
 
 use crate::Demo;
 
-/// The largest registration body read; a real one is about a hundred bytes.
+/// The largest registration body read; a real one is at most a few kilobytes (the
+/// service takes a backup of up to 2048 characters).
 const MAX_BODY: usize = 64 * 1024;
 
 /// The service's router with the faucet in front of wallet registration.

@@ -5,11 +5,11 @@
 use std::path::Path;
 
 use satchel_api::{
-    AccountBalanceInfo, AppInfo, LoginLibraryError, LoginStatus, NetworkInfo, Outcome, Provider,
-    ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
+    AccountBalanceInfo, AppInfo, LoginLibraryError, LoginStatus, NetworkInfo, Outcome, PinStatus,
+    Provider, ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
     ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
 };
-use satchel_sdk::{ErrorCode, KeyState, SdkError, SdkErrorCode};
+use satchel_sdk::{ErrorCode, KeyState, KeyStatus, SdkError, SdkErrorCode};
 use ts_rs::{Config, TS};
 
 use crate::commands::{RefreshWait, SignUpOutcome};
@@ -41,6 +41,8 @@ fn declarations() -> String {
         ErrorCode::decl(&cfg),
         SdkError::decl(&cfg),
         KeyState::decl(&cfg),
+        KeyStatus::decl(&cfg),
+        PinStatus::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
     ];

@@ -6,7 +6,9 @@ mod access;
 mod accounts;
 mod balances;
 mod identity;
+mod keys;
 mod nfts;
+mod recovery;
 mod upstream;
 mod widget;
 
@@ -61,11 +63,23 @@ on_every_backend!(
     identity::failed_logins_are_limited_per_account_and_per_address,
     identity::the_app_info_says_what_the_key_may_use,
     identity::get_login_session_returns_and_replaces_the_stored_tokens,
+    keys::registration_needs_a_fresh_nonce_signed_by_the_address,
+    keys::wrong_proofs_pause_and_the_right_proof_then_releases_the_share,
+    keys::ten_wrong_proofs_lock_until_the_emailed_link_is_opened,
+    keys::the_database_alone_holds_no_usable_share_and_parallel_guesses_are_counted,
+    keys::a_reset_signed_by_the_wallets_key_sets_a_new_pin_even_when_locked,
+    keys::another_user_cannot_read_or_use_a_wallets_pin,
     widget::the_widget_registers_a_wallet_and_shows_it,
     widget::a_wallet_whose_key_is_elsewhere_asks_for_the_pin,
     widget::a_lost_registration_answer_keeps_the_key_the_service_has,
     widget::a_retried_registration_reuses_the_key_made_first,
     widget::a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet,
+    recovery::a_copied_keychain_entry_is_useless_without_the_service,
+    recovery::the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept,
+    recovery::a_changed_pin_opens_the_key_and_the_old_one_does_not,
+    recovery::a_wallet_is_restored_from_its_phrase_on_an_empty_keychain,
+    recovery::a_wallet_is_restored_from_the_backup_with_the_pin,
+    recovery::without_a_backup_only_the_phrase_restores,
 );
 
 /// The four operations for a user, as (name, path and query) pairs.

@@ -38,15 +38,15 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
         .await
         .expect_err("not registered");
     assert!(e.is(ServiceErrorCode::InvalidLoginSession));
-    let e = w.register("12345").await.expect_err("short PIN");
+    let e = w.register("12345", false).await.expect_err("short PIN");
     assert!(e.is(ServiceErrorCode::InvalidParameters));
 
-    let user = w.register("246810").await.expect("registered");
+    let user = w.register("246810", false).await.expect("registered");
     assert_eq!(user.user_status.login_status, LoginStatus::Complete);
     assert!(user.wallet_id.is_some());
     assert!(user.token.is_none(), "the widget never hands out tokens");
     assert_eq!(w.get_status(), ServiceLifeCycle::Login);
-    let e = w.register("246810").await.expect_err("once only");
+    let e = w.register("246810", false).await.expect_err("once only");
     assert!(e.is(ServiceErrorCode::InvalidLoginSession));
 
     let accounts = w.get_accounts(None, false).await.expect("accounts");
@@ -58,11 +58,9 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
         address,
         "the service has the address the device made"
     );
-    assert!(
-        w.unlock("000000")
-            .await
-            .expect_err("wrong PIN")
-            .is(ServiceErrorCode::InvalidParameters)
+    assert_eq!(
+        w.unlock("000000").await.expect_err("wrong PIN").code,
+        ErrorCode::Sdk(SdkErrorCode::WrongPin)
     );
     assert_eq!(
         w.get_accounts(Some(&["elsewhere".to_owned()]), true)
@@ -183,7 +181,7 @@ pub async fn a_wallet_whose_key_is_elsewhere_asks_for_the_pin(backend: Backend) 
     drop(stack.sign_in("ada@example.com", store.clone()).await);
     widget(&stack, store.clone())
         .await
-        .register("135790")
+        .register("135790", false)
         .await
         .expect("registered");
     // Another device: the same login, none of the keychain's wallet entries.
@@ -335,14 +333,16 @@ pub async fn a_lost_registration_answer_keeps_the_key_the_service_has(backend: B
 
     // The service commits, its answer is lost; the widget asks the service and
     // finds its own address there.
-    w.register("246810").await.expect("registered all the same");
+    w.register("246810", false)
+        .await
+        .expect("registered all the same");
     assert!(
         proxy
             .dropped_register
             .load(std::sync::atomic::Ordering::SeqCst)
     );
     assert_eq!(w.get_status(), ServiceLifeCycle::Login);
-    assert_eq!(w.key_state(), KeyState::OnDevice);
+    assert_eq!(w.key_status().state, KeyState::OnDevice);
     let (address, user_id) = registered_address(&w).await;
     let signer = w.unlock("246810").await.expect("the key");
     assert_eq!(signer.address().to_checksum(None), address);
@@ -364,7 +364,7 @@ pub async fn a_retried_registration_reuses_the_key_made_first(backend: Backend) 
         .expect("a user");
     let app_id = stack.app_id().await;
 
-    w.register("246810").await.expect_err("no answer");
+    w.register("246810", false).await.expect_err("no answer");
     assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
     assert_eq!(
         store.load(&wallet_entry(&app_id, &user_id)),
@@ -376,12 +376,14 @@ pub async fn a_retried_registration_reuses_the_key_made_first(backend: Backend) 
         .expect("keychain")
         .expect("the key made is kept for the retry");
 
-    let e = w.register("111111").await.expect_err("another PIN");
+    let e = w.register("111111", false).await.expect_err("another PIN");
     assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
     assert!(e.message.contains("PIN you chose"), "{}", e.message);
 
     // The retry meets 409 (the wallet exists) and finds its own address there.
-    w.register("246810").await.expect("the retry succeeds");
+    w.register("246810", false)
+        .await
+        .expect("the retry succeeds");
     assert_eq!(w.get_status(), ServiceLifeCycle::Login);
     let (address, _) = registered_address(&w).await;
     assert!(
@@ -398,11 +400,14 @@ pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend:
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     drop(stack.sign_in("ada@example.com", store.clone()).await);
     let w = widget(&stack, store.clone()).await;
-    w.register("246810").await.expect("registered");
+    w.register("246810", false).await.expect("registered");
     let (_, user_id) = registered_address(&w).await;
     // The keychain entry now holds another wallet's key.
-    let other = satchel_sdk::vault::NewWallet::generate()
-        .and_then(|wallet| wallet.seal("246810", KdfStrength::Test))
+    let other = satchel_sdk::vault::Phrase::generate()
+        .and_then(|phrase| {
+            let pin = satchel_sdk::vault::PinKey::new_pin("246810", KdfStrength::Test)?;
+            phrase.seal(&pin, &satchel_sdk::vault::new_share())
+        })
         .expect("another key");
     let app_id = stack.app_id().await;
     store
@@ -414,7 +419,7 @@ pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend:
 
     // A restart checks the key against the wallet.
     let w = widget(&stack, store.clone()).await;
-    assert_eq!(w.key_state(), KeyState::Mismatch);
+    assert_eq!(w.key_status().state, KeyState::Mismatch);
     assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
     let user = w.current_user().expect("logged in");
     assert_eq!(user.user_status.login_status, LoginStatus::PinRequired);
@@ -427,7 +432,7 @@ pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend:
     );
     assert!(w.unlock("246810").await.is_err(), "the key is never used");
     assert!(
-        w.register("246810").await.is_err(),
+        w.register("246810", false).await.is_err(),
         "and never replaced by a new one"
     );
 }

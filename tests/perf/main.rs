@@ -139,7 +139,7 @@ async fn logged_in_user_with_nfts(stack: &LocalStack, keychain: &str) -> anyhow:
         ))
         .await?;
     widget.login_with_email(DEMO_EMAIL, DEMO_PASSWORD).await?;
-    widget.register("246810").await?;
+    widget.register("246810", false).await?;
     let address = widget
         .get_accounts(None, false)
         .await?

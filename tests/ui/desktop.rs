@@ -30,7 +30,7 @@ fn program(name: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
-/// The three programs, or `None` (with the reason printed) when this machine
+/// The programs, or `None` (with the reason printed) when this machine
 /// lacks one: then the UI tests are skipped, unless `SATCHEL_REQUIRE_UI=1` (set by
 /// the test command) makes that a failure.
 pub fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
@@ -38,13 +38,14 @@ pub fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
         program("Xvfb"),
         program("tauri-driver"),
         program("WebKitWebDriver"),
+        program("import"),
     );
     match found {
-        (Some(xvfb), Some(driver), Some(native)) => Some((xvfb, driver, native)),
+        (Some(xvfb), Some(driver), Some(native), Some(_)) => Some((xvfb, driver, native)),
         missing => {
             assert!(
                 std::env::var("SATCHEL_REQUIRE_UI").as_deref() != Ok("1"),
-                "SATCHEL_REQUIRE_UI=1 but a UI test tool is missing (Xvfb, tauri-driver, WebKitWebDriver): {missing:?}"
+                "SATCHEL_REQUIRE_UI=1 but a UI test tool is missing (Xvfb, tauri-driver, WebKitWebDriver, ImageMagick's import): {missing:?}"
             );
             eprintln!("skipped: a UI test tool is missing (run scripts/setup.sh): {missing:?}");
             None
@@ -91,6 +92,8 @@ impl Desktop {
             .env("NO_AT_BRIDGE", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
+            // The app's log (it inherits this), kept to be searched for secrets.
+            .stderr(std::fs::File::create(home.path().join("app.log"))?)
             .kill_on_drop(true)
             // Its own process group, so WebKitWebDriver and the app go with it.
             .process_group(0);
@@ -125,6 +128,11 @@ impl Desktop {
         bail!("tauri-driver did not answer within {PATIENCE:?}")
     }
 
+    /// The app's folders (cache, settings, web storage) and its log `app.log`.
+    pub fn home(&self) -> &Path {
+        self._home.path()
+    }
+
     /// The virtual display, for programs started without WebDriver.
     pub fn display(&self) -> String {
         self.display.clone()
@@ -146,6 +154,7 @@ impl Desktop {
         Ok(App {
             client,
             shots: shots.to_owned(),
+            display: self.display.clone(),
         })
     }
 }
@@ -206,6 +215,8 @@ async fn start_display(xvfb: &Path) -> anyhow::Result<(Child, String)> {
 pub struct App {
     client: Client,
     shots: PathBuf,
+    /// The virtual display the app's window is on.
+    display: String,
 }
 
 /// `work`, a WebDriver call, given [`PATIENCE`] to answer: a hung driver fails
@@ -309,8 +320,23 @@ impl App {
 
     /// Saves what the window shows as `<name>.png` beside the other screenshots.
     pub async fn shot(&self, name: &str) -> anyhow::Result<()> {
-        let png = bounded("a screenshot", self.client.screenshot()).await?;
-        std::fs::write(self.shots.join(format!("{name}.png")), png)?;
+        // The window as the display shows it (ImageMagick's `import`): WebKitWebDriver's
+        // own screenshot never answers on some pages (the recovery phrase's, seen with
+        // WebKitGTK 2.4x), whatever their content, so the display is read instead.
+        let (x, y, width, height) =
+            bounded("the window's place", self.client.get_window_rect()).await?;
+        let path = self.shots.join(format!("{name}.png"));
+        let import = Command::new("import")
+            .args(["-display", &self.display, "-window", "root"])
+            .args(["-crop", &format!("{width}x{height}+{x}+{y}"), "+repage"])
+            .arg(&path)
+            .stdin(Stdio::null())
+            .kill_on_drop(true)
+            .status();
+        let status = tokio::time::timeout(PATIENCE, import)
+            .await
+            .context("import did not finish")??;
+        anyhow::ensure!(status.success(), "import could not read the display");
         eprintln!("ui: screenshot {name}.png");
         Ok(())
     }

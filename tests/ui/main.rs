@@ -99,6 +99,13 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.shot("04-register").await?;
     app.click("#register-submit").await?;
 
+    // Right after the wallet is made: the recovery phrase, written down and
+    // checked by picking three of its words.
+    let words = writes_down_and_checks_the_phrase(&app).await?;
+    let phrase = satchel_sdk::vault::Phrase::parse(&words.join(" "))?;
+    let address = phrase.address.to_checksum(None);
+    let private_key = phrase.signer()?.to_bytes().to_string();
+
     // The wallet with the demo balances, refreshed on arrival; then the cooldown.
     sees_the_demo_balances(&app).await?;
     let refresh = app
@@ -110,6 +117,12 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     );
     app.text_when("#wallet-updated", |t| t.starts_with("Updated"))
         .await?;
+    shows_the_address(&app, &address).await?;
+    assert_eq!(
+        app.count("#phrase-reminder").await?,
+        0,
+        "confirmed: no reminder"
+    );
     app.shot("05-wallet").await?;
 
     // The NFTs, with thumbnails the app made.
@@ -180,7 +193,128 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     );
     app.shot("12-restart-after-logout").await?;
     app.quit().await?;
+    let first_home = desktop.home().to_owned();
+    // Six digits could turn up in any binary file by chance: the PIN is looked
+    // for in the app's log; the phrase and the private key everywhere.
+    let secrets = [words.join(" "), words.join("\n"), private_key.clone()];
+    no_secret_in_files(&first_home, &secrets)?;
+    no_secret_in_files(&first_home.join("app.log"), &[PIN.to_owned()])?;
+    drop(desktop);
+
+    // A new device: an empty keychain. Logging in finds the wallet but not its
+    // key; the recovery phrase brings the same wallet back under a new PIN.
+    let mut env = stack.app_env_vars();
+    env.push((
+        "SATCHEL_KEYCHAIN_SERVICE",
+        format!(
+            "dev.satchel.wallet.uitest.{}",
+            uuid::Uuid::new_v4().simple()
+        ),
+    ));
+    let Some(desktop) = Desktop::start(&env).await? else {
+        return Ok(());
+    };
+    let app = desktop.open(application(), &shots).await?;
+    log_in(&app, Some(EMAIL)).await?;
+    app.find("#restore-phrase").await?;
+    app.shot("13-restore").await?;
+    app.type_into("#restore-phrase", &words.join(" ")).await?;
+    app.type_into("#restore-pin", "135790").await?;
+    app.type_into("#restore-pin-again", "135790").await?;
+    app.shot("14-restore-filled").await?;
+    app.click("#restore-submit").await?;
+    sees_the_demo_balances(&app).await?;
+    shows_the_address(&app, &address).await?;
+    app.shot("15-restored").await?;
+    app.quit().await?;
+    no_secret_in_files(desktop.home(), &secrets)?;
+    no_secret_in_files(&desktop.home().join("app.log"), &["135790".to_owned()])?;
+    no_secret_in_files(&data.path().join("stack"), &secrets)?;
 
     drop(desktop);
     stack.stop().await
+}
+
+/// The phrase flow after register: shows the twelve words, answers the three
+/// questions with them, and returns them.
+async fn writes_down_and_checks_the_phrase(app: &App) -> anyhow::Result<Vec<String>> {
+    app.find("#phrase-show").await?;
+    app.shot("04a-phrase-intro").await?;
+    app.click("#phrase-show").await?;
+    let mut words = Vec::new();
+    for i in 1..=12 {
+        words.push(
+            app.text_when(&format!("#phrase-word-{i}"), |t| !t.is_empty())
+                .await?,
+        );
+    }
+    let probe = app.script("return JSON.stringify({h: document.documentElement.scrollHeight, bh: document.body.scrollHeight, ih: innerHeight, iw: innerWidth, fixed: [...document.querySelectorAll('*')].filter(e => ['fixed','sticky'].includes(getComputedStyle(e).position)).map(e => e.className), anim: [...document.querySelectorAll('*')].filter(e => getComputedStyle(e).animationName !== 'none').map(e => e.className)})").await?;
+    eprintln!("probe: {probe}");
+    app.shot("04b-recovery-phrase").await?;
+    app.click("#phrase-continue").await?;
+    let mut asked = String::new();
+    for _ in 0..3 {
+        let previous = asked.clone();
+        asked = app
+            .text_when("#phrase-heading", |t| {
+                t != previous && t.chars().any(|c| c.is_ascii_digit())
+            })
+            .await?;
+        let n: usize = asked
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()?;
+        let word = &words[n - 1];
+        let picked = app
+            .script(&format!(
+                "const b = [...document.querySelectorAll('.choices button')]
+                   .find(b => b.textContent.trim() === '{word}');
+                 if (b) b.click();
+                 return !!b"
+            ))
+            .await?;
+        assert_eq!(picked, serde_json::Value::Bool(true), "word {n} is offered");
+    }
+    app.find("#phrase-confirmed").await?;
+    app.shot("04c-phrase-confirmed").await?;
+    app.click("#phrase-done").await?;
+    Ok(words)
+}
+
+/// The wallet page names the account by its address, shortened as `0x1234…abcd`.
+async fn shows_the_address(app: &App, address: &str) -> anyhow::Result<()> {
+    let short = format!("{}…{}", &address[..6], &address[address.len() - 4..]);
+    app.text_when(".network .address", |t| t == short).await?;
+    Ok(())
+}
+
+/// No file under `dir` (the app's folders and log, the stack's database and
+/// outbox) holds the recovery phrase or the PIN: only the keychain does.
+fn no_secret_in_files(dir: &Path, secrets: &[String]) -> anyhow::Result<()> {
+    let mut folders = vec![dir.to_owned()];
+    let mut searched = 0;
+    while let Some(folder) = folders.pop() {
+        let entries: Vec<PathBuf> = if folder.is_file() {
+            vec![folder]
+        } else {
+            std::fs::read_dir(&folder)?
+                .map(|e| e.map(|e| e.path()))
+                .collect::<Result<_, _>>()?
+        };
+        for path in entries {
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let bytes = std::fs::read(&path)?;
+            searched += 1;
+            for secret in secrets {
+                let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+                assert!(!found, "{} holds a secret", path.display());
+            }
+        }
+    }
+    assert!(searched > 0, "nothing searched under {}", dir.display());
+    Ok(())
 }

@@ -4,12 +4,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
 import type { ServiceLifeCycle } from './api';
 import ko from './locales/ko.json';
-import { balance, fail, lifeCycle, mockCommands, renderPage, serviceUser, tick } from './test/harness';
+import { WORDS, balance, fail, keyStatus, lifeCycle, mockCommands, pinStatus, renderPage, serviceUser, tick } from './test/harness';
 
 /** `watchStatus` sending `status` and nothing after. */
 const watching = (status: ServiceLifeCycle) => lifeCycle(status).watchStatus;
 
 const home = {
+  getKeyState: () => keyStatus(),
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
   getBalance: () => [balance()],
   getNFTs: () => [],
@@ -111,6 +112,54 @@ describe('App routing', () => {
 
     expect(screen.getByRole('heading', { name: 'Protect your wallet' })).toBeInTheDocument();
     expect(screen.getByLabelText('Choose a 6-digit PIN')).toBeInTheDocument();
+  });
+
+  it('goes from the new PIN through the recovery phrase, skipped, to the wallet, which reminds of it', async () => {
+    const ipc = mockCommands({
+      watchStatus: watching('login_before_register'),
+      getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
+      register: () => serviceUser(),
+      ...home,
+      getKeyState: () => keyStatus({ phraseConfirmed: false }),
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.type(screen.getByLabelText('Choose a 6-digit PIN'), '246810');
+    await page.user.type(screen.getByLabelText('Enter the PIN again'), '246810{Enter}');
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Recovery phrase' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Skip for now' }));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(screen.getByText('Write down your recovery phrase')).toBeInTheDocument();
+    expect(ipc.argsOf('register')).toEqual([{ pin: '246810', backup: false }]);
+  });
+
+  it('restores a wallet whose key is not on this device with its phrase, then shows the wallet', async () => {
+    const ipc = mockCommands({
+      watchStatus: watching('login_before_register'),
+      getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'pinRequired' } }),
+      getPinStatus: () => pinStatus(),
+      restoreFromPhrase: () => serviceUser(),
+      ...home,
+      getKeyState: () => (ipc.count('restoreFromPhrase') === 0 ? keyStatus({ state: 'missing', phraseConfirmed: false }) : keyStatus()),
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    expect(screen.getByRole('heading', { name: 'Restore your wallet' })).toBeInTheDocument();
+    await page.user.click(screen.getByLabelText('Your 12 words, in order'));
+    await page.user.paste(WORDS.join(' '));
+    await page.user.type(screen.getByLabelText('Choose a new 6-digit PIN'), '111222');
+    await page.user.type(screen.getByLabelText('Enter the new PIN again'), '111222{Enter}');
+    await tick();
+
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(await screen.findByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
   });
 
   it.each<ServiceLifeCycle>(['before_login', 'initialized'])('shows the login page when the status is %s', async (status) => {

@@ -8,7 +8,8 @@ import type {
   AccountBalanceInfo,
   AppError,
   AppInfo,
-  KeyState,
+  KeyStatus,
+  PinStatus,
   RefreshWait,
   ServiceLifeCycle,
   ServiceNft,
@@ -22,7 +23,9 @@ export type {
   AppInfo,
   ErrorCode,
   KeyState,
+  KeyStatus,
   LoginStatus,
+  PinStatus,
   ServiceAccount,
   ServiceLifeCycle,
   ServiceNft,
@@ -52,8 +55,22 @@ export const api = {
   signUpWithEmailAndPassword: (email: string, password: string) =>
     invoke<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
   resendVerification: (email: string) => invoke<void>('resendVerification', { email }),
-  register: (pin: string) => invoke<ServiceUser>('register', { pin }),
-  getKeyState: () => invoke<KeyState>('getKeyState'),
+  /** Makes the wallet's key on the device, sealed under `pin`; `backup`: the service
+   * also keeps the recovery phrase encrypted under the PIN. */
+  register: (pin: string, backup: boolean) => invoke<ServiceUser>('register', { pin, backup }),
+  getKeyState: () => invoke<KeyStatus>('getKeyState'),
+  /** The wallet PIN's tries left, pause and lock, and whether a backup is kept. */
+  getPinStatus: () => invoke<PinStatus>('getPinStatus'),
+  /** The 12 words, unsealed with `pin`. The page holds them only while it shows them. */
+  showRecoveryPhrase: (pin: string) => invoke<string[]>('showRecoveryPhrase', { pin }),
+  /** The person picked the right words: the app stops reminding them. */
+  confirmRecoveryPhrase: () => invoke<void>('confirmRecoveryPhrase'),
+  changePin: (oldPin: string, newPin: string) => invoke<void>('changePin', { oldPin, newPin }),
+  /** `phrase`: the 12 words, lower case, single spaces; `pin`: the new PIN. */
+  restoreFromPhrase: (phrase: string, pin: string) => invoke<ServiceUser>('restoreFromPhrase', { phrase, pin }),
+  restoreFromBackup: (pin: string) => invoke<ServiceUser>('restoreFromBackup', { pin }),
+  /** E-mails the link that lifts a `PinLocked` lock. */
+  sendPinUnlockEmail: () => invoke<void>('sendPinUnlockEmail'),
   logout: () => invoke<void>('logout'),
   getBalance: () => invoke<AccountBalanceInfo[]>('getBalance'),
   refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),

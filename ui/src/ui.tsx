@@ -1,5 +1,5 @@
 // Small building blocks every page uses.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { useI18n } from './i18n';
 import type { AppError } from './api';
 
@@ -14,6 +14,20 @@ export function Logo() {
       </svg>
     </div>
   );
+}
+
+/** Esc calls `onEscape` (the page's back) while it is given. */
+export function useEscape(onEscape: (() => void) | undefined) {
+  const escape = useEffectEvent(() => onEscape?.());
+  const active = onEscape !== undefined;
+  useEffect(() => {
+    if (!active) return;
+    const listener = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') escape();
+    };
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, [active]);
 }
 
 export function Header({ title, onBack, right }: { title: string; onBack?: () => void; right?: ReactNode }) {

@@ -97,12 +97,33 @@ pub struct NetworkInfo {
     pub icon_url: String,
 }
 
-/// `POST /v1/wallets`: registers the wallet the device made. Only the address and
-/// its derivation path leave the device.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `POST /v1/wallets`: registers the wallet the device made. The address and its
+/// derivation path, a signature proving the device holds the address's key, the
+/// PIN material the service keeps (never the PIN), and optionally the encrypted
+/// backup. The mnemonic, the PIN and the device key never leave the device.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
     pub address: String,
     pub address_path: String,
+    /// The nonce of a `POST /v1/wallets/challenge` answer, used once.
+    pub nonce: String,
+    /// EIP-191 `personal_sign` of the challenge's `message` by `address`'s key,
+    /// 65 bytes `r || s || v` as 0x-hex.
+    pub signature: String,
+    pub pin: crate::PinSetup,
+    /// The mnemonic sealed under the device key ([`crate::PinSetup`]), if the person
+    /// opted into a backup the service keeps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+}
+
+impl std::fmt::Debug for RegisterRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegisterRequest")
+            .field("address", &self.address)
+            .field("address_path", &self.address_path)
+            .finish_non_exhaustive()
+    }
 }

@@ -64,6 +64,11 @@ pub enum RestErrorCode {
     Conflict,
     /// 429: too many requests; try again later.
     TooManyRequests,
+    /// 403: the PIN proof is wrong (the message says how many tries are left).
+    WrongPin,
+    /// 423: too many wrong PIN proofs; the e-mail link (or the recovery phrase)
+    /// lifts the lock.
+    PinLocked,
     /// 502: the network's node did not answer or answered wrongly.
     UpstreamUnavailable,
     /// 500: a fault of the service itself; the cause is logged, not sent.

@@ -7,12 +7,14 @@
 
 pub mod auth;
 pub mod error;
+pub mod keys;
 pub mod rest;
 pub mod rules;
 pub mod sdk;
 
 pub use auth::*;
 pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
+pub use keys::*;
 pub use rest::*;
 pub use sdk::*;
 

@@ -10,8 +10,14 @@ use serde::Serialize;
 pub enum SdkErrorCode {
     /// The OS keychain is missing, locked or refused access.
     KeychainUnavailable,
-    /// The service asked the client to slow down (HTTP 429).
+    /// The service asked the client to slow down (HTTP 429); after wrong PINs,
+    /// the pause before the next try.
     TooManyRequests,
+    /// The PIN is wrong; the message says how many tries are left.
+    WrongPin,
+    /// Too many wrong PINs: only the e-mailed link, or the recovery phrase, lifts
+    /// the lock.
+    PinLocked,
 }
 
 /// An error's code, serialised as the bare string.
@@ -112,6 +118,8 @@ impl SdkError {
             Wire::Rest(RestErrorCode::TooManyRequests) => {
                 ErrorCode::Sdk(SdkErrorCode::TooManyRequests)
             }
+            Wire::Rest(RestErrorCode::WrongPin) => ErrorCode::Sdk(SdkErrorCode::WrongPin),
+            Wire::Rest(RestErrorCode::PinLocked) => ErrorCode::Sdk(SdkErrorCode::PinLocked),
             Wire::Rest(RestErrorCode::InvalidDomain) => {
                 ErrorCode::Service(ServiceErrorCode::InvalidAppKey)
             }

@@ -1,7 +1,12 @@
-//! The wallet's secret on this device: a BIP-39 mnemonic made here, encrypted under
-//! a key derived from the person's PIN (argon2id, then XChaCha20-Poly1305), kept in
-//! the OS keychain ([`KeyVault`]). The service never sees the mnemonic, the key or
-//! the PIN.
+//! The wallet's secret on this device: a BIP-39 mnemonic made here (or restored
+//! from its phrase), sealed with XChaCha20-Poly1305 under a device key, kept in the
+//! OS keychain ([`KeyVault`]).
+//!
+//! The device key needs the PIN and the wallet's share, which the service releases
+//! only after a PIN proof it counts (`satchel_api::keys`): `k = Argon2id(PIN,
+//! salt)`, proof `HMAC(k, ..)`, device key `HKDF(k || share)`. A copy of the
+//! keychain entry alone cannot be opened by trying PINs offline. The service never
+//! sees the mnemonic, the PIN, `k` or the device key.
 
 use std::sync::Arc;
 
@@ -11,14 +16,18 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use base64::Engine as _;
 use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use hmac::{Hmac, Mac};
 use rand::RngCore;
-use satchel_api::ServiceErrorCode;
 use satchel_api::rules::FIRST_ACCOUNT_PATH;
+use satchel_api::{DEVICE_KEY_CONTEXT, PIN_PROOF_CONTEXT, PinKdf, PinSetup, ServiceErrorCode};
 use serde::{Deserialize, Serialize};
-use zeroize::{Zeroize, Zeroizing};
+use sha2::Sha256;
+use zeroize::Zeroizing;
 
 use crate::error::SdkError;
 use crate::store::{TokenStore, load_json, save_json};
+
+const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 /// The keychain entry of `user_id`'s confirmed wallet key in `app_id`.
 pub fn wallet_entry(app_id: &str, user_id: &str) -> String {
@@ -53,29 +62,8 @@ impl KeyVault {
         load_json(&self.store, &wallet_entry(&self.app_id, user_id)).await
     }
 
-    /// The key made for `user_id` and not yet confirmed, if any.
-    pub(crate) async fn load_pending(
-        &self,
-        user_id: &str,
-    ) -> Result<Option<SealedMnemonic>, SdkError> {
-        load_json(&self.store, &pending_entry(&self.app_id, user_id)).await
-    }
-
-    pub(crate) async fn save_pending(
-        &self,
-        user_id: &str,
-        sealed: &SealedMnemonic,
-    ) -> Result<(), SdkError> {
-        save_json(
-            &self.store,
-            &pending_entry(&self.app_id, user_id),
-            Some(sealed),
-        )
-        .await
-    }
-
-    /// The service has the pending key's address: it becomes the wallet's key.
-    pub(crate) async fn confirm(
+    /// Keeps `sealed` as `user_id`'s wallet key, replacing any.
+    pub(crate) async fn save(
         &self,
         user_id: &str,
         sealed: &SealedMnemonic,
@@ -85,94 +73,67 @@ impl KeyVault {
             &wallet_entry(&self.app_id, user_id),
             Some(sealed),
         )
-        .await?;
-        save_json::<SealedMnemonic>(&self.store, &pending_entry(&self.app_id, user_id), None).await
+        .await
+    }
+
+    /// The key made for `user_id` and not yet confirmed, if any.
+    pub(crate) async fn load_pending(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<PendingWallet>, SdkError> {
+        load_json(&self.store, &pending_entry(&self.app_id, user_id)).await
+    }
+
+    pub(crate) async fn save_pending(
+        &self,
+        user_id: &str,
+        pending: &PendingWallet,
+    ) -> Result<(), SdkError> {
+        save_json(
+            &self.store,
+            &pending_entry(&self.app_id, user_id),
+            Some(pending),
+        )
+        .await
+    }
+
+    /// The service has the pending key's address: it becomes the wallet's key, and
+    /// the pending entry (with its share and proof) is gone.
+    pub(crate) async fn confirm(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        self.save(user_id, sealed).await?;
+        save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
     }
 }
 
-/// A new wallet: its mnemonic (kept secret) and its first account's address.
-pub struct NewWallet {
-    mnemonic: Zeroizing<String>,
-    pub address: alloy::primitives::Address,
+fn damaged() -> SdkError {
+    SdkError::unknown("the stored wallet is damaged")
 }
 
-impl std::fmt::Debug for NewWallet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NewWallet")
-            .field("address", &self.address)
-            .finish_non_exhaustive()
-    }
+fn decode(text: &str) -> Result<Vec<u8>, SdkError> {
+    B64.decode(text).map_err(|_| damaged())
 }
 
-/// The mnemonic sealed under a PIN, as the keychain keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SealedMnemonic {
-    pub version: u8,
-    /// argon2id memory in KiB, iterations and lanes.
-    pub m_cost: u32,
-    pub t_cost: u32,
-    pub p_cost: u32,
-    pub salt: String,
-    pub nonce: String,
-    pub ciphertext: String,
-    /// The first account's address, so the wallet can be named without the PIN.
-    pub address: String,
+fn random<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    bytes
 }
 
-fn vault_error(message: impl std::fmt::Display) -> SdkError {
-    SdkError::unknown(message)
-}
-
-fn signer_for(phrase: &str) -> Result<PrivateKeySigner, SdkError> {
+/// The signer of a phrase's first account.
+pub(crate) fn signer_for(phrase: &str) -> Result<PrivateKeySigner, SdkError> {
     MnemonicBuilder::<English>::default()
         .phrase(phrase)
         .derivation_path(FIRST_ACCOUNT_PATH)
         .and_then(|b| b.build())
-        .map_err(|e| vault_error(format!("key derivation: {e}")))
-}
-
-impl NewWallet {
-    /// Makes a 12-word mnemonic from the OS's randomness.
-    pub fn generate() -> Result<Self, SdkError> {
-        let mnemonic = Mnemonic::<English>::new_with_count(&mut rand::rngs::OsRng, 12)
-            .map_err(|e| vault_error(format!("mnemonic: {e}")))?;
-        let phrase = Zeroizing::new(mnemonic.to_phrase());
-        let address = signer_for(&phrase)?.address();
-        Ok(Self {
-            mnemonic: phrase,
-            address,
-        })
-    }
-
-    /// Seals the mnemonic under `pin`. Slow on purpose (argon2id), so run it off
-    /// the async runtime.
-    pub fn seal(&self, pin: &str, strength: KdfStrength) -> Result<SealedMnemonic, SdkError> {
-        let (m_cost, t_cost, p_cost) = strength.params();
-        let mut salt = [0u8; 16];
-        let mut nonce = [0u8; 24];
-        rand::rngs::OsRng.fill_bytes(&mut salt);
-        rand::rngs::OsRng.fill_bytes(&mut nonce);
-        let key = derive_key(pin, &salt, m_cost, t_cost, p_cost)?;
-        let cipher = XChaCha20Poly1305::new((&*key).into());
-        let ciphertext = cipher
-            .encrypt(&XNonce::from(nonce), self.mnemonic.as_bytes())
-            .map_err(|_| vault_error("encryption failed"))?;
-        let b64 = base64::engine::general_purpose::STANDARD;
-        Ok(SealedMnemonic {
-            version: 1,
-            m_cost,
-            t_cost,
-            p_cost,
-            salt: b64.encode(salt),
-            nonce: b64.encode(nonce),
-            ciphertext: b64.encode(ciphertext),
-            address: self.address.to_checksum(None),
-        })
-    }
+        .map_err(|e| SdkError::unknown(format!("key derivation: {e}")))
 }
 
 /// How hard the PIN key is to derive. `Interactive` is what the app uses; `Test`
-/// keeps unit tests fast.
+/// keeps tests fast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KdfStrength {
     Interactive,
@@ -180,27 +141,177 @@ pub enum KdfStrength {
 }
 
 impl KdfStrength {
-    fn params(self) -> (u32, u32, u32) {
-        match self {
+    /// New parameters with a fresh salt.
+    fn fresh(self) -> PinKdf {
+        let (m_cost, t_cost, p_cost) = match self {
             Self::Interactive => (64 * 1024, 3, 1),
-            Self::Test => (1024, 1, 1),
+            Self::Test => (8 * 1024, 1, 1),
+        };
+        PinKdf {
+            salt: B64.encode(random::<16>()),
+            m_cost,
+            t_cost,
+            p_cost,
         }
     }
 }
 
-fn derive_key(
-    pin: &str,
-    salt: &[u8],
-    m: u32,
-    t: u32,
-    p: u32,
-) -> Result<Zeroizing<[u8; 32]>, SdkError> {
-    let params = Params::new(m, t, p, Some(32)).map_err(|e| vault_error(format!("kdf: {e}")))?;
-    let mut key = Zeroizing::new([0u8; 32]);
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-        .hash_password_into(pin.as_bytes(), salt, &mut *key)
-        .map_err(|e| vault_error(format!("kdf: {e}")))?;
-    Ok(key)
+/// `k = Argon2id(PIN, salt)`: what a PIN proves and, with the share, unlocks.
+/// Slow on purpose, so derive it off the async runtime.
+pub struct PinKey {
+    kdf: PinKdf,
+    k: Zeroizing<[u8; 32]>,
+}
+
+impl std::fmt::Debug for PinKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PinKey { <redacted> }")
+    }
+}
+
+impl PinKey {
+    pub fn derive(pin: &str, kdf: &PinKdf) -> Result<Self, SdkError> {
+        let salt = decode(&kdf.salt)?;
+        let params = Params::new(kdf.m_cost, kdf.t_cost, kdf.p_cost, Some(32))
+            .map_err(|e| SdkError::unknown(format!("kdf: {e}")))?;
+        let mut k = Zeroizing::new([0u8; 32]);
+        Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+            .hash_password_into(pin.as_bytes(), &salt, &mut *k)
+            .map_err(|e| SdkError::unknown(format!("kdf: {e}")))?;
+        Ok(Self {
+            kdf: kdf.clone(),
+            k,
+        })
+    }
+
+    /// A key for a new PIN, with fresh parameters.
+    pub fn new_pin(pin: &str, strength: KdfStrength) -> Result<Self, SdkError> {
+        Self::derive(pin, &strength.fresh())
+    }
+
+    /// The proof the service checks: `HMAC-SHA256(k, PIN_PROOF_CONTEXT)`, base64.
+    pub fn proof(&self) -> String {
+        #[allow(clippy::expect_used)] // HMAC takes keys of any length
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&*self.k).expect("any key length");
+        mac.update(PIN_PROOF_CONTEXT);
+        B64.encode(mac.finalize().into_bytes())
+    }
+
+    /// The device key: `HKDF-SHA256(k || share, DEVICE_KEY_CONTEXT)`.
+    fn device_key(&self, share: &[u8]) -> Result<Zeroizing<[u8; 32]>, SdkError> {
+        if share.len() != 32 {
+            return Err(SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service sent a share of the wrong size",
+            ));
+        }
+        let mut ikm = Zeroizing::new([0u8; 64]);
+        ikm[..32].copy_from_slice(&*self.k);
+        ikm[32..].copy_from_slice(share);
+        let mut key = Zeroizing::new([0u8; 32]);
+        hkdf::Hkdf::<Sha256>::new(None, &*ikm)
+            .expand(DEVICE_KEY_CONTEXT, &mut *key)
+            .map_err(|_| SdkError::unknown("key derivation"))?;
+        Ok(key)
+    }
+
+    /// What the service keeps for this PIN with `share` (base64 of 32 bytes).
+    pub fn setup(&self, share: &str) -> PinSetup {
+        PinSetup {
+            kdf: self.kdf.clone(),
+            proof: self.proof(),
+            share: share.to_owned(),
+        }
+    }
+}
+
+/// A 32-byte share for a new wallet or PIN reset, base64.
+pub fn new_share() -> String {
+    B64.encode(random::<32>())
+}
+
+/// A mnemonic held in memory (zeroed when dropped) and its first account.
+pub struct Phrase {
+    words: Zeroizing<String>,
+    pub address: alloy::primitives::Address,
+}
+
+impl std::fmt::Debug for Phrase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Phrase")
+            .field("address", &self.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Phrase {
+    /// A new 12-word mnemonic from the OS's randomness.
+    pub fn generate() -> Result<Self, SdkError> {
+        let mnemonic = Mnemonic::<English>::new_with_count(&mut rand::rngs::OsRng, 12)
+            .map_err(|e| SdkError::unknown(format!("mnemonic: {e}")))?;
+        Self::parse(&mnemonic.to_phrase())
+    }
+
+    /// A phrase a person typed: words of the BIP-39 English list with a valid
+    /// checksum, any spacing or case. Anything else is `InvalidParameters`.
+    pub fn parse(text: &str) -> Result<Self, SdkError> {
+        let words = Zeroizing::new(
+            text.split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        Mnemonic::<English>::new_from_phrase(&words).map_err(|_| {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "that is not a valid recovery phrase: check each word and their order",
+            )
+        })?;
+        let address = signer_for(&words)?.address();
+        Ok(Self { words, address })
+    }
+
+    pub fn signer(&self) -> Result<PrivateKeySigner, SdkError> {
+        signer_for(&self.words)
+    }
+
+    /// The words, for the person to write down.
+    pub fn words(&self) -> Vec<String> {
+        self.words.split(' ').map(str::to_owned).collect()
+    }
+
+    /// Seals the phrase under the device key of `pin_key` and `share`.
+    pub fn seal(&self, pin_key: &PinKey, share: &str) -> Result<SealedMnemonic, SdkError> {
+        let key = pin_key.device_key(&decode(share)?)?;
+        let nonce = random::<24>();
+        let ciphertext = XChaCha20Poly1305::new((&*key).into())
+            .encrypt(&XNonce::from(nonce), self.words.as_bytes())
+            .map_err(|_| SdkError::unknown("encryption failed"))?;
+        Ok(SealedMnemonic {
+            version: 2,
+            kdf: pin_key.kdf.clone(),
+            nonce: B64.encode(nonce),
+            ciphertext: B64.encode(ciphertext),
+            address: self.address.to_checksum(None),
+            phrase_confirmed: false,
+        })
+    }
+}
+
+/// The mnemonic sealed under the device key, as the keychain keeps it. The
+/// service's backup is the same sealing ([`SealedMnemonic::backup`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SealedMnemonic {
+    pub version: u8,
+    pub kdf: PinKdf,
+    pub nonce: String,
+    pub ciphertext: String,
+    /// The first account's address, so the wallet can be named without the PIN.
+    pub address: String,
+    /// The person confirmed they wrote the recovery phrase down.
+    #[serde(default)]
+    pub phrase_confirmed: bool,
 }
 
 impl SealedMnemonic {
@@ -209,35 +320,82 @@ impl SealedMnemonic {
         self.address.eq_ignore_ascii_case(address)
     }
 
-    /// Opens the mnemonic with `pin` and derives the first account's signer. A
-    /// wrong PIN is `InvalidParameters`.
-    pub fn unseal(&self, pin: &str) -> Result<PrivateKeySigner, SdkError> {
-        let b64 = base64::engine::general_purpose::STANDARD;
-        let decode = |s: &str| {
-            b64.decode(s)
-                .map_err(|_| vault_error("the stored wallet is damaged"))
-        };
-        let (salt, nonce, ciphertext) = (
-            decode(&self.salt)?,
-            decode(&self.nonce)?,
-            decode(&self.ciphertext)?,
+    /// The backup the service keeps: nonce and ciphertext, base64.
+    pub fn backup(&self) -> Result<String, SdkError> {
+        let mut bytes = decode(&self.nonce)?;
+        bytes.extend(decode(&self.ciphertext)?);
+        Ok(B64.encode(bytes))
+    }
+
+    /// The sealing a backup holds, for the wallet at `address`.
+    pub fn from_backup(backup: &str, kdf: PinKdf, address: &str) -> Result<Self, SdkError> {
+        let bytes = decode(backup)?;
+        if bytes.len() <= 24 {
+            return Err(damaged());
+        }
+        let (nonce, ciphertext) = bytes.split_at(24);
+        Ok(Self {
+            version: 2,
+            kdf,
+            nonce: B64.encode(nonce),
+            ciphertext: B64.encode(ciphertext),
+            address: address.to_owned(),
+            phrase_confirmed: false,
+        })
+    }
+
+    /// Opens the phrase with the PIN key and the share the service released. A
+    /// phrase that is not this entry's address is refused.
+    pub fn open(&self, pin_key: &PinKey, share: &str) -> Result<Phrase, SdkError> {
+        if self.version != 2 {
+            return Err(SdkError::unknown(
+                "this wallet key was sealed by an older Satchel; restore it with its recovery phrase",
+            ));
+        }
+        let key = pin_key.device_key(&decode(share)?)?;
+        let nonce: [u8; 24] = decode(&self.nonce)?.try_into().map_err(|_| damaged())?;
+        let words = Zeroizing::new(
+            XChaCha20Poly1305::new((&*key).into())
+                .decrypt(&XNonce::from(nonce), decode(&self.ciphertext)?.as_slice())
+                .map_err(|_| damaged())?,
         );
-        let nonce: [u8; 24] = nonce
-            .as_slice()
-            .try_into()
-            .map_err(|_| vault_error("the stored wallet is damaged"))?;
-        let key = derive_key(pin, &salt, self.m_cost, self.t_cost, self.p_cost)?;
-        let cipher = XChaCha20Poly1305::new((&*key).into());
-        let mut phrase = cipher
-            .decrypt(&XNonce::from(nonce), ciphertext.as_slice())
-            .map_err(|_| {
-                SdkError::service(ServiceErrorCode::InvalidParameters, "the PIN is wrong")
-            })?;
-        let signer = std::str::from_utf8(&phrase)
-            .map_err(|_| vault_error("the stored wallet is damaged"))
-            .and_then(signer_for);
-        phrase.zeroize();
-        signer
+        let phrase = Phrase::parse(std::str::from_utf8(&words).map_err(|_| damaged())?)?;
+        if !self.is_for(&phrase.address.to_checksum(None)) {
+            return Err(damaged());
+        }
+        Ok(phrase)
+    }
+}
+
+/// A wallet made at register and not yet confirmed by the service: its sealed key
+/// and what the service is to keep (sent again on a retry). Until confirmed, the
+/// keychain holds the share too; confirmation removes this entry.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingWallet {
+    pub sealed: SealedMnemonic,
+    pub setup: PinSetup,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+}
+
+impl std::fmt::Debug for PendingWallet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PendingWallet")
+            .field("address", &self.sealed.address)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PendingWallet {
+    /// Whether `pin_key` is the PIN this wallet was made with (constant time).
+    pub fn is_pin(&self, pin_key: &PinKey) -> bool {
+        use subtle::ConstantTimeEq as _;
+        pin_key
+            .proof()
+            .as_bytes()
+            .ct_eq(self.setup.proof.as_bytes())
+            .into()
     }
 }
 
@@ -246,37 +404,66 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_sealed_mnemonic_opens_with_its_pin_only() {
-        let wallet = NewWallet::generate().expect("wallet");
-        assert_eq!(wallet.mnemonic.split(' ').count(), 12);
-        let sealed = wallet.seal("123456", KdfStrength::Test).expect("sealed");
+    fn a_sealed_phrase_opens_with_its_pin_and_share_only() {
+        let phrase = Phrase::generate().expect("phrase");
+        assert_eq!(phrase.words().len(), 12);
+        let pin = PinKey::new_pin("123456", KdfStrength::Test).expect("k");
+        let share = new_share();
+        let sealed = phrase.seal(&pin, &share).expect("sealed");
+        let opened = sealed.open(&pin, &share).expect("opens");
+        assert_eq!(opened.address, phrase.address);
+
+        let wrong_pin = PinKey::derive("654321", &sealed.kdf).expect("k");
+        assert!(sealed.open(&wrong_pin, &share).is_err(), "wrong PIN");
+        assert!(sealed.open(&pin, &new_share()).is_err(), "wrong share");
+        assert_ne!(wrong_pin.proof(), pin.proof());
         assert_eq!(
-            sealed.unseal("123456").expect("opens").address(),
-            wallet.address
+            PinKey::derive("123456", &sealed.kdf).expect("k").proof(),
+            pin.proof(),
+            "the proof is the same for the same PIN and salt"
         );
-        let wrong = sealed.unseal("654321").expect_err("wrong PIN");
-        assert!(wrong.is(ServiceErrorCode::InvalidParameters));
+    }
+
+    #[test]
+    fn a_backup_is_the_same_sealing() {
+        let phrase = Phrase::generate().expect("phrase");
+        let pin = PinKey::new_pin("123456", KdfStrength::Test).expect("k");
+        let share = new_share();
+        let sealed = phrase.seal(&pin, &share).expect("sealed");
+        let restored = SealedMnemonic::from_backup(
+            &sealed.backup().expect("backup"),
+            sealed.kdf.clone(),
+            &sealed.address,
+        )
+        .expect("from backup");
+        assert_eq!(
+            restored.open(&pin, &share).expect("opens").address,
+            phrase.address
+        );
     }
 
     #[test]
     fn the_well_known_test_mnemonic_derives_the_well_known_address() {
-        let signer = signer_for("test test test test test test test test test test test junk")
-            .expect("signer");
+        let phrase =
+            Phrase::parse("  Test test test test test test test test test test test JUNK ")
+                .expect("valid");
         assert_eq!(
-            signer.address().to_checksum(None),
+            phrase.address.to_checksum(None),
             "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
         );
+        assert!(
+            Phrase::parse("test test test test test test test test test test test test").is_err(),
+            "bad checksum"
+        );
+        assert!(Phrase::parse("hello world").is_err());
     }
 
     #[test]
-    fn new_wallets_do_not_print_their_mnemonic() {
-        let wallet = NewWallet::generate().expect("wallet");
-        let first_word = wallet
-            .mnemonic
-            .split(' ')
-            .next()
-            .unwrap_or_default()
-            .to_owned();
-        assert!(!format!("{wallet:?}").contains(&format!("\"{first_word}")));
+    fn secrets_do_not_print() {
+        let phrase = Phrase::generate().expect("phrase");
+        let first = phrase.words()[0].clone();
+        assert!(!format!("{phrase:?}").contains(&format!("\"{first}")));
+        let pin = PinKey::new_pin("123456", KdfStrength::Test).expect("k");
+        assert_eq!(format!("{pin:?}"), "PinKey { <redacted> }");
     }
 }

@@ -14,6 +14,7 @@ pub mod error;
 pub mod identity;
 pub mod login_failures;
 pub mod mail;
+pub mod pin;
 pub mod refresh_limits;
 pub mod routes;
 pub mod state;

@@ -1,4 +1,4 @@
-//! Outgoing e-mail: through SMTP when `mail.smtp_url` is set, else into an outbox
+//! Outgoing e-mail (verification links, PIN unlock links): through SMTP when `mail.smtp_url` is set, else into an outbox
 //! folder of `.eml` files that a person or a test opens.
 
 use std::path::PathBuf;
@@ -66,12 +66,6 @@ impl Mailer {
         app_name: &str,
         link: &str,
     ) -> Result<(), MailError> {
-        let from = match self {
-            Self::Outbox { from, .. } | Self::Smtp { from, .. } => from.clone(),
-        };
-        let to: Mailbox = to
-            .parse()
-            .map_err(|e| MailError(format!("recipient: {e}")))?;
         let text = format!(
             "Welcome to {app_name}.\n\nOpen this link to verify your e-mail address:\n\n{link}\n\n\
              The link works once, for 24 hours. If you did not sign up, ignore this e-mail."
@@ -82,10 +76,54 @@ impl Mailer {
             app = html_escape(app_name),
             link = html_escape(link),
         );
+        self.send(to, format!("Verify your e-mail for {app_name}"), text, html)
+            .await
+    }
+
+    /// Sends the link that lifts the lock on `to`'s wallet PIN after too many
+    /// wrong tries.
+    pub async fn send_pin_unlock(
+        &self,
+        to: &str,
+        app_name: &str,
+        link: &str,
+    ) -> Result<(), MailError> {
+        let text = format!(
+            "Your {app_name} wallet's PIN was entered wrongly too many times, so it is locked.\n\n\
+             If that was you, open this link to unlock it:\n\n{link}\n\n\
+             The link works once, for 24 hours. If it was not you, do not open it: someone may \
+             be trying to guess your PIN. Your recovery phrase also lets you set a new PIN."
+        );
+        let html = format!(
+            "<p>Your {app} wallet's PIN was entered wrongly too many times, so it is locked.</p>\
+             <p>If that was you: <a href=\"{link}\">Unlock your PIN</a></p>\
+             <p>The link works once, for 24 hours. If it was not you, do not open it: someone may \
+             be trying to guess your PIN. Your recovery phrase also lets you set a new PIN.</p>",
+            app = html_escape(app_name),
+            link = html_escape(link),
+        );
+        self.send(to, format!("Unlock your {app_name} PIN"), text, html)
+            .await
+    }
+
+    /// Sends a text and HTML e-mail to `to`.
+    async fn send(
+        &self,
+        to: &str,
+        subject: String,
+        text: String,
+        html: String,
+    ) -> Result<(), MailError> {
+        let from = match self {
+            Self::Outbox { from, .. } | Self::Smtp { from, .. } => from.clone(),
+        };
+        let to: Mailbox = to
+            .parse()
+            .map_err(|e| MailError(format!("recipient: {e}")))?;
         let message = Message::builder()
             .from(from)
             .to(to)
-            .subject(format!("Verify your e-mail for {app_name}"))
+            .subject(subject)
             .multipart(
                 MultiPart::alternative()
                     .singlepart(

@@ -1,10 +1,11 @@
 //! Refresh limits: how often one account's balance (`GET
 //! /v1/accountbalance/{accountId}/balance`), one wallet's NFTs (`GET
-//! /v1/nft/refresh`) or one address's verification e-mail may be asked for, so a
-//! runaway client cannot turn the service into a load generator against a node or
-//! a mail server. Each key gets a `governor` limiter of `refresh_per_minute`;
-//! the limiters live in a `moka` cache bounded by count, and a limiter idle for a
-//! whole minute (back at its full allowance, so nothing is lost) is dropped.
+//! /v1/nft/refresh`), one address's verification e-mail or one wallet's PIN
+//! unlock e-mail may be asked for, so a runaway client cannot turn the service
+//! into a load generator against a node or a mail server. Each key gets a
+//! `governor` limiter of `refresh_per_minute`; the limiters live in a `moka` cache
+//! bounded by count, and a limiter idle for a whole minute (back at its full
+//! allowance, so nothing is lost) is dropped.
 
 use std::fmt;
 use std::num::NonZeroU32;
@@ -29,6 +30,8 @@ pub enum RefreshKey<'a> {
     Nfts { wallet_id: &'a str },
     /// Sending the verification link again to one address of one app.
     VerificationEmail { app_id: &'a str, email: &'a str },
+    /// Sending a PIN unlock link for one wallet.
+    PinUnlockEmail { wallet_id: &'a str },
 }
 
 impl fmt::Display for RefreshKey<'_> {
@@ -37,6 +40,7 @@ impl fmt::Display for RefreshKey<'_> {
             Self::Balance { account_id } => write!(f, "balance:{account_id}"),
             Self::Nfts { wallet_id } => write!(f, "nft:{wallet_id}"),
             Self::VerificationEmail { app_id, email } => write!(f, "resend:{app_id}:{email}"),
+            Self::PinUnlockEmail { wallet_id } => write!(f, "pin-unlock:{wallet_id}"),
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::config::{NetworkConfig, Settings};
 use crate::db::{AppMatch, Db, DbResult};
 use crate::login_failures::LoginFailures;
 use crate::mail::Mailer;
+use crate::pin::PinKeys;
 use crate::refresh_limits::RefreshLimits;
 use crate::tokens::{AccessClaims, SigningKeys, TokenError};
 
@@ -22,6 +23,8 @@ pub struct AppState {
     pub db: Db,
     pub settings: Arc<Settings>,
     pub keys: Arc<SigningKeys>,
+    /// The keys of the wallets' PIN material, from `pin_secret` (never the database).
+    pub pin_keys: Arc<PinKeys>,
     pub networks: Arc<HashMap<String, Network>>,
     pub metadata: MetadataFetcher,
     /// Refreshes per account (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
@@ -66,6 +69,7 @@ impl AppState {
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         let db = Db::connect(&settings.database_url()).await?;
         let keys = SigningKeys::load_or_create(&db, settings.public_url.as_str()).await?;
+        let pin_keys = PinKeys::load(&settings)?;
         let timeout = settings.upstream_timeout();
         let networks = settings
             .networks
@@ -93,6 +97,7 @@ impl AppState {
         Ok(Self {
             db,
             keys: Arc::new(keys),
+            pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
             metadata,
             refresh_limits: Arc::new(RefreshLimits::new(settings.refresh_per_minute)),

@@ -49,13 +49,33 @@ export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotIni
 
 export type LoginLibraryError = "required/register_email" | "Invalid provider" | "User canceled" | "Internal error" | "auth/email-verified" | "auth/existed-email" | "fail/send-email" | "fail/email-verified" | "login module not initialized" | "Already logout";
 
-export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests";
+export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked";
 
 export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
 
 export type AppError = { code: ErrorCode, message: string, };
 
 export type KeyState = "noWallet" | "onDevice" | "missing" | "mismatch";
+
+export type KeyStatus = { state: KeyState, phraseConfirmed: boolean, };
+
+export type PinStatus = { 
+/**
+ * Wrong proofs left before the next pause (or, after the pauses, the lock).
+ */
+triesLeft: number, 
+/**
+ * Seconds until the next proof is taken; 0 when it is taken now.
+ */
+lockedForSecs: number, 
+/**
+ * Only the e-mail link (or a reset with the recovery phrase) lifts the lock.
+ */
+emailRequired: boolean, 
+/**
+ * The service keeps an encrypted backup of the mnemonic.
+ */
+hasBackup: boolean, };
 
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 

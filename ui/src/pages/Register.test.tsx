@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Register } from './Register';
-import { deferred, fail, mockCommands, renderPage, serviceUser, tick } from '../test/harness';
+import { WORDS, answerWord, deferred, fail, keyStatus, mockCommands, pinStatus, renderPage, serviceUser, tick } from '../test/harness';
 import type { ServiceUser } from '../api';
 
 const waiting = serviceUser({ userStatus: { loginStatus: 'registerRequired' }, walletId: undefined });
@@ -14,6 +14,7 @@ function renderRegister(user: ServiceUser | null = waiting) {
 const pin = () => screen.getByLabelText('Choose a 6-digit PIN');
 const again = () => screen.getByLabelText('Enter the PIN again');
 const submit = () => screen.getByRole('button', { name: 'Create my wallet' });
+const backup = () => screen.getByRole('checkbox', { name: 'Keep an encrypted backup with Satchel' });
 
 describe('Register', () => {
   beforeEach(() => {
@@ -51,7 +52,7 @@ describe('Register', () => {
     expect(ipc.count('register')).toBe(0);
   });
 
-  it('creates the wallet with the PIN entered twice the same, showing that it is working meanwhile', async () => {
+  it('creates the wallet with the PIN entered twice the same, showing that it is working meanwhile, then shows the recovery phrase', async () => {
     const registered = serviceUser();
     const answer = deferred<ServiceUser>();
     const ipc = mockCommands({ register: () => answer.promise });
@@ -64,8 +65,65 @@ describe('Register', () => {
     answer.resolve(registered);
     await tick();
 
-    expect(ipc.argsOf('register')).toEqual([{ pin: '246810' }]);
+    expect(ipc.argsOf('register')).toEqual([{ pin: '246810', backup: false }]);
+    // Not on to the wallet yet: first the recovery phrase.
+    expect(page.onRegistered).not.toHaveBeenCalled();
+    expect(screen.getByRole('heading', { name: 'Your recovery phrase' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Choose a 6-digit PIN')).not.toBeInTheDocument();
+  });
+
+  it('offers an encrypted backup, off unless chosen, with a note in plain words', async () => {
+    mockCommands({});
+    const page = renderRegister();
+
+    expect(backup()).not.toBeChecked();
+    expect(backup()).toHaveAccessibleDescription(
+      'Satchel keeps your recovery phrase encrypted under your PIN and cannot open it without your PIN. With the backup, you can restore your wallet on a new device with your PIN alone.',
+    );
+    await page.user.click(backup());
+    expect(backup()).toBeChecked();
+    await page.user.click(screen.getByText('Keep an encrypted backup with Satchel'));
+    expect(backup()).not.toBeChecked();
+  });
+
+  it('sends the backup choice, then shows the recovery phrase with the PIN just chosen and checks it', async () => {
+    const registered = serviceUser();
+    const ipc = mockCommands({ register: () => registered, showRecoveryPhrase: () => WORDS, confirmRecoveryPhrase: () => null });
+    const page = renderRegister();
+
+    await page.user.type(pin(), '246810');
+    await page.user.type(again(), '246810');
+    await page.user.click(backup());
+    await page.user.click(submit());
+    await tick();
+    expect(ipc.argsOf('register')).toEqual([{ pin: '246810', backup: true }]);
+
+    await page.user.click(screen.getByRole('button', { name: 'Show my 12 words' }));
+    await tick();
+    expect(ipc.argsOf('showRecoveryPhrase')).toEqual([{ pin: '246810' }]);
+    expect(document.getElementById('phrase-word-12')).toHaveTextContent('accident');
+    await page.user.click(screen.getByRole('button', { name: 'I wrote it down' }));
+    for (let i = 0; i < 3; i++) await answerWord(page.user, WORDS);
+    await tick();
+    expect(ipc.count('confirmRecoveryPhrase')).toBe(1);
+    expect(page.onRegistered).not.toHaveBeenCalled();
+
+    await page.user.click(screen.getByRole('button', { name: 'Done' }));
     expect(page.onRegistered).toHaveBeenCalledWith(registered);
+  });
+
+  it('goes on to the wallet with Skip for now, without the phrase', async () => {
+    const registered = serviceUser();
+    const ipc = mockCommands({ register: () => registered });
+    const page = renderRegister();
+
+    await page.user.type(pin(), '246810');
+    await page.user.type(again(), '246810{Enter}');
+    await tick();
+    await page.user.click(screen.getByRole('button', { name: 'Skip for now' }));
+
+    expect(page.onRegistered).toHaveBeenCalledWith(registered);
+    expect(ipc.count('showRecoveryPhrase')).toBe(0);
   });
 
   it('explains a locked keychain and stays usable, so the person can unlock it and try again', async () => {
@@ -95,26 +153,21 @@ describe('Register', () => {
 
     await page.user.click(submit());
     await tick();
-    expect(ipc.argsOf('register')).toEqual([{ pin: '135790' }, { pin: '135790' }]);
-    expect(page.onRegistered).toHaveBeenCalledWith(registered);
+    expect(ipc.argsOf('register')).toEqual([
+      { pin: '135790', backup: false },
+      { pin: '135790', backup: false },
+    ]);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Skip for now' }));
+    expect(page.onRegistered).toHaveBeenCalledWith(registered);
   });
 
-  it('offers only logging out when the wallet key is on another device', async () => {
-    mockCommands({ getKeyState: () => 'missing' });
+  it('shows the restore page, not the PIN form, when the wallet key is not on this device', async () => {
+    mockCommands({ getKeyState: () => keyStatus({ state: 'missing', phraseConfirmed: false }), getPinStatus: () => pinStatus() });
     const page = renderRegister(serviceUser({ userStatus: { loginStatus: 'pinRequired' } }));
+    await tick();
 
-    expect(await screen.findByText("This wallet's key is on another device. Restoring it here is not available yet.")).toBeInTheDocument();
-    expect(screen.queryByLabelText('Choose a 6-digit PIN')).not.toBeInTheDocument();
-    await page.user.click(screen.getByRole('button', { name: 'Log out' }));
-    expect(page.onLogout).toHaveBeenCalledTimes(1);
-  });
-
-  it('says so when the key on this device is not the wallet\'s, and shows no wallet and no PIN form', async () => {
-    mockCommands({ getKeyState: () => 'mismatch' });
-    const page = renderRegister(serviceUser({ userStatus: { loginStatus: 'pinRequired', pinRequired: true } }));
-
-    expect(await screen.findByRole('alert')).toHaveTextContent("is not this wallet's key");
+    expect(screen.getByRole('heading', { name: 'Restore your wallet' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Choose a 6-digit PIN')).not.toBeInTheDocument();
     await page.user.click(screen.getByRole('button', { name: 'Log out' }));
     expect(page.onLogout).toHaveBeenCalledTimes(1);

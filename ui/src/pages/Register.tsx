@@ -1,67 +1,31 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useAction } from '../action';
-import { api, type KeyState, type ServiceUser } from '../api';
+import { api, type ServiceUser } from '../api';
 import { useI18n } from '../i18n';
+import { PIN_LENGTH, PinField } from '../pin';
 import { ErrorNotice, Header } from '../ui';
-
-const PIN_LENGTH = 6;
-
-/** A six-digit PIN field: digits only, shown as dots. */
-function PinField({ value, label, id, onChange }: { value: string; label: string; id: string; onChange: (v: string) => void }) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="pin-input"
-        inputMode="numeric"
-        autoComplete="off"
-        type="password"
-        placeholder="••••••"
-        value={value}
-        maxLength={PIN_LENGTH}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, PIN_LENGTH))}
-      />
-    </div>
-  );
-}
-
-/** The wallet exists but this device cannot sign for it: its key is elsewhere,
- * or the key here is not the wallet's (then the wallet is never shown). */
-function KeyNotHere({ onLogout }: { onLogout: () => void }) {
-  const { t } = useI18n();
-  const [keyState, setKeyState] = useState<KeyState | null>(null);
-  useEffect(() => {
-    api.getKeyState().then(setKeyState, () => setKeyState('missing'));
-  }, []);
-  return (
-    <>
-      <Header title={t('register.title')} />
-      <main className="page">
-        {keyState === 'mismatch' ? (
-          <div id="key-mismatch" className="notice error" role="alert">
-            {t('register.keyMismatch')}
-          </div>
-        ) : (
-          <div className="notice info">{t('register.pinRequired')}</div>
-        )}
-        <button className="secondary" onClick={onLogout}>
-          {t('settings.logout')}
-        </button>
-      </main>
-    </>
-  );
-}
+import { RecoveryPhrase } from './RecoveryPhrase';
+import { Restore } from './Restore';
 
 export function Register({ user, onRegistered, onLogout }: { user: ServiceUser | null; onRegistered: (u: ServiceUser) => void; onLogout: () => void }) {
   const { t } = useI18n();
   const [pin, setPin] = useState('');
   const [again, setAgain] = useState('');
+  const [backup, setBackup] = useState(false);
   const { busy, error, run } = useAction();
   const [mismatch, setMismatch] = useState(false);
+  // The wallet made: the recovery phrase comes next, unlocked with the PIN just
+  // chosen, which stays in this page's memory until the person goes on.
+  const [registered, setRegistered] = useState<ServiceUser | null>(null);
 
+  // The wallet exists but its key is not on this device.
   if (user?.userStatus.loginStatus === 'pinRequired') {
-    return <KeyNotHere onLogout={onLogout} />;
+    return <Restore onRestored={onRegistered} onLogout={onLogout} />;
+  }
+
+  if (registered) {
+    const goOn = () => onRegistered(registered);
+    return <RecoveryPhrase pin={pin} onDone={goOn} onSkip={goOn} />;
   }
 
   function submit(e: FormEvent) {
@@ -73,7 +37,7 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
       return;
     }
     setMismatch(false);
-    void run(async () => onRegistered(await api.register(pin)));
+    void run(async () => setRegistered(await api.register(pin, backup)));
   }
 
   return (
@@ -85,6 +49,21 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
           <PinField id="register-pin" label={t('register.pin')} value={pin} onChange={setPin} />
           <PinField id="register-pin-again" label={t('register.again')} value={again} onChange={setAgain} />
           {mismatch && <span className="field-error">{t('register.mismatch')}</span>}
+          <div className="check">
+            <input
+              id="register-backup"
+              type="checkbox"
+              checked={backup}
+              aria-describedby="register-backup-note"
+              onChange={(e) => setBackup(e.target.checked)}
+            />
+            <div>
+              <label htmlFor="register-backup">{t('register.backup')}</label>
+              <p id="register-backup-note" className="muted small">
+                {t('register.backupNote')}
+              </p>
+            </div>
+          </div>
           <ErrorNotice error={error} />
           <button id="register-submit" className="primary" type="submit" disabled={busy || pin.length < PIN_LENGTH || again.length < PIN_LENGTH}>
             {busy ? t('register.creating') : t('register.submit')}

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from './Settings';
 import ja from '../locales/ja.json';
 import ko from '../locales/ko.json';
-import { fail, mockCommands, renderPage, serviceUser, tick } from '../test/harness';
+import { WORDS, fail, mockCommands, pinStatus, renderPage, seconds, serviceUser, tick } from '../test/harness';
 
 function renderSettings() {
   const onLoggedOut = vi.fn();
@@ -106,5 +106,114 @@ describe('Settings', () => {
     await tick();
 
     expect(page.onLoggedOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the recovery phrase behind the PIN, and goes back with Esc', async () => {
+    const ipc = mockCommands({ getPinStatus: () => pinStatus(), showRecoveryPhrase: () => WORDS });
+    const page = renderSettings();
+
+    const open = screen.getByRole('button', { name: 'Recovery phrase' });
+    expect(open).toHaveAttribute('id', 'settings-phrase');
+    expect(open).toHaveAccessibleDescription('See your 12 words, after your PIN');
+    await page.user.click(open);
+    await tick();
+    await page.user.type(screen.getByLabelText('Enter your PIN'), '246810{Enter}');
+    await tick();
+    expect(ipc.argsOf('showRecoveryPhrase')).toEqual([{ pin: '246810' }]);
+    await page.user.click(screen.getByRole('button', { name: 'Show my 12 words' }));
+    expect(document.getElementById('phrase-word-1')).toHaveTextContent('abandon');
+
+    await page.user.keyboard('{Escape}');
+    await page.user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    expect(document.getElementById('phrase-word-1')).not.toBeInTheDocument();
+  });
+
+  it('changes the PIN with the current one and the new one twice, then says so', async () => {
+    const ipc = mockCommands({ getPinStatus: () => pinStatus(), changePin: () => null });
+    const page = renderSettings();
+
+    await page.user.click(screen.getByRole('button', { name: 'Change PIN' }));
+    await tick();
+    expect(screen.getByLabelText('Current PIN')).toHaveFocus();
+    await page.user.type(screen.getByLabelText('Current PIN'), '111111');
+    await page.user.type(screen.getByLabelText('New 6-digit PIN'), '2222a22');
+    await page.user.type(screen.getByLabelText('Enter the new PIN again'), '222222{Enter}');
+    await tick();
+
+    expect(ipc.argsOf('changePin')).toEqual([{ oldPin: '111111', newPin: '222222' }]);
+    expect(screen.getByRole('status')).toHaveTextContent('Your PIN is changed. Use the new PIN from now on.');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+  });
+
+  it('refuses two different new PINs, or the same PIN again, before any call', async () => {
+    const ipc = mockCommands({ getPinStatus: () => pinStatus() });
+    const page = renderSettings();
+    await page.user.click(screen.getByRole('button', { name: 'Change PIN' }));
+    await tick();
+
+    const submit = () => screen.getByRole('button', { name: 'Change PIN' });
+    await page.user.type(screen.getByLabelText('Current PIN'), '111111');
+    await page.user.type(screen.getByLabelText('New 6-digit PIN'), '222222');
+    expect(submit()).toBeDisabled();
+    await page.user.type(screen.getByLabelText('Enter the new PIN again'), '333333');
+    await page.user.click(submit());
+    expect(screen.getByText('The new PINs are not the same. Enter the new PIN again.')).toBeInTheDocument();
+    expect(screen.getByLabelText('New 6-digit PIN')).toHaveValue('');
+    expect(screen.getByLabelText('Enter the new PIN again')).toHaveValue('');
+    expect(screen.getByLabelText('Current PIN')).toHaveValue('111111');
+
+    await page.user.type(screen.getByLabelText('New 6-digit PIN'), '111111');
+    await page.user.type(screen.getByLabelText('Enter the new PIN again'), '111111{Enter}');
+    expect(screen.getByText('The new PIN is the same as the current one. Choose a different PIN.')).toBeInTheDocument();
+    await tick();
+    expect(ipc.count('changePin')).toBe(0);
+  });
+
+  it('shows a wrong current PIN with the tries left, and a pause counted down', async () => {
+    let status = pinStatus({ triesLeft: 2 });
+    const ipc = mockCommands({
+      getPinStatus: () => status,
+      changePin: () => {
+        if (ipc.count('changePin') === 1) return fail('WrongPin', 'wrong PIN; 2 tries left');
+        status = pinStatus({ triesLeft: 0, lockedForSecs: 3 });
+        return fail('TooManyRequests', 'paused; 3 s');
+      },
+    });
+    const page = renderSettings();
+    await page.user.click(screen.getByRole('button', { name: 'Change PIN' }));
+    await tick();
+
+    await page.user.type(screen.getByLabelText('Current PIN'), '999999');
+    await page.user.type(screen.getByLabelText('New 6-digit PIN'), '222222');
+    await page.user.type(screen.getByLabelText('Enter the new PIN again'), '222222{Enter}');
+    await tick();
+    expect(screen.getByRole('alert')).toHaveTextContent('That PIN is not right. 2 tries left.');
+    expect(screen.getByLabelText('Current PIN')).toHaveValue('');
+
+    await page.user.type(screen.getByLabelText('Current PIN'), '888888{Enter}');
+    await tick();
+    expect(screen.getByRole('alert')).toHaveTextContent('Too many wrong PINs. Try again in 3 s.');
+    await page.user.type(screen.getByLabelText('Current PIN'), '777777');
+    expect(screen.getByRole('button', { name: 'Change PIN' })).toBeDisabled();
+    await seconds(3);
+    expect(screen.getByRole('button', { name: 'Change PIN' })).toBeEnabled();
+    expect(ipc.count('changePin')).toBe(2);
+  });
+
+  it('leaves Change PIN with Esc and with Back, changing nothing', async () => {
+    const ipc = mockCommands({ getPinStatus: () => pinStatus() });
+    const page = renderSettings();
+    await page.user.click(screen.getByRole('button', { name: 'Change PIN' }));
+    await tick();
+    await page.user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Change PIN' }));
+    await tick();
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(ipc.count('changePin')).toBe(0);
   });
 });

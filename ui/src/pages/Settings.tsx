@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import { api, type ServiceUser } from '../api';
 import { useI18n, type Language } from '../i18n';
 import { useTheme, type Theme } from '../theme';
+import { ChangePin } from './ChangePin';
+import { RecoveryPhrase } from './RecoveryPhrase';
 
 const languages: { id: Language; name: string }[] = [
   { id: 'en', name: 'English' },
@@ -11,6 +14,12 @@ const languages: { id: Language; name: string }[] = [
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
+  const [view, setView] = useState<'main' | 'phrase' | 'changePin'>('main');
+  const [pinChanged, setPinChanged] = useState(false);
+  const open = (next: 'phrase' | 'changePin') => {
+    setPinChanged(false);
+    setView(next);
+  };
 
   // The app forgets the user whatever the service answers (a session it already
   // ended is still ended), so the page leaves too.
@@ -23,8 +32,28 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
     onLoggedOut();
   }
 
+  if (view === 'phrase') {
+    return <RecoveryPhrase onBack={() => setView('main')} onDone={() => setView('main')} />;
+  }
+  if (view === 'changePin') {
+    return (
+      <ChangePin
+        onBack={() => setView('main')}
+        onChanged={() => {
+          setPinChanged(true);
+          setView('main');
+        }}
+      />
+    );
+  }
+
   return (
     <main className="page">
+      {pinChanged && (
+        <div id="settings-notice" className="notice success" role="status">
+          {t('changePin.done')}
+        </div>
+      )}
       <section className="card">
         <div className="muted">{t('settings.account')}</div>
         <div id="settings-email">{user?.userInfo?.email}</div>
@@ -49,6 +78,37 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
             </button>
           ))}
         </div>
+      </section>
+      <section className="card" aria-labelledby="settings-security">
+        <div id="settings-security" className="muted">
+          {t('settings.security')}
+        </div>
+        <button
+          id="settings-phrase"
+          className="list-button"
+          aria-labelledby="settings-phrase-label"
+          aria-describedby="settings-phrase-hint"
+          onClick={() => open('phrase')}
+        >
+          <span className="label">
+            <span id="settings-phrase-label">{t('settings.phrase')}</span>
+            <small id="settings-phrase-hint">{t('settings.phraseHint')}</small>
+          </span>
+          <span aria-hidden="true">›</span>
+        </button>
+        <button
+          id="settings-change-pin"
+          className="list-button"
+          aria-labelledby="settings-change-pin-label"
+          aria-describedby="settings-change-pin-hint"
+          onClick={() => open('changePin')}
+        >
+          <span className="label">
+            <span id="settings-change-pin-label">{t('settings.changePin')}</span>
+            <small id="settings-change-pin-hint">{t('settings.changePinHint')}</small>
+          </span>
+          <span aria-hidden="true">›</span>
+        </button>
       </section>
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}

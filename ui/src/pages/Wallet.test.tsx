@@ -2,9 +2,10 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../api';
-import { ADDRESS, balance, deferred, fail, mockCommands, renderPage, seconds, tick } from '../test/harness';
+import { ADDRESS, WORDS, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, renderPage, seconds, tick } from '../test/harness';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
+const confirmed = () => keyStatus();
 
 describe('Wallet', () => {
   beforeEach(() => {
@@ -13,7 +14,7 @@ describe('Wallet', () => {
 
   it('shows busy skeleton rows while the balances load, then the balances', async () => {
     const answer = deferred<AccountBalanceInfo[]>();
-    mockCommands({ getRefreshWait: waits(30), getBalance: () => answer.promise });
+    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => answer.promise });
     renderPage(<Wallet />);
     await tick();
 
@@ -30,6 +31,7 @@ describe('Wallet', () => {
   it('shows the stored balances at once, then reads the chain when the cooldown allows', async () => {
     const chain = deferred<AccountBalanceInfo[]>();
     let ipc = mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: waits(0),
       getBalance: () => [balance({ balance: '1' })],
       refreshBalance: () => chain.promise,
@@ -37,7 +39,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -48,7 +50,7 @@ describe('Wallet', () => {
     expect(screen.getByText('Updated just now')).toBeInTheDocument();
     first.unmount();
 
-    ipc = mockCommands({ getRefreshWait: waits(45), getBalance: () => [balance()] });
+    ipc = mockCommands({ getKeyState: confirmed, getRefreshWait: waits(45), getBalance: () => [balance()] });
     renderPage(<Wallet />);
     await tick();
     expect(ipc.count('getBalance')).toBe(1);
@@ -57,7 +59,7 @@ describe('Wallet', () => {
   });
 
   it('says there are no accounts yet when the list is empty', async () => {
-    mockCommands({ getRefreshWait: waits(30), getBalance: () => [] });
+    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [] });
     renderPage(<Wallet />);
     await tick();
 
@@ -68,6 +70,7 @@ describe('Wallet', () => {
   it('shows a failed load in words with a retry that recovers', async () => {
     let tries = 0;
     const ipc = mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => {
         tries += 1;
@@ -91,6 +94,7 @@ describe('Wallet', () => {
 
   it('shows amounts shortened, never in exponent form, with the full value in the title', async () => {
     mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => [
         balance({
@@ -124,7 +128,7 @@ describe('Wallet', () => {
   });
 
   it('copies the whole address and says Copied for a moment', async () => {
-    mockCommands({ getRefreshWait: waits(30), getBalance: () => [balance()] });
+    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [balance()] });
     const page = renderPage(<Wallet />);
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
     await tick();
@@ -140,6 +144,7 @@ describe('Wallet', () => {
   it('disables Refresh and counts down "Refresh in N s" while the app says to wait, then refreshes', async () => {
     let wait = 42;
     const ipc = mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
       refreshBalance: () => {
@@ -172,6 +177,7 @@ describe('Wallet', () => {
   it('shows a refused refresh (TooManyRequests) in words and keeps the balances it had', async () => {
     let wait = 0;
     const ipc = mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
       refreshBalance: () => {
@@ -199,6 +205,7 @@ describe('Wallet', () => {
   it('keeps the stored balances and says so in words when the chain read on entry is refused (TooManyRequests)', async () => {
     let wait = 0;
     mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
       refreshBalance: () => {
@@ -221,6 +228,7 @@ describe('Wallet', () => {
     // The app's cooldown: none until the first refresh, which starts it.
     let refreshed = false;
     const ipc = mockCommands({
+      getKeyState: confirmed,
       getRefreshWait: () => ({ balances: refreshed ? 60 : 0, nfts: 0 }),
       refreshBalance: () => {
         if (refreshed) return fail('TooManyRequests', 'refreshed a moment ago');
@@ -234,5 +242,68 @@ describe('Wallet', () => {
 
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(ipc.count('refreshBalance')).toBe(1);
+  });
+
+  it('reminds the person to write down a recovery phrase never checked, and not once it was', async () => {
+    mockCommands({ getKeyState: () => keyStatus({ phraseConfirmed: false }), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    const first = renderPage(<Wallet />);
+    await tick();
+    const reminder = screen.getByRole('region', { name: 'Write down your recovery phrase' });
+    expect(reminder).toHaveAttribute('id', 'phrase-reminder');
+    expect(reminder).toHaveTextContent('It is the only way to restore your wallet if you lose this device.');
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    first.unmount();
+
+    mockCommands({ getKeyState: () => keyStatus(), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
+  });
+
+  it('shows no reminder when the app cannot say', async () => {
+    mockCommands({ getKeyState: () => fail('KeychainUnavailable', 'locked'), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('opens the recovery phrase from the reminder behind the PIN, back to the balances, and drops the reminder once checked', async () => {
+    const ipc = mockCommands({
+      getKeyState: () => keyStatus({ phraseConfirmed: false }),
+      getRefreshWait: waits(30),
+      getBalance: () => [balance()],
+      getPinStatus: () => pinStatus(),
+      showRecoveryPhrase: () => WORDS,
+      confirmRecoveryPhrase: () => null,
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+
+    await page.user.click(screen.getByRole('button', { name: 'Show my recovery phrase' }));
+    await tick();
+    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+    expect(ipc.count('showRecoveryPhrase')).toBe(0);
+    await page.user.keyboard('{Escape}');
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(screen.getByText('Write down your recovery phrase')).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Show my recovery phrase' }));
+    await tick();
+    await page.user.type(screen.getByLabelText('Enter your PIN'), '246810{Enter}');
+    await tick();
+    expect(ipc.argsOf('showRecoveryPhrase')).toEqual([{ pin: '246810' }]);
+    await page.user.click(screen.getByRole('button', { name: 'Show my 12 words' }));
+    await page.user.click(screen.getByRole('button', { name: 'I wrote it down' }));
+    for (let i = 0; i < 3; i++) await answerWord(page.user, WORDS);
+    await tick();
+    await page.user.click(screen.getByRole('button', { name: 'Done' }));
+
+    expect(ipc.count('confirmRecoveryPhrase')).toBe(1);
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
+    // The balances were kept, not loaded again.
+    expect(ipc.count('getBalance')).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
+import { RecoveryPhrase } from './RecoveryPhrase';
 
 /** The time, renewed every second: for "updated N s ago". */
 function useClock(): number {
@@ -24,6 +25,16 @@ export function Wallet() {
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('balances');
   const now = useClock();
+
+  // A wallet whose recovery phrase was never checked reminds the person of it.
+  const [remind, setRemind] = useState(false);
+  const [phraseOpen, setPhraseOpen] = useState(false);
+  useEffect(() => {
+    api.getKeyState().then(
+      (key) => setRemind(key.state === 'onDevice' && !key.phraseConfirmed),
+      () => undefined,
+    );
+  }, []);
 
   // What the app has stored; Refresh stays as it is meanwhile.
   const load = () => run(async () => setBalances(await api.getBalance()), { busy: false });
@@ -67,9 +78,30 @@ export function Wallet() {
     }
   }
 
+  if (phraseOpen) {
+    return (
+      <RecoveryPhrase
+        onBack={() => setPhraseOpen(false)}
+        onDone={() => {
+          setRemind(false);
+          setPhraseOpen(false);
+        }}
+      />
+    );
+  }
+
   const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
   return (
     <main className="page">
+      {remind && (
+        <section id="phrase-reminder" className="notice warning stack" aria-labelledby="phrase-reminder-title">
+          <strong id="phrase-reminder-title">{t('wallet.phraseReminder')}</strong>
+          <span>{t('wallet.phraseReminderBody')}</span>
+          <button id="phrase-reminder-open" className="secondary" onClick={() => setPhraseOpen(true)}>
+            {t('wallet.phraseReminderOpen')}
+          </button>
+        </section>
+      )}
       <div className="toolbar">
         <span id="wallet-updated">
           {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}

@@ -2,12 +2,12 @@
 // mock, pages rendered in English inside the I18nProvider, a fake clock moved on
 // explicitly, and a few fixtures.
 import { StrictMode, type ReactElement } from 'react';
-import { act, render } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Channel } from '@tauri-apps/api/core';
 import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, expect, vi } from 'vitest';
-import type { AccountBalanceInfo, AppError, ErrorCode, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
+import type { AccountBalanceInfo, AppError, ErrorCode, KeyStatus, PinStatus, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
 import { I18nProvider } from '../i18n';
 
 export type Command = keyof typeof api;
@@ -143,6 +143,36 @@ export function serviceUser(overrides: Partial<ServiceUser> = {}): ServiceUser {
     walletId: 'w-1',
     ...overrides,
   };
+}
+
+/** `getKeyState`'s answer: by default the key is here and its phrase was checked. */
+export function keyStatus(overrides: Partial<KeyStatus> = {}): KeyStatus {
+  return { state: 'onDevice', phraseConfirmed: true, ...overrides };
+}
+
+/** `getPinStatus`'s answer: by default no wrong PIN yet, no backup. */
+export function pinStatus(overrides: Partial<PinStatus> = {}): PinStatus {
+  return { triesLeft: 5, lockedForSecs: 0, emailRequired: false, hasBackup: false, ...overrides };
+}
+
+/** A recovery phrase (the BIP-39 test vector's first words). */
+export const WORDS = ['abandon', 'ability', 'able', 'about', 'above', 'absent', 'absorb', 'abstract', 'absurd', 'abuse', 'access', 'accident'];
+
+/** The recovery phrase check's question on screen: which word (1-based) it asks for. */
+export function askedWord(): number {
+  const asked = /#(\d+)/.exec(screen.getByRole('heading', { name: /Which is word #\d+\?/ }).textContent ?? '');
+  if (!asked) throw new Error('no question on screen');
+  return Number(asked[1]);
+}
+
+/** Answers the check's question on screen: with the right word of `words`, or (`right:
+ * false`) with one of the other choices. */
+export async function answerWord(user: ReturnType<typeof userEvent.setup>, words: string[], right = true) {
+  const wanted = words[askedWord() - 1];
+  const choices = within(screen.getByRole('group', { name: /Which is word/ })).getAllByRole('button');
+  const choice = choices.find((b) => (b.textContent === wanted) === right);
+  if (!choice) throw new Error('no such choice');
+  await user.click(choice);
 }
 
 export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';

@@ -1,23 +1,27 @@
-//! The wallet's key on this device: made at register, sealed under the PIN and
-//! kept in the keychain; unlocked with the PIN to sign.
+//! The wallet's key on this device: made at register, sealed under the PIN and the
+//! service's share, kept in the keychain; unlocked with the PIN (a proof the service
+//! counts) to sign, to show the recovery phrase or to change the PIN; restored on a
+//! new device from the phrase or from the backup the service keeps.
 //!
 //! Registration is idempotent: the key made for a user stays pending in the
 //! keychain until the service has its address, a retry reuses it, and a failed
 //! answer is settled by asking the service which address the wallet has. The key
 //! of a wallet is checked against the wallet's address on every start.
 
+use alloy::signers::SignerSync as _;
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_pin};
 use satchel_api::{
-    AccountsResponse, LoginStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle, ServiceUser,
+    AccountsResponse, LoginStatus, PinChange, PinProof, PinRelease, PinReset, PinStatus,
+    RegisterRequest, ServiceErrorCode, ServiceLifeCycle, ServiceUser, WalletChallenge,
 };
 use serde::Serialize;
 
 use super::Widget;
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
-use crate::vault::{NewWallet, SealedMnemonic};
+use crate::vault::{PendingWallet, Phrase, PinKey, SealedMnemonic, new_share};
 
 /// Whether this device holds the key of the logged-in user's wallet.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -36,27 +40,52 @@ pub enum KeyState {
     Mismatch,
 }
 
+/// The key's state and whether the person confirmed the recovery phrase.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct KeyStatus {
+    pub state: KeyState,
+    pub phrase_confirmed: bool,
+}
+
+fn wrong_pin_form() -> SdkError {
+    SdkError::service(
+        ServiceErrorCode::InvalidParameters,
+        "the PIN must be 6 digits",
+    )
+}
+
 impl Widget {
-    /// Whether this device holds the logged-in user's wallet key.
-    pub fn key_state(&self) -> KeyState {
-        self.state.lock().key_state
+    /// Whether this device holds the logged-in user's wallet key, and whether the
+    /// person confirmed the recovery phrase.
+    pub fn key_status(&self) -> KeyStatus {
+        self.state.lock().key
     }
 
     /// Checks the key on this device against `user`'s wallet (one read of the
     /// wallet's accounts) and says whether it may be used.
-    pub(super) async fn check_key(&self, user: &ServiceUser) -> Result<KeyState, SdkError> {
+    pub(super) async fn check_key(&self, user: &ServiceUser) -> Result<KeyStatus, SdkError> {
+        let none = KeyStatus::default();
         if user.user_status.login_status == LoginStatus::RegisterRequired {
-            return Ok(KeyState::NoWallet);
+            return Ok(none);
         }
         let (Some(info), Some(wallet_id)) = (&user.user_info, &user.wallet_id) else {
-            return Ok(KeyState::NoWallet);
+            return Ok(none);
         };
         let Some(sealed) = self.vault.load(&info.user_id).await? else {
-            return Ok(KeyState::Missing);
+            return Ok(KeyStatus {
+                state: KeyState::Missing,
+                ..none
+            });
         };
-        Ok(match self.wallet_address(&info.user_id, wallet_id).await? {
+        let state = match self.wallet_address(&info.user_id, wallet_id).await? {
             Some(address) if !sealed.is_for(&address) => KeyState::Mismatch,
             _ => KeyState::OnDevice,
+        };
+        Ok(KeyStatus {
+            state,
+            phrase_confirmed: sealed.phrase_confirmed,
         })
     }
 
@@ -78,11 +107,36 @@ impl Widget {
         Ok(accounts.accounts.into_iter().next().map(|a| a.address))
     }
 
-    /// Creates the wallet: a mnemonic made here, sealed under `pin` and kept in the
-    /// keychain; the service gets only the address and its path (`POST
-    /// /v1/wallets`). Only in `login_before_register`. A retry after a failure
-    /// uses the same key, and the same PIN opens it.
-    pub async fn register(&self, pin: &str) -> Result<ServiceUser, SdkError> {
+    /// The logged-in user's id and wallet id, whatever the key's state.
+    fn user_and_wallet(&self) -> Result<(String, String), SdkError> {
+        let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
+        match (user.user_info, user.wallet_id) {
+            (Some(info), Some(wallet)) => Ok((info.user_id, wallet)),
+            _ => Err(SdkError::not_logged_in()),
+        }
+    }
+
+    /// A nonce to sign, and the signature of its message by `signer` (EIP-191).
+    async fn prove_key(&self, signer: &PrivateKeySigner) -> Result<(String, String), SdkError> {
+        let challenge: WalletChallenge = self
+            .login
+            .authed(Caller::Rest, Method::POST, "v1/wallets/challenge", None)
+            .await?;
+        let signature = signer
+            .sign_message_sync(challenge.message.as_bytes())
+            .map_err(SdkError::unknown)?;
+        Ok((
+            challenge.nonce,
+            format!("0x{}", hex::encode(signature.as_bytes())),
+        ))
+    }
+
+    /// Creates the wallet: a mnemonic made here, sealed under the PIN and a new
+    /// share, kept in the keychain; the service gets the address, a signature
+    /// proving the key, the PIN proof and share, and (if `backup`) the sealed
+    /// mnemonic (`POST /v1/wallets`). Only in `login_before_register`. A retry
+    /// after a failure uses the same key, and the same PIN opens it.
+    pub async fn register(&self, pin: &str, backup: bool) -> Result<ServiceUser, SdkError> {
         self.require_initialized()?;
         if self.get_status() != ServiceLifeCycle::LoginBeforeRegister {
             return Err(SdkError::service(
@@ -91,16 +145,13 @@ impl Widget {
             ));
         }
         if !is_pin(pin) {
-            return Err(SdkError::service(
-                ServiceErrorCode::InvalidParameters,
-                "the PIN must be 6 digits",
-            ));
+            return Err(wrong_pin_form());
         }
         let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
         if user.user_status.login_status == LoginStatus::PinRequired {
             return Err(SdkError::service(
                 ServiceErrorCode::InvalidLoginSession,
-                "this wallet's key is on another device; restoring it here is not available yet",
+                "this account has a wallet already: restore it with its recovery phrase",
             ));
         }
         let user_id = user
@@ -108,10 +159,16 @@ impl Widget {
             .as_ref()
             .map(|info| info.user_id.clone())
             .ok_or_else(SdkError::not_logged_in)?;
-        let sealed = self.pending_or_new_key(&user_id, pin).await?;
+        let (pending, signer) = self.pending_or_new_wallet(&user_id, pin, backup).await?;
+        let (nonce, signature) = self.prove_key(&signer).await?;
+        drop(signer);
         let request = RegisterRequest {
-            address: sealed.address.clone(),
+            address: pending.sealed.address.clone(),
             address_path: FIRST_ACCOUNT_PATH.to_owned(),
+            nonce,
+            signature,
+            pin: pending.setup.clone(),
+            backup: pending.backup.clone(),
         };
         let registered = match self
             .login
@@ -121,41 +178,53 @@ impl Widget {
             Ok(registered) => registered,
             // The wallet may exist although the answer said otherwise (lost on the
             // way, or a 409 for the first try's wallet): the service decides.
-            Err(e) => self.settle_registration(&sealed, e).await?,
+            Err(e) => self.settle_registration(&pending.sealed, e).await?,
         };
-        self.vault.confirm(&user_id, &sealed).await?;
+        self.vault.confirm(&user_id, &pending.sealed).await?;
         self.adopt(Some(registered)).await?;
         self.current_user().ok_or_else(SdkError::not_logged_in)
     }
 
-    /// The key waiting to be registered (opened with `pin` to check it is the
-    /// person's), or a new one, kept as pending before the service hears of it.
-    async fn pending_or_new_key(
+    /// The wallet waiting to be registered (its PIN checked), or a new one, kept as
+    /// pending before the service hears of it; with the key's signer.
+    async fn pending_or_new_wallet(
         &self,
         user_id: &str,
         pin: &str,
-    ) -> Result<SealedMnemonic, SdkError> {
+        backup: bool,
+    ) -> Result<(PendingWallet, PrivateKeySigner), SdkError> {
         let pin = pin.to_owned();
         if let Some(pending) = self.vault.load_pending(user_id).await? {
-            let check = pending.clone();
-            blocking(move || check.unseal(&pin).map(drop))
-                .await
-                .map_err(|e| {
-                    if e.is(ServiceErrorCode::InvalidParameters) {
-                        SdkError::service(
-                            ServiceErrorCode::InvalidParameters,
-                            "a wallet made a moment ago is waiting to be registered: use the PIN you chose then",
-                        )
-                    } else {
-                        e
-                    }
-                })?;
-            return Ok(pending);
+            return blocking(move || {
+                let pin_key = PinKey::derive(&pin, &pending.sealed.kdf)?;
+                if !pending.is_pin(&pin_key) {
+                    return Err(SdkError::service(
+                        ServiceErrorCode::InvalidParameters,
+                        "a wallet made a moment ago is waiting to be registered: use the PIN you chose then",
+                    ));
+                }
+                let signer = pending.sealed.open(&pin_key, &pending.setup.share)?.signer()?;
+                Ok((pending, signer))
+            })
+            .await;
         }
         let kdf = self.kdf;
-        let sealed = blocking(move || NewWallet::generate()?.seal(&pin, kdf)).await?;
-        self.vault.save_pending(user_id, &sealed).await?;
-        Ok(sealed)
+        let (pending, signer) = blocking(move || {
+            let phrase = Phrase::generate()?;
+            let pin_key = PinKey::new_pin(&pin, kdf)?;
+            let share = new_share();
+            let sealed = phrase.seal(&pin_key, &share)?;
+            let backup = backup.then(|| sealed.backup()).transpose()?;
+            let pending = PendingWallet {
+                setup: pin_key.setup(&share),
+                sealed,
+                backup,
+            };
+            Ok((pending, phrase.signer()?))
+        })
+        .await?;
+        self.vault.save_pending(user_id, &pending).await?;
+        Ok((pending, signer))
     }
 
     /// After a failed `POST /v1/wallets`: the user as the service now has it when
@@ -183,25 +252,244 @@ impl Widget {
         }
     }
 
+    /// The wallet's PIN state at the service: tries left, pause, lock, backup.
+    pub async fn pin_status(&self) -> Result<PinStatus, SdkError> {
+        self.require_initialized()?;
+        let (_, wallet_id) = self.user_and_wallet()?;
+        self.login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/wallets/{wallet_id}/pin"),
+                None,
+            )
+            .await
+    }
+
+    /// Proves the PIN to the service: the share (and backup) it releases, and the
+    /// PIN key. Wrong PINs are counted there.
+    async fn release(
+        &self,
+        pin: &str,
+        kdf: &satchel_api::PinKdf,
+    ) -> Result<(PinKey, PinRelease), SdkError> {
+        if !is_pin(pin) {
+            return Err(wrong_pin_form());
+        }
+        let (_, wallet_id) = self.user_and_wallet()?;
+        let (pin, kdf) = (pin.to_owned(), kdf.clone());
+        let pin_key = blocking(move || PinKey::derive(&pin, &kdf)).await?;
+        let proof = PinProof {
+            proof: pin_key.proof(),
+        };
+        let release = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::POST,
+                &format!("v1/wallets/{wallet_id}/pin/verify"),
+                Some(&proof),
+            )
+            .await?;
+        Ok((pin_key, release))
+    }
+
+    /// The key on this device, checked to be the wallet's.
+    async fn own_key(&self) -> Result<(String, SealedMnemonic), SdkError> {
+        self.require_login()?;
+        let (user_id, _) = self.user_and_wallet()?;
+        match (self.key_status().state, self.vault.load(&user_id).await?) {
+            (KeyState::OnDevice, Some(sealed)) => Ok((user_id, sealed)),
+            _ => Err(SdkError::service(
+                ServiceErrorCode::InvalidLoginSession,
+                "this wallet's key is not on this device",
+            )),
+        }
+    }
+
+    /// Opens the wallet's phrase with the PIN (and the service's share).
+    async fn open_phrase(&self, pin: &str) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
+        let (user_id, sealed) = self.own_key().await?;
+        let (pin_key, release) = self.release(pin, &sealed.kdf).await?;
+        let opened = sealed.clone();
+        let phrase = blocking(move || opened.open(&pin_key, &release.share)).await?;
+        Ok((user_id, sealed, phrase))
+    }
+
     /// Unlocks the wallet key with the PIN, to sign on this device. Only a key
     /// checked to be the wallet's.
     pub async fn unlock(&self, pin: &str) -> Result<PrivateKeySigner, SdkError> {
-        self.require_login()?;
-        let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
-        let user_id = user
-            .user_info
-            .map(|info| info.user_id)
-            .ok_or_else(SdkError::not_logged_in)?;
-        let sealed = match (self.key_state(), self.vault.load(&user_id).await?) {
-            (KeyState::OnDevice, Some(sealed)) => sealed,
-            _ => {
-                return Err(SdkError::service(
-                    ServiceErrorCode::InvalidLoginSession,
-                    "this wallet's key is not on this device",
-                ));
-            }
-        };
-        let pin = pin.to_owned();
-        blocking(move || sealed.unseal(&pin)).await
+        let (_, _, phrase) = self.open_phrase(pin).await?;
+        phrase.signer()
+    }
+
+    /// The recovery phrase's words, behind the PIN.
+    pub async fn show_recovery_phrase(&self, pin: &str) -> Result<Vec<String>, SdkError> {
+        let (_, _, phrase) = self.open_phrase(pin).await?;
+        Ok(phrase.words())
+    }
+
+    /// The person confirmed they wrote the phrase down: no more reminders.
+    pub async fn confirm_recovery_phrase(&self) -> Result<(), SdkError> {
+        let (user_id, mut sealed) = self.own_key().await?;
+        sealed.phrase_confirmed = true;
+        self.vault.save(&user_id, &sealed).await?;
+        self.state.lock().key.phrase_confirmed = true;
+        Ok(())
+    }
+
+    /// A new PIN, proven by the old one (`PUT /v1/wallets/{walletId}/pin`): the same
+    /// share, the key sealed again here, and the kept backup replaced.
+    pub async fn change_pin(&self, old_pin: &str, new_pin: &str) -> Result<(), SdkError> {
+        if !is_pin(new_pin) {
+            return Err(wrong_pin_form());
+        }
+        let (user_id, sealed) = self.own_key().await?;
+        let (_, wallet_id) = self.user_and_wallet()?;
+        let (old_key, release) = self.release(old_pin, &sealed.kdf).await?;
+        let (new_pin, kdf, opened) = (new_pin.to_owned(), self.kdf, sealed.clone());
+        let kept_backup = release.backup.is_some();
+        let (change, resealed) = blocking(move || {
+            let phrase = opened.open(&old_key, &release.share)?;
+            let new_key = PinKey::new_pin(&new_pin, kdf)?;
+            let mut resealed = phrase.seal(&new_key, &release.share)?;
+            resealed.phrase_confirmed = opened.phrase_confirmed;
+            let change = PinChange {
+                proof: old_key.proof(),
+                pin: new_key.setup(&release.share),
+                backup: kept_backup.then(|| resealed.backup()).transpose()?,
+            };
+            Ok((change, resealed))
+        })
+        .await?;
+        self.login
+            .authed::<()>(
+                Caller::Rest,
+                Method::PUT,
+                &format!("v1/wallets/{wallet_id}/pin"),
+                Some(&change),
+            )
+            .await?;
+        self.vault.save(&user_id, &resealed).await
+    }
+
+    /// Restores the wallet on this device from its recovery phrase, with a new PIN
+    /// (`POST /v1/wallets/{walletId}/pin/reset`, proven by the phrase's key). A
+    /// phrase that is not this wallet's is refused and nothing is stored.
+    pub async fn restore_from_phrase(
+        &self,
+        phrase: &str,
+        new_pin: &str,
+    ) -> Result<ServiceUser, SdkError> {
+        self.require_restore()?;
+        if !is_pin(new_pin) {
+            return Err(wrong_pin_form());
+        }
+        let (user_id, wallet_id) = self.user_and_wallet()?;
+        let typed = phrase.to_owned();
+        let phrase = blocking(move || Phrase::parse(&typed)).await?;
+        let address = self.wallet_address(&user_id, &wallet_id).await?;
+        if !address.is_some_and(|a| a.eq_ignore_ascii_case(&phrase.address.to_checksum(None))) {
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "this recovery phrase is not this wallet's",
+            ));
+        }
+        let keep_backup = self
+            .pin_status()
+            .await
+            .map(|s| s.has_backup)
+            .unwrap_or(false);
+        let signer = phrase.signer()?;
+        let (nonce, signature) = self.prove_key(&signer).await?;
+        drop(signer);
+        let (new_pin, kdf) = (new_pin.to_owned(), self.kdf);
+        let (reset, mut sealed) = blocking(move || {
+            let pin_key = PinKey::new_pin(&new_pin, kdf)?;
+            let share = new_share();
+            let sealed = phrase.seal(&pin_key, &share)?;
+            let reset = PinReset {
+                nonce,
+                signature,
+                pin: pin_key.setup(&share),
+                backup: keep_backup.then(|| sealed.backup()).transpose()?,
+            };
+            Ok((reset, sealed))
+        })
+        .await?;
+        self.login
+            .authed::<()>(
+                Caller::Rest,
+                Method::POST,
+                &format!("v1/wallets/{wallet_id}/pin/reset"),
+                Some(&reset),
+            )
+            .await?;
+        // They typed the phrase: they have it written down.
+        sealed.phrase_confirmed = true;
+        self.vault.save(&user_id, &sealed).await?;
+        self.readopt().await
+    }
+
+    /// Restores the wallet on this device from the backup the service keeps,
+    /// opened with the PIN (counted like every PIN proof).
+    pub async fn restore_from_backup(&self, pin: &str) -> Result<ServiceUser, SdkError> {
+        self.require_restore()?;
+        let (user_id, wallet_id) = self.user_and_wallet()?;
+        let status = self.pin_status().await?;
+        let (pin_key, release) = self.release(pin, &status.kdf).await?;
+        let backup = release.backup.clone().ok_or_else(|| {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "the service keeps no backup of this wallet",
+            )
+        })?;
+        let address = self
+            .wallet_address(&user_id, &wallet_id)
+            .await?
+            .ok_or_else(|| SdkError::unknown("the wallet has no account"))?;
+        let sealed = blocking(move || {
+            let sealed = SealedMnemonic::from_backup(&backup, status.kdf, &address)?;
+            sealed.open(&pin_key, &release.share)?;
+            Ok(sealed)
+        })
+        .await?;
+        self.vault.save(&user_id, &sealed).await?;
+        self.readopt().await
+    }
+
+    /// Asks the service to e-mail the link that lifts the lock after too many
+    /// wrong PINs.
+    pub async fn send_pin_unlock_email(&self) -> Result<(), SdkError> {
+        self.require_initialized()?;
+        let (_, wallet_id) = self.user_and_wallet()?;
+        self.login
+            .authed::<()>(
+                Caller::Rest,
+                Method::POST,
+                &format!("v1/wallets/{wallet_id}/pin/unlock-email"),
+                None,
+            )
+            .await
+    }
+
+    /// Restoring is for a logged-in user whose wallet's key is not (or not
+    /// rightly) on this device.
+    fn require_restore(&self) -> Result<(), SdkError> {
+        self.require_initialized()?;
+        match self.key_status().state {
+            KeyState::Missing | KeyState::Mismatch => Ok(()),
+            _ => Err(SdkError::service(
+                ServiceErrorCode::InvalidLoginSession,
+                "there is no wallet to restore: its key is on this device already, or there is no wallet",
+            )),
+        }
+    }
+
+    /// Reads the user again and moves to their state (after a restore).
+    async fn readopt(&self) -> Result<ServiceUser, SdkError> {
+        let user = self.login.get_current_service_user().await?;
+        self.adopt(user).await?;
+        self.current_user().ok_or_else(SdkError::not_logged_in)
     }
 }

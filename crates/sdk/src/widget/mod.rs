@@ -29,7 +29,7 @@ use allow_lists::AllowLists;
 pub use assets::AccountRef;
 use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
-pub use keys::KeyState;
+pub use keys::{KeyState, KeyStatus};
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.
@@ -67,7 +67,7 @@ struct WidgetState {
     status: ServiceLifeCycle,
     /// The logged-in user, without tokens.
     user: Option<ServiceUser>,
-    key_state: KeyState,
+    key: KeyStatus,
     cooldowns: Cooldowns,
     allowed: AllowLists,
 }
@@ -122,11 +122,11 @@ impl Widget {
 
     /// Moves to `status` with `user` and its key state (all at once) and tells
     /// the followers.
-    fn enter(&self, status: ServiceLifeCycle, user: Option<ServiceUser>, key_state: KeyState) {
+    fn enter(&self, status: ServiceLifeCycle, user: Option<ServiceUser>, key: KeyStatus) {
         let mut state = self.state.lock();
         state.status = status;
         state.user = user;
-        state.key_state = key_state;
+        state.key = key;
         self.status_changes.send_replace(status);
     }
 
@@ -149,10 +149,10 @@ impl Widget {
             self.status_changes.send_replace(state.status);
         }
         if let Err(e) = self.login.init(config).await {
-            self.enter(ServiceLifeCycle::NotInitialized, None, KeyState::NoWallet);
+            self.enter(ServiceLifeCycle::NotInitialized, None, KeyStatus::default());
             return Err(e);
         }
-        self.enter(ServiceLifeCycle::Initialized, None, KeyState::NoWallet);
+        self.enter(ServiceLifeCycle::Initialized, None, KeyStatus::default());
         let user = self.login.get_current_service_user().await?;
         self.adopt(user).await
     }
@@ -162,12 +162,12 @@ impl Widget {
     /// one, is `pinRequired`: never shown as the wallet.
     async fn adopt(&self, user: Option<ServiceUser>) -> Result<ServiceLifeCycle, SdkError> {
         let Some(mut user) = user else {
-            self.enter(ServiceLifeCycle::BeforeLogin, None, KeyState::NoWallet);
+            self.enter(ServiceLifeCycle::BeforeLogin, None, KeyStatus::default());
             return Ok(ServiceLifeCycle::BeforeLogin);
         };
         user.token = None;
-        let key_state = self.check_key(&user).await?;
-        if matches!(key_state, KeyState::Missing | KeyState::Mismatch) {
+        let key = self.check_key(&user).await?;
+        if matches!(key.state, KeyState::Missing | KeyState::Mismatch) {
             user.user_status.login_status = LoginStatus::PinRequired;
             user.user_status.pin_required = Some(true);
         }
@@ -176,7 +176,7 @@ impl Widget {
         } else {
             ServiceLifeCycle::LoginBeforeRegister
         };
-        self.enter(status, Some(user), key_state);
+        self.enter(status, Some(user), key);
         Ok(status)
     }
 
@@ -310,7 +310,7 @@ mod tests {
         assert!(refused(w.get_accounts(None, false).await.expect_err("no")));
         assert!(refused(w.get_balance(None).await.expect_err("no")));
         assert!(refused(w.get_nfts(false, None).await.expect_err("no")));
-        assert!(refused(w.register("123456").await.expect_err("no")));
+        assert!(refused(w.register("123456", false).await.expect_err("no")));
         assert!(refused(w.logout().await.expect_err("no")));
         assert!(!w.open_widget(), "the widget does not open for no one");
         assert!(w.close_widget());
@@ -336,7 +336,9 @@ mod tests {
         assert!(no_user(
             w.get_accounts(None, false).await.expect_err("no user")
         ));
-        assert!(no_user(w.register("123456").await.expect_err("no user")));
+        assert!(no_user(
+            w.register("123456", false).await.expect_err("no user")
+        ));
         assert!(!w.open_widget());
         w.finalize().await;
         assert_eq!(w.get_status(), ServiceLifeCycle::NotInitialized);

@@ -1,7 +1,8 @@
 //! Service settings: declared once here (doc, default), read from a TOML file, with
 //! environment overrides for what differs between deployments (`SATCHEL_BIND`,
-//! `DATABASE_URL`, `SATCHEL_DATA_DIR`, `SATCHEL_PUBLIC_URL`, `SATCHEL_SMTP_URL`; the
-//! file itself is `--config` or `SATCHEL_CONFIG`, read by the command line).
+//! `DATABASE_URL`, `SATCHEL_DATA_DIR`, `SATCHEL_PUBLIC_URL`, `SATCHEL_SMTP_URL`,
+//! `SATCHEL_PIN_SECRET`; the file itself is `--config` or `SATCHEL_CONFIG`, read by
+//! the command line).
 
 use std::fmt;
 use std::net::SocketAddr;
@@ -56,6 +57,17 @@ pub struct Settings {
     pub login_failures_per_account: u32,
     /// Failed logins one network address may have in 15 minutes before a 429.
     pub login_failures_per_address: u32,
+    /// The secret the wallets' PIN material is keyed with (base64 of 32 bytes): the
+    /// pepper of the proof hashes and the key the shares are encrypted under are
+    /// derived from it. It is never stored in the database. Default: the 32 bytes
+    /// of `pin.secret` in `data_dir`, made on first start. Instances sharing a
+    /// database must share it. Env: `SATCHEL_PIN_SECRET`. [`Debug`] hides it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pin_secret: Option<String>,
+    /// The first pause after 5 wrong PIN proofs in a row, in seconds; each further
+    /// wrong proof doubles it, until the 10th locks the PIN until the e-mail link
+    /// is opened.
+    pub pin_pause_secs: u64,
     /// Outgoing e-mail.
     pub mail: MailSettings,
     /// The EVM networks wallets get accounts on.
@@ -79,6 +91,8 @@ impl Default for Settings {
             refresh_token_ttl_secs: 30 * 24 * 60 * 60,
             login_failures_per_account: 5,
             login_failures_per_address: 30,
+            pin_secret: None,
+            pin_pause_secs: 30,
             mail: MailSettings::default(),
             networks: Vec::new(),
         }
@@ -86,7 +100,7 @@ impl Default for Settings {
 }
 
 /// Prints every setting, with the passwords in `database_url` and
-/// `mail.smtp_url` masked.
+/// `mail.smtp_url` masked and `pin_secret` hidden.
 impl fmt::Debug for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Destructured, so a new setting cannot be left out (or printed unmasked)
@@ -105,6 +119,8 @@ impl fmt::Debug for Settings {
             refresh_token_ttl_secs,
             login_failures_per_account,
             login_failures_per_address,
+            pin_secret,
+            pin_pause_secs,
             mail,
             networks,
         } = self;
@@ -122,6 +138,8 @@ impl fmt::Debug for Settings {
             .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
             .field("login_failures_per_account", login_failures_per_account)
             .field("login_failures_per_address", login_failures_per_address)
+            .field("pin_secret", &pin_secret.as_ref().map(|_| "<redacted>"))
+            .field("pin_pause_secs", pin_pause_secs)
             .field("mail", mail)
             .field("networks", networks)
             .finish()
@@ -204,6 +222,9 @@ impl Settings {
         }
         if let Some(url) = var("SATCHEL_SMTP_URL") {
             self.mail.smtp_url = Some(url);
+        }
+        if let Some(secret) = var("SATCHEL_PIN_SECRET") {
+            self.pin_secret = Some(secret);
         }
         if let Some(url) = var("SATCHEL_PUBLIC_URL") {
             self.public_url = url
@@ -289,6 +310,7 @@ mod tests {
                     "SATCHEL_DATA_DIR" => "/var/lib/satchel",
                     "SATCHEL_PUBLIC_URL" => "https://wallet.example.com/",
                     "SATCHEL_SMTP_URL" => "smtp://mail:587",
+                    "SATCHEL_PIN_SECRET" => "c2VjcmV0",
                     _ => return None,
                 }
                 .to_owned(),
@@ -300,6 +322,26 @@ mod tests {
         assert_eq!(s.data_dir, PathBuf::from("/var/lib/satchel"));
         assert_eq!(s.public_url.as_str(), "https://wallet.example.com/");
         assert_eq!(s.mail.smtp_url.as_deref(), Some("smtp://mail:587"));
+        assert_eq!(s.pin_secret.as_deref(), Some("c2VjcmV0"));
+    }
+
+    #[test]
+    fn debug_hides_the_pin_secret() {
+        let s = Settings::from_toml(
+            r#"
+            pin_secret = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+            pin_pause_secs = 5
+            "#,
+        )
+        .expect("valid settings");
+        let printed = format!("{s:?}");
+        assert!(!printed.contains("AAECAwQF"), "{printed}");
+        assert!(
+            printed.contains("pin_secret: Some(\"<redacted>\")"),
+            "{printed}"
+        );
+        assert!(printed.contains("pin_pause_secs: 5"), "{printed}");
+        assert!(!format!("{:?}", Settings::default()).contains("<redacted>"));
     }
 
     #[test]

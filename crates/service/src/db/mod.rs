@@ -11,6 +11,7 @@ mod nfts;
 mod refresh;
 mod sessions;
 mod users;
+mod wallet_keys;
 mod wallets;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -20,6 +21,10 @@ pub use apps::{AppMatch, AppRow};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use refresh::{RefreshPurpose, RefreshUse};
+pub use wallet_keys::{
+    ChallengeRefusal, CountedAttempt, NewWalletKey, PinLimits, Signed, SignedChallenge, StoredKdf,
+    StoredPin, WalletKeyRow,
+};
 pub use wallets::{AccountRow, NewAccount, TokenRow};
 
 #[derive(Debug, thiserror::Error)]

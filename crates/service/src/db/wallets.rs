@@ -43,42 +43,7 @@ impl Db {
     pub async fn create_wallet(&self, user_id: &str, accounts: &[NewAccount]) -> DbResult<String> {
         let wallet_id = new_id();
         let mut tx = self.pool().begin().await?;
-        sqlx::query("INSERT INTO wallets (id, user_id, created_at) VALUES ($1, $2, $3)")
-            .bind(&wallet_id)
-            .bind(user_id)
-            .bind(now())
-            .execute(&mut *tx)
-            .await
-            .map_err(DbError::from_write)?;
-        for (position, account) in accounts.iter().enumerate() {
-            let account_id = new_id();
-            sqlx::query(
-                "INSERT INTO accounts (id, wallet_id, network, address, address_path, label, position) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&account_id)
-            .bind(&wallet_id)
-            .bind(&account.network)
-            .bind(&account.address)
-            .bind(&account.address_path)
-            .bind(&account.label)
-            .bind(position as i64)
-            .execute(&mut *tx)
-            .await
-            .map_err(DbError::from_write)?;
-            for (position, contract) in account.tokens.iter().enumerate() {
-                sqlx::query(
-                    "INSERT INTO token_accounts (id, account_id, contract, position) VALUES ($1, $2, $3, $4)",
-                )
-                .bind(new_id())
-                .bind(&account_id)
-                .bind(contract)
-                .bind(position as i64)
-                .execute(&mut *tx)
-                .await
-                .map_err(DbError::from_write)?;
-            }
-        }
+        insert_wallet(&mut tx, &wallet_id, user_id, accounts).await?;
         tx.commit().await?;
         Ok(wallet_id)
     }
@@ -196,4 +161,52 @@ impl Db {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Inserts a wallet, its accounts and their token accounts on `conn` (a
+/// transaction of the caller's). A user with a wallet already is a
+/// [`DbError::Conflict`].
+pub(super) async fn insert_wallet(
+    conn: &mut sqlx::AnyConnection,
+    wallet_id: &str,
+    user_id: &str,
+    accounts: &[NewAccount],
+) -> DbResult<()> {
+    sqlx::query("INSERT INTO wallets (id, user_id, created_at) VALUES ($1, $2, $3)")
+        .bind(wallet_id)
+        .bind(user_id)
+        .bind(now())
+        .execute(&mut *conn)
+        .await
+        .map_err(DbError::from_write)?;
+    for (position, account) in accounts.iter().enumerate() {
+        let account_id = new_id();
+        sqlx::query(
+            "INSERT INTO accounts (id, wallet_id, network, address, address_path, label, position) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&account_id)
+        .bind(wallet_id)
+        .bind(&account.network)
+        .bind(&account.address)
+        .bind(&account.address_path)
+        .bind(&account.label)
+        .bind(position as i64)
+        .execute(&mut *conn)
+        .await
+        .map_err(DbError::from_write)?;
+        for (position, contract) in account.tokens.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO token_accounts (id, account_id, contract, position) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(new_id())
+            .bind(&account_id)
+            .bind(contract)
+            .bind(position as i64)
+            .execute(&mut *conn)
+            .await
+            .map_err(DbError::from_write)?;
+        }
+    }
+    Ok(())
 }

@@ -95,7 +95,8 @@ pub async fn verify(
     Ok((status, Html(page(title, text))))
 }
 
-fn page(title: &str, text: &str) -> String {
+/// A small HTML page for a link opened in a browser.
+pub(super) fn page(title: &str, text: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" \
          content=\"width=device-width\"><title>{title}</title><style>body{{font-family:system-ui,sans-serif;\
@@ -179,17 +180,22 @@ pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Registers the wallet the device made (register): only its address and path.
+/// Registers the wallet the device made (register): its address and path, a
+/// signature of a challenge (`POST /v1/wallets/challenge`) by the address's key,
+/// and the PIN material the service keeps. Nothing is created unless all of it
+/// is right.
 #[utoipa::path(post, path = "/v1/wallets", request_body = RegisterRequest,
     responses((status = 200, body = ServiceUser),
-              (status = 400, body = satchel_api::ApiErrorBody, description = "malformed address or path"),
-              (status = 409, body = satchel_api::ApiErrorBody, description = "the user has a wallet already")))]
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed address, path, PIN material, backup or signature; a nonce that is unknown, another user's, used or expired; a signature not by the address's key (the message says which)"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 409, body = satchel_api::ApiErrorBody, description = "Conflict: the user has a wallet already")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
 pub async fn register(
     State(state): State<AppState>,
     user: AuthUser,
     Json(body): Json<RegisterRequest>,
 ) -> Reply<ServiceUser> {
-    crate::wallets::create(&state, &user.user_id, &body.address, &body.address_path).await?;
+    crate::wallets::register(&state, &user.user_id, body).await?;
     Ok(axum::Json(
         identity::sessions::service_user(&state, &user.user_id, None).await?,
     ))

@@ -1,14 +1,16 @@
-//! The HTTP surface: the spec's four GET operations under `/v1`, the OpenAPI
-//! document, a health check, and JSON errors for everything else.
+//! The HTTP surface: the spec's four GET operations under `/v1`, identity and
+//! sessions, wallet registration and PIN, the OpenAPI document, a health check,
+//! and JSON errors for everything else.
 
 mod accounts;
 mod auth;
 mod nfts;
+mod pin;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use satchel_api::{RestErrorCode, WalletQuery};
 use utoipa::OpenApi;
 
@@ -39,6 +41,19 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/auth/service/user", get(auth::current_user))
         .route("/v1/auth/logout", post(auth::logout))
         .route("/v1/wallets", post(auth::register))
+        // Wallet keys: the challenge a device signs, and the wallet's PIN.
+        .route("/v1/wallets/challenge", post(pin::challenge))
+        .route("/v1/wallets/pin/unlock", get(pin::unlock))
+        .route(
+            "/v1/wallets/{wallet_id}/pin",
+            get(pin::status).merge(put(pin::change)),
+        )
+        .route("/v1/wallets/{wallet_id}/pin/verify", post(pin::verify))
+        .route("/v1/wallets/{wallet_id}/pin/reset", post(pin::reset))
+        .route(
+            "/v1/wallets/{wallet_id}/pin/unlock-email",
+            post(pin::send_unlock_email),
+        )
         .route("/.well-known/jwks.json", get(auth::jwks))
         .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
@@ -102,9 +117,10 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
 #[openapi(
     info(
         title = "Satchel wallet service",
-        description = "Accounts, balances and NFTs of a Satchel wallet. Every /v1 operation needs \
-                       X-API-KEY, X-API-DOMAIN and X-SDK-TYPE; the four wallet operations also need \
-                       Authorization: Bearer <accessToken>. Errors are {statusCode, code, message}."
+        description = "Accounts, balances and NFTs of a Satchel wallet, and its PIN. Every /v1 \
+                       operation but the links in e-mails needs X-API-KEY, X-API-DOMAIN and \
+                       X-SDK-TYPE; the wallet operations also need Authorization: Bearer \
+                       <accessToken>. Errors are {statusCode, code, message}."
     ),
     paths(
         accounts::get_accounts,
@@ -121,6 +137,13 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         auth::current_user,
         auth::logout,
         auth::register,
+        pin::challenge,
+        pin::status,
+        pin::verify,
+        pin::change,
+        pin::reset,
+        pin::send_unlock_email,
+        pin::unlock,
     ),
     components(schemas(satchel_api::ApiErrorBody)),
     modifiers(&SecurityHeaders)

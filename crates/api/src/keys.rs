@@ -1,0 +1,150 @@
+//! The wallet key's protection, as the device and the service share it.
+//!
+//! The device derives `k = Argon2id(PIN, salt)` and sends only the proof
+//! `HMAC-SHA256(k, "satchel pin proof v1")`; the service keeps a keyed hash of
+//! the proof and a random per-wallet share (made by the device at register),
+//! encrypted under a key from the service's configuration. The device key that
+//! seals the mnemonic is `HKDF-SHA256(k || share, "satchel wallet key v1")`, so
+//! neither the keychain entry alone nor the database alone opens it, and every
+//! PIN guess must go through the service, which counts wrong proofs.
+//!
+//! Endpoints (all with the app headers and the user's bearer token):
+//! - `POST /v1/wallets/challenge` → [`WalletChallenge`]: what the device signs to
+//!   prove it holds a wallet's key (register, and PIN reset by recovery phrase).
+//! - `GET /v1/wallets/{walletId}/pin` → [`PinStatus`].
+//! - `POST /v1/wallets/{walletId}/pin/verify` [`PinProof`] → [`PinRelease`]; a wrong
+//!   proof is 403 `WrongPin`, a paused one 429 `TooManyRequests`, one that needs the
+//!   e-mail link 423 `PinLocked`.
+//! - `PUT /v1/wallets/{walletId}/pin` [`PinChange`] → 204: a new PIN, proven by the old.
+//! - `POST /v1/wallets/{walletId}/pin/reset` [`PinReset`] → 204: a new PIN and share,
+//!   proven by a signature of the wallet's key (the recovery phrase).
+//! - `POST /v1/wallets/{walletId}/pin/unlock-email` → 204: e-mails a link that lifts
+//!   the lock after 10 wrong proofs; `GET /v1/wallets/pin/unlock?token=` is the link.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// Wrong proofs in a row after which the share is paused, with a growing delay.
+pub const PIN_TRIES_BEFORE_PAUSE: u32 = 5;
+/// Wrong proofs in a row after which only the e-mail link (or a reset with the
+/// recovery phrase) lifts the lock.
+pub const PIN_TRIES_BEFORE_EMAIL: u32 = 10;
+
+/// The context strings of the derivations above, versioned.
+pub const PIN_PROOF_CONTEXT: &[u8] = b"satchel pin proof v1";
+pub const DEVICE_KEY_CONTEXT: &[u8] = b"satchel wallet key v1";
+
+/// `POST /v1/wallets/challenge`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WalletChallenge {
+    pub nonce: String,
+    /// The text to sign with EIP-191 `personal_sign`; it names the user and nonce.
+    pub message: String,
+    /// Unix seconds after which the nonce is refused.
+    pub expires_at: i64,
+}
+
+/// The Argon2id parameters and salt of a wallet's PIN (salt as base64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinKdf {
+    pub salt: String,
+    /// Memory in KiB, iterations, lanes.
+    pub m_cost: u32,
+    pub t_cost: u32,
+    pub p_cost: u32,
+}
+
+/// What the service keeps of a PIN: how to derive `k`, the proof, and the share
+/// (both 32 bytes as base64).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinSetup {
+    pub kdf: PinKdf,
+    pub proof: String,
+    pub share: String,
+}
+
+/// `GET /v1/wallets/{walletId}/pin`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PinStatus {
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub kdf: PinKdf,
+    /// Wrong proofs left before the next pause (or, after the pauses, the lock).
+    pub tries_left: u32,
+    /// Seconds until the next proof is taken; 0 when it is taken now.
+    pub locked_for_secs: u64,
+    /// Only the e-mail link (or a reset with the recovery phrase) lifts the lock.
+    pub email_required: bool,
+    /// The service keeps an encrypted backup of the mnemonic.
+    pub has_backup: bool,
+}
+
+/// `POST /v1/wallets/{walletId}/pin/verify`.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinProof {
+    pub proof: String,
+}
+
+/// The share (and the backup, when kept), released after a right proof.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinRelease {
+    pub share: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+}
+
+/// `PUT /v1/wallets/{walletId}/pin`: the old PIN's proof, the new PIN. The share
+/// stays; `backup` replaces the kept backup (sealed under the new device key).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinChange {
+    pub proof: String,
+    pub pin: PinSetup,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+}
+
+/// `POST /v1/wallets/{walletId}/pin/reset`: a new PIN and share for a person who
+/// proves with the wallet's key (from the recovery phrase) that the wallet is theirs.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PinReset {
+    pub nonce: String,
+    pub signature: String,
+    pub pin: PinSetup,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+}
+
+/// Secrets never print.
+macro_rules! redacted {
+    ($($ty:ident),*) => {$(
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(concat!(stringify!($ty), " { <redacted> }"))
+            }
+        }
+    )*};
+}
+redacted!(PinSetup, PinProof, PinRelease, PinChange, PinReset);
+
+/// The text a device signs to prove it holds a wallet's key for `user_id`.
+pub fn challenge_message(user_id: &str, nonce: &str) -> String {
+    format!("Satchel: I hold this wallet's key.\nuser: {user_id}\nnonce: {nonce}")
+}

@@ -1,0 +1,165 @@
+//! Wallet keys (`satchel_api::keys`): the challenge a device signs, and a wallet's
+//! PIN: its status, the share for the right proof, a new PIN, a reset with the
+//! wallet's key, and the e-mail link that lifts a lock.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Html;
+use satchel_api::{PinChange, PinProof, PinRelease, PinReset, PinStatus, WalletChallenge};
+use serde::Deserialize;
+
+use super::auth::page;
+use super::{Json, Path, Query};
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
+use crate::pin;
+use crate::state::AppState;
+
+type Reply<T> = ApiResult<axum::Json<T>>;
+
+/// A nonce to sign with the wallet's key (register, PIN reset): single use, for
+/// 10 minutes; a user's 5 newest work.
+#[utoipa::path(post, path = "/v1/wallets/challenge",
+    responses((status = 200, body = WalletChallenge),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn challenge(State(state): State<AppState>, user: AuthUser) -> Reply<WalletChallenge> {
+    Ok(axum::Json(pin::challenge(&state, &user.user_id).await?))
+}
+
+/// How to derive the PIN key, tries left, pause and lock, and whether a backup is
+/// kept.
+#[utoipa::path(get, path = "/v1/wallets/{walletId}/pin",
+    params(("walletId" = String, Path, description = "the user's wallet")),
+    responses((status = 200, body = PinStatus),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
+              (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn status(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(wallet_id): Path<String>,
+) -> Reply<PinStatus> {
+    Ok(axum::Json(pin::status(&state, &user, &wallet_id).await?))
+}
+
+/// The wallet's share (and backup) for the right PIN proof. Every proof is
+/// counted before it is compared; 5 wrong in a row start a growing pause, 10
+/// lock the PIN until the e-mail link is opened or the PIN is reset.
+#[utoipa::path(post, path = "/v1/wallets/{walletId}/pin/verify", request_body = PinProof,
+    params(("walletId" = String, Path, description = "the user's wallet")),
+    responses((status = 200, body = PinRelease),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the proof is not base64 of 32 bytes"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 403, body = satchel_api::ApiErrorBody, description = "WrongPin: a wrong proof (the message says how many tries are left); Forbidden: the wallet is another user's"),
+              (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
+              (status = 423, body = satchel_api::ApiErrorBody, description = "PinLocked: 10 wrong proofs in a row; the e-mail link or a reset lifts the lock"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: paused after wrong proofs (the message says for how many seconds); even a right proof waits")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn verify(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(wallet_id): Path<String>,
+    Json(body): Json<PinProof>,
+) -> Reply<PinRelease> {
+    Ok(axum::Json(
+        pin::verify(&state, &user, &wallet_id, &body).await?,
+    ))
+}
+
+/// A new PIN, proven by the old PIN's proof (counted like a verify). The share
+/// stays (`pin.share` must be the current one); `backup` replaces the kept backup
+/// when given.
+#[utoipa::path(put, path = "/v1/wallets/{walletId}/pin", request_body = PinChange,
+    params(("walletId" = String, Path, description = "the user's wallet")),
+    responses((status = 204, description = "the new PIN is in force"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed proof, PIN material or backup, or a share that is not the wallet's"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 403, body = satchel_api::ApiErrorBody, description = "WrongPin: the old proof is wrong; Forbidden: the wallet is another user's"),
+              (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
+              (status = 423, body = satchel_api::ApiErrorBody, description = "PinLocked"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: paused after wrong proofs")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn change(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(wallet_id): Path<String>,
+    Json(body): Json<PinChange>,
+) -> ApiResult<StatusCode> {
+    pin::change(&state, &user, &wallet_id, body).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A new PIN and share for the person who proves with the wallet's key (from the
+/// recovery phrase) that the wallet is theirs: a signature of a challenge. Lifts
+/// any pause or lock; `backup` replaces the kept backup, or clears it when absent.
+#[utoipa::path(post, path = "/v1/wallets/{walletId}/pin/reset", request_body = PinReset,
+    params(("walletId" = String, Path, description = "the user's wallet")),
+    responses((status = 204, description = "the new PIN and share are in force"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed PIN material, backup or signature; a nonce that is unknown, another user's, used or expired; a signature not by the wallet's key (the message says which)"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
+              (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn reset(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(wallet_id): Path<String>,
+    Json(body): Json<PinReset>,
+) -> ApiResult<StatusCode> {
+    pin::reset(&state, &user, &wallet_id, body).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// E-mails the user a link (single use, 24 hours) that lifts the lock after 10
+/// wrong proofs.
+#[utoipa::path(post, path = "/v1/wallets/{walletId}/pin/unlock-email",
+    params(("walletId" = String, Path, description = "the user's wallet")),
+    responses((status = 204, description = "the e-mail is sent"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the PIN is not locked, or the user has no e-mail address"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
+              (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
+              (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: asked for too often"),
+              (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+pub async fn send_unlock_email(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(wallet_id): Path<String>,
+) -> ApiResult<StatusCode> {
+    pin::send_unlock_email(&state, &user, &wallet_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+pub struct UnlockQuery {
+    token: String,
+}
+
+/// The link in the unlock e-mail: lifts the PIN lock and says so.
+#[utoipa::path(get, path = "/v1/wallets/pin/unlock",
+    params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page: the PIN is unlocked", content_type = "text/html"),
+              (status = 400, description = "an HTML page: the link was used already or has expired", content_type = "text/html")))]
+pub async fn unlock(
+    State(state): State<AppState>,
+    Query(query): Query<UnlockQuery>,
+) -> ApiResult<(StatusCode, Html<String>)> {
+    let unlocked = pin::use_unlock_link(&state, &query.token).await?;
+    let (status, title, text) = if unlocked {
+        (
+            StatusCode::OK,
+            "PIN unlocked",
+            "Your wallet's PIN is unlocked. Go back to the app and enter it.",
+        )
+    } else {
+        (
+            StatusCode::BAD_REQUEST,
+            "This link does not work",
+            "The link was used already or has expired. Ask the app to send a new one.",
+        )
+    };
+    Ok((status, Html(page(title, text))))
+}

@@ -1,0 +1,210 @@
+//! The wallet key as a person depends on it, against the real service: the PIN
+//! proven to the service (a copied keychain entry is useless without it), the
+//! recovery phrase shown and confirmed, the PIN changed, and the wallet restored
+//! on a second, empty keychain from the phrase or from the service's backup.
+
+use std::sync::Arc;
+
+use alloy::primitives::Address;
+use alloy::signers::SignerSync as _;
+use satchel_api::{LoginStatus, ServiceErrorCode, ServiceLifeCycle};
+use satchel_sdk::vault::{KdfStrength, PinKey, SealedMnemonic, new_share, wallet_entry};
+use satchel_sdk::{ErrorCode, KeyState, Login, MemoryStore, SdkErrorCode, TokenStore, Widget};
+use satchel_tests::{Backend, Stack};
+
+const PIN: &str = "246810";
+
+async fn widget(stack: &Stack, store: Arc<dyn TokenStore>) -> Widget {
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    widget.init(stack.sdk_config()).await.expect("initialised");
+    widget
+}
+
+/// Ada, signed up, with a wallet made on the device behind `store`.
+async fn registered(stack: &Stack, store: Arc<dyn TokenStore>, backup: bool) -> (Widget, Address) {
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let w = widget(stack, store).await;
+    w.register(PIN, backup).await.expect("registered");
+    let address = w.get_accounts(None, false).await.expect("accounts")[0]
+        .address
+        .parse()
+        .expect("address");
+    (w, address)
+}
+
+/// A second device: Ada logs in on an empty keychain.
+async fn second_device(stack: &Stack) -> (Widget, Arc<dyn TokenStore>) {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let w = widget(stack, store.clone()).await;
+    w.login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    assert_eq!(w.key_status().state, KeyState::Missing);
+    (w, store)
+}
+
+fn is(e: &satchel_sdk::SdkError, code: SdkErrorCode) -> bool {
+    e.code == ErrorCode::Sdk(code)
+}
+
+/// The restored key signs a message whose recovered signer is the wallet.
+async fn signs_as(w: &Widget, pin: &str, address: Address) {
+    let signer = w.unlock(pin).await.expect("unlocked");
+    let signature = signer.sign_message_sync(b"hello").expect("signed");
+    assert_eq!(
+        signature
+            .recover_address_from_msg(b"hello")
+            .expect("recovered"),
+        address
+    );
+}
+
+pub async fn a_copied_keychain_entry_is_useless_without_the_service(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (w, _) = registered(&stack, store.clone(), false).await;
+    let user_id = w
+        .current_user()
+        .and_then(|u| u.user_info)
+        .expect("user")
+        .user_id;
+    let entry = store
+        .load(&wallet_entry(&stack.app_id().await, &user_id))
+        .expect("keychain")
+        .expect("the wallet's entry");
+    let sealed: SealedMnemonic = serde_json::from_str(&entry).expect("json");
+    // With the right PIN but without the share the service keeps, nothing opens;
+    // and the entry holds no share to find.
+    let k = PinKey::derive(PIN, &sealed.kdf).expect("k");
+    assert!(sealed.open(&k, &new_share()).is_err());
+    assert!(!entry.contains("share"), "{entry}");
+    assert!(!entry.contains(&k.proof()), "no proof to test PINs against");
+    // Through the service, the right PIN opens it and a wrong one is counted.
+    let e = w.unlock("000000").await.expect_err("wrong PIN");
+    assert!(is(&e, SdkErrorCode::WrongPin), "{e:?}");
+    assert_eq!(w.pin_status().await.expect("status").tries_left, 4);
+    w.unlock(PIN).await.expect("the right PIN");
+    assert_eq!(w.pin_status().await.expect("status").tries_left, 5);
+}
+
+pub async fn the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (w, address) = registered(&stack, store.clone(), false).await;
+    assert!(
+        !w.key_status().phrase_confirmed,
+        "a reminder until confirmed"
+    );
+    let e = w
+        .show_recovery_phrase("135790")
+        .await
+        .expect_err("wrong PIN");
+    assert!(is(&e, SdkErrorCode::WrongPin));
+    let words = w.show_recovery_phrase(PIN).await.expect("the words");
+    assert_eq!(words.len(), 12);
+    let phrase = satchel_sdk::vault::Phrase::parse(&words.join(" ")).expect("valid");
+    assert_eq!(phrase.address, address, "the words are this wallet's");
+    w.confirm_recovery_phrase().await.expect("confirmed");
+    let again = widget(&stack, store).await;
+    assert!(again.key_status().phrase_confirmed, "kept across a restart");
+}
+
+pub async fn a_changed_pin_opens_the_key_and_the_old_one_does_not(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (w, address) = registered(&stack, store.clone(), true).await;
+    let e = w
+        .change_pin("000000", "135790")
+        .await
+        .expect_err("wrong old PIN");
+    assert!(is(&e, SdkErrorCode::WrongPin));
+    w.change_pin(PIN, "135790").await.expect("changed");
+    assert!(is(
+        &w.unlock(PIN).await.expect_err("old PIN"),
+        SdkErrorCode::WrongPin
+    ));
+    signs_as(&w, "135790", address).await;
+    // The backup follows the new PIN.
+    let (other, _) = second_device(&stack).await;
+    other
+        .restore_from_backup("135790")
+        .await
+        .expect("restored with the new PIN");
+}
+
+pub async fn a_wallet_is_restored_from_its_phrase_on_an_empty_keychain(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (w, address) = registered(&stack, store, false).await;
+    let words = w
+        .show_recovery_phrase(PIN)
+        .await
+        .expect("the words")
+        .join(" ");
+
+    let (other, other_store) = second_device(&stack).await;
+    let user_id = other
+        .current_user()
+        .and_then(|u| u.user_info)
+        .expect("user")
+        .user_id;
+    let entry = wallet_entry(&stack.app_id().await, &user_id);
+    // Not a phrase, and another wallet's phrase: refused, nothing stored.
+    let e = other
+        .restore_from_phrase("apple banana cherry", "111111")
+        .await
+        .expect_err("no phrase");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
+    let stranger = satchel_sdk::vault::Phrase::generate()
+        .expect("phrase")
+        .words()
+        .join(" ");
+    let e = other
+        .restore_from_phrase(&stranger, "111111")
+        .await
+        .expect_err("not this wallet's");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
+    assert!(e.message.contains("not this wallet"), "{}", e.message);
+    assert_eq!(other_store.load(&entry), Ok(None), "nothing stored");
+    assert_eq!(other.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+
+    // The phrase as a person types it: extra spaces and capitals.
+    let typed = format!("  {}  ", words.to_uppercase().replace(' ', "   "));
+    let user = other
+        .restore_from_phrase(&typed, "111111")
+        .await
+        .expect("restored");
+    assert_eq!(user.user_status.login_status, LoginStatus::Complete);
+    assert_eq!(other.get_status(), ServiceLifeCycle::Login);
+    assert_eq!(other.key_status().state, KeyState::OnDevice);
+    assert!(other.key_status().phrase_confirmed);
+    signs_as(&other, "111111", address).await;
+}
+
+pub async fn a_wallet_is_restored_from_the_backup_with_the_pin(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (_, address) = registered(&stack, store, true).await;
+    let (other, _) = second_device(&stack).await;
+    assert!(other.pin_status().await.expect("status").has_backup);
+    let e = other
+        .restore_from_backup("000000")
+        .await
+        .expect_err("wrong PIN");
+    assert!(is(&e, SdkErrorCode::WrongPin), "{e:?}");
+    other.restore_from_backup(PIN).await.expect("restored");
+    assert_eq!(other.get_status(), ServiceLifeCycle::Login);
+    signs_as(&other, PIN, address).await;
+}
+
+pub async fn without_a_backup_only_the_phrase_restores(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    registered(&stack, store, false).await;
+    let (other, _) = second_device(&stack).await;
+    assert!(!other.pin_status().await.expect("status").has_backup);
+    let e = other.restore_from_backup(PIN).await.expect_err("no backup");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
+    assert_eq!(other.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+}
