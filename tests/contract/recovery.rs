@@ -208,3 +208,35 @@ pub async fn without_a_backup_only_the_phrase_restores(backend: Backend) {
     assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
     assert_eq!(other.get_status(), ServiceLifeCycle::LoginBeforeRegister);
 }
+
+pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let (w, address) = registered(&stack, store.clone(), false).await;
+    let words = w
+        .show_recovery_phrase(PIN)
+        .await
+        .expect("the words")
+        .join(" ");
+    // Another device restores the wallet under a new PIN (and a new share).
+    let (other, _) = second_device(&stack).await;
+    other
+        .restore_from_phrase(&words, "111111")
+        .await
+        .expect("restored");
+
+    // This device's copy no longer opens: it says so, and tries no PIN with it.
+    let w = widget(&stack, store).await;
+    assert_eq!(w.key_status().state, KeyState::Stale);
+    assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+    assert!(w.unlock(PIN).await.is_err());
+    assert_eq!(
+        w.pin_status().await.expect("status").tries_left,
+        5,
+        "nothing counted"
+    );
+    w.restore_from_phrase(&words, "222222")
+        .await
+        .expect("restored here too");
+    signs_as(&w, "222222", address).await;
+}

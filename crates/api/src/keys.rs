@@ -32,6 +32,14 @@ pub const PIN_TRIES_BEFORE_PAUSE: u32 = 5;
 /// recovery phrase) lifts the lock.
 pub const PIN_TRIES_BEFORE_EMAIL: u32 = 10;
 
+/// The Argon2id parameters either side accepts: memory 8 MiB to 1 GiB (in KiB),
+/// 1 to 10 passes, 1 to 4 lanes, a salt of 16 to 64 bytes. The device refuses
+/// others from the service (a huge cost would hang it), the service from devices.
+pub const PIN_SALT_BYTES: std::ops::RangeInclusive<usize> = 16..=64;
+pub const PIN_M_COST_KIB: std::ops::RangeInclusive<u32> = 8 * 1024..=1024 * 1024;
+pub const PIN_T_COST: std::ops::RangeInclusive<u32> = 1..=10;
+pub const PIN_P_COST: std::ops::RangeInclusive<u32> = 1..=4;
+
 /// The context strings of the derivations above, versioned.
 pub const PIN_PROOF_CONTEXT: &[u8] = b"satchel pin proof v1";
 pub const DEVICE_KEY_CONTEXT: &[u8] = b"satchel wallet key v1";

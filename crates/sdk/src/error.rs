@@ -18,6 +18,8 @@ pub enum SdkErrorCode {
     /// Too many wrong PINs: only the e-mailed link, or the recovery phrase, lifts
     /// the lock.
     PinLocked,
+    /// The service has no such wallet, account or route (HTTP 404).
+    NotFound,
 }
 
 /// An error's code, serialised as the bare string.
@@ -120,6 +122,7 @@ impl SdkError {
             }
             Wire::Rest(RestErrorCode::WrongPin) => ErrorCode::Sdk(SdkErrorCode::WrongPin),
             Wire::Rest(RestErrorCode::PinLocked) => ErrorCode::Sdk(SdkErrorCode::PinLocked),
+            Wire::Rest(RestErrorCode::NotFound) => ErrorCode::Sdk(SdkErrorCode::NotFound),
             Wire::Rest(RestErrorCode::InvalidDomain) => {
                 ErrorCode::Service(ServiceErrorCode::InvalidAppKey)
             }

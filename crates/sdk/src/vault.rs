@@ -40,6 +40,12 @@ pub fn pending_entry(app_id: &str, user_id: &str) -> String {
     format!("wallet-pending:{app_id}:{user_id}")
 }
 
+/// The keychain entry of a key sealed under a new PIN that the service has not
+/// confirmed yet.
+pub fn next_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet-next:{app_id}:{user_id}")
+}
+
 /// Where the sealed keys of this app's users are kept: per app and user, one
 /// confirmed key, and at most one key made but not yet confirmed by the service.
 /// A key is confirmed only once the service has the same address, so a retried
@@ -57,9 +63,53 @@ impl KeyVault {
         }
     }
 
-    /// The confirmed sealed key of `user_id`'s wallet on this device, if any.
+    /// The confirmed sealed key of `user_id`'s wallet on this device, if any. An
+    /// entry this version cannot read (an older Satchel's, sealed under the PIN
+    /// alone) counts as no key: the person restores the wallet, which replaces it.
     pub(crate) async fn load(&self, user_id: &str) -> Result<Option<SealedMnemonic>, SdkError> {
-        load_json(&self.store, &wallet_entry(&self.app_id, user_id)).await
+        let entry: Option<serde_json::Value> =
+            load_json(&self.store, &wallet_entry(&self.app_id, user_id)).await?;
+        Ok(entry.and_then(
+            |value| match serde_json::from_value::<SealedMnemonic>(value) {
+                Ok(sealed) if sealed.version == 2 => Some(sealed),
+                _ => {
+                    tracing::warn!("a wallet key entry of another format is ignored");
+                    None
+                }
+            },
+        ))
+    }
+
+    /// A new PIN's sealing, kept beside the key until the service has the new PIN
+    /// (so a lost answer to a PIN change never leaves a key nothing opens).
+    pub(crate) async fn load_next(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<SealedMnemonic>, SdkError> {
+        load_json(&self.store, &next_entry(&self.app_id, user_id)).await
+    }
+
+    pub(crate) async fn save_next(
+        &self,
+        user_id: &str,
+        sealed: Option<&SealedMnemonic>,
+    ) -> Result<(), SdkError> {
+        save_json(&self.store, &next_entry(&self.app_id, user_id), sealed).await
+    }
+
+    /// The new PIN's sealing becomes the key.
+    pub(crate) async fn promote_next(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        self.save(user_id, sealed).await?;
+        self.save_next(user_id, None).await
+    }
+
+    /// Forgets a pending key that is not the wallet's (another registration won).
+    pub(crate) async fn drop_pending(&self, user_id: &str) -> Result<(), SdkError> {
+        save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
     }
 
     /// Keeps `sealed` as `user_id`'s wallet key, replacing any.
@@ -172,6 +222,18 @@ impl std::fmt::Debug for PinKey {
 impl PinKey {
     pub fn derive(pin: &str, kdf: &PinKdf) -> Result<Self, SdkError> {
         let salt = decode(&kdf.salt)?;
+        // Parameters can come from the service (restore): a hostile one must not
+        // make the device allocate or loop without bound.
+        if !satchel_api::PIN_SALT_BYTES.contains(&salt.len())
+            || !satchel_api::PIN_M_COST_KIB.contains(&kdf.m_cost)
+            || !satchel_api::PIN_T_COST.contains(&kdf.t_cost)
+            || !satchel_api::PIN_P_COST.contains(&kdf.p_cost)
+        {
+            return Err(SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the PIN's key parameters are out of range",
+            ));
+        }
         let params = Params::new(kdf.m_cost, kdf.t_cost, kdf.p_cost, Some(32))
             .map_err(|e| SdkError::unknown(format!("kdf: {e}")))?;
         let mut k = Zeroizing::new([0u8; 32]);

@@ -49,6 +49,15 @@ describe('Restore', () => {
     expect(alert.compareDocumentPosition(phrase()) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
+  it('says the PIN was changed elsewhere when the key here is stale, then offers the restore', async () => {
+    mockCommands({ getKeyState: () => keyStatus({ state: 'stale', phraseConfirmed: true }), getPinStatus: () => pinStatus() });
+    renderRestore();
+    await tick();
+
+    expect(screen.getByText(/PIN was changed on another device/)).toHaveAttribute('id', 'key-stale');
+    expect(phrase()).toBeInTheDocument();
+  });
+
   it('reads the phrase as typed, counts its words, and refuses one without 12 before any call', async () => {
     const ipc = mockCommands({ getKeyState: missing, getPinStatus: () => pinStatus() });
     const page = renderRestore();

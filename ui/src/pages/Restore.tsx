@@ -43,6 +43,10 @@ export function Restore({ onRestored, onLogout }: { onRestored: (u: ServiceUser)
           <div id="key-mismatch" className="notice error" role="alert">
             {t('register.keyMismatch')}
           </div>
+        ) : keyState === 'stale' ? (
+          <div id="key-stale" className="notice info">
+            {t('restore.stale')}
+          </div>
         ) : (
           keyState !== null && <div className="notice info">{t('restore.missing')}</div>
         )}

@@ -15,6 +15,7 @@ use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_pin};
 use satchel_api::{
     AccountsResponse, LoginStatus, PinChange, PinProof, PinRelease, PinReset, PinStatus,
     RegisterRequest, ServiceErrorCode, ServiceLifeCycle, ServiceUser, WalletChallenge,
+    challenge_message,
 };
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub enum KeyState {
     /// The key on this device is not the wallet's: the wallet is not shown and
     /// the key is never used to sign.
     Mismatch,
+    /// The key on this device was sealed under an earlier PIN (changed, or the
+    /// wallet restored, on another device): it no longer opens, and no PIN is
+    /// tried with it (each would count as wrong).
+    Stale,
 }
 
 /// The key's state and whether the person confirmed the recovery phrase.
@@ -47,6 +52,13 @@ pub enum KeyState {
 pub struct KeyStatus {
     pub state: KeyState,
     pub phrase_confirmed: bool,
+}
+
+fn stale_key() -> SdkError {
+    SdkError::service(
+        ServiceErrorCode::InvalidLoginSession,
+        "the PIN was changed on another device: this device's copy of the key no longer opens; restore the wallet here",
+    )
 }
 
 fn wrong_pin_form() -> SdkError {
@@ -63,8 +75,9 @@ impl Widget {
         self.state.lock().key
     }
 
-    /// Checks the key on this device against `user`'s wallet (one read of the
-    /// wallet's accounts) and says whether it may be used.
+    /// Checks the key on this device against `user`'s wallet and says whether it
+    /// may be used: the wallet's address (a pending key that is the wallet's is
+    /// confirmed now, one that is not is dropped), and the PIN the service has.
     pub(super) async fn check_key(&self, user: &ServiceUser) -> Result<KeyStatus, SdkError> {
         let none = KeyStatus::default();
         if user.user_status.login_status == LoginStatus::RegisterRequired {
@@ -73,20 +86,83 @@ impl Widget {
         let (Some(info), Some(wallet_id)) = (&user.user_info, &user.wallet_id) else {
             return Ok(none);
         };
-        let Some(sealed) = self.vault.load(&info.user_id).await? else {
+        let user_id = &info.user_id;
+        let address = self.wallet_address(user_id, wallet_id).await?;
+        let sealed = match self.vault.load(user_id).await? {
+            Some(sealed) => Some(sealed),
+            // A registration whose answer never came (and the app closed): the
+            // service has the wallet; if it is the pending key's, that is its key.
+            None => match self.vault.load_pending(user_id).await? {
+                Some(pending) if address.as_deref().is_some_and(|a| pending.sealed.is_for(a)) => {
+                    self.vault.confirm(user_id, &pending.sealed).await?;
+                    Some(pending.sealed)
+                }
+                Some(_) => {
+                    self.vault.drop_pending(user_id).await?;
+                    None
+                }
+                None => None,
+            },
+        };
+        let Some(sealed) = sealed else {
             return Ok(KeyStatus {
                 state: KeyState::Missing,
                 ..none
             });
         };
-        let state = match self.wallet_address(&info.user_id, wallet_id).await? {
-            Some(address) if !sealed.is_for(&address) => KeyState::Mismatch,
-            _ => KeyState::OnDevice,
+        if address.as_deref().is_some_and(|a| !sealed.is_for(a)) {
+            return Ok(KeyStatus {
+                state: KeyState::Mismatch,
+                ..none
+            });
+        }
+        let phrase_confirmed = sealed.phrase_confirmed;
+        let state = match self.current_sealing(user_id, wallet_id, sealed).await? {
+            Some(_) => KeyState::OnDevice,
+            None => KeyState::Stale,
         };
         Ok(KeyStatus {
             state,
-            phrase_confirmed: sealed.phrase_confirmed,
+            phrase_confirmed,
         })
+    }
+
+    /// The sealing of the key that the service's current PIN opens: `sealed`, or
+    /// the new PIN's sealing kept from a PIN change whose answer was lost (it
+    /// becomes the key now); `None` when neither is (the PIN was changed
+    /// elsewhere). A wallet the service keeps no PIN for is taken as it is.
+    async fn current_sealing(
+        &self,
+        user_id: &str,
+        wallet_id: &str,
+        sealed: SealedMnemonic,
+    ) -> Result<Option<SealedMnemonic>, SdkError> {
+        let status: PinStatus = match self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/wallets/{wallet_id}/pin"),
+                None,
+            )
+            .await
+        {
+            Ok(status) => status,
+            Err(e) if e.code == crate::ErrorCode::Sdk(crate::SdkErrorCode::NotFound) => {
+                return Ok(Some(sealed));
+            }
+            Err(e) => return Err(e),
+        };
+        if status.kdf == sealed.kdf {
+            return Ok(Some(sealed));
+        }
+        match self.vault.load_next(user_id).await? {
+            Some(next) if next.kdf == status.kdf && next.address == sealed.address => {
+                self.vault.promote_next(user_id, &next).await?;
+                Ok(Some(next))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The address of a wallet's accounts (every network shares it).
@@ -107,6 +183,13 @@ impl Widget {
         Ok(accounts.accounts.into_iter().next().map(|a| a.address))
     }
 
+    /// The logged-in user's id, and wallet id if there is one.
+    fn user_ids(&self) -> Result<(String, Option<String>), SdkError> {
+        let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
+        let info = user.user_info.ok_or_else(SdkError::not_logged_in)?;
+        Ok((info.user_id, user.wallet_id))
+    }
+
     /// The logged-in user's id and wallet id, whatever the key's state.
     fn user_and_wallet(&self) -> Result<(String, String), SdkError> {
         let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
@@ -117,13 +200,29 @@ impl Widget {
     }
 
     /// A nonce to sign, and the signature of its message by `signer` (EIP-191).
+    /// The message is built here from the user and nonce: the wallet's key never
+    /// signs a text the service chose.
     async fn prove_key(&self, signer: &PrivateKeySigner) -> Result<(String, String), SdkError> {
+        let (user_id, _) = self.user_ids()?;
         let challenge: WalletChallenge = self
             .login
             .authed(Caller::Rest, Method::POST, "v1/wallets/challenge", None)
             .await?;
+        let message = challenge_message(&user_id, &challenge.nonce);
+        let plain_nonce = !challenge.nonce.is_empty()
+            && challenge.nonce.len() <= 128
+            && challenge
+                .nonce
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !plain_nonce || challenge.message != message {
+            return Err(SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service asked to sign an unexpected message",
+            ));
+        }
         let signature = signer
-            .sign_message_sync(challenge.message.as_bytes())
+            .sign_message_sync(message.as_bytes())
             .map_err(SdkError::unknown)?;
         Ok((
             challenge.nonce,
@@ -307,9 +406,23 @@ impl Widget {
         }
     }
 
+    /// The wallet's key on this device as the service's current PIN opens it;
+    /// refused, and marked stale, when the PIN was changed elsewhere.
+    async fn fresh_key(&self) -> Result<(String, SealedMnemonic), SdkError> {
+        let (user_id, sealed) = self.own_key().await?;
+        let (_, wallet_id) = self.user_and_wallet()?;
+        match self.current_sealing(&user_id, &wallet_id, sealed).await? {
+            Some(sealed) => Ok((user_id, sealed)),
+            None => {
+                self.state.lock().key.state = KeyState::Stale;
+                Err(stale_key())
+            }
+        }
+    }
+
     /// Opens the wallet's phrase with the PIN (and the service's share).
     async fn open_phrase(&self, pin: &str) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
-        let (user_id, sealed) = self.own_key().await?;
+        let (user_id, sealed) = self.fresh_key().await?;
         let (pin_key, release) = self.release(pin, &sealed.kdf).await?;
         let opened = sealed.clone();
         let phrase = blocking(move || opened.open(&pin_key, &release.share)).await?;
@@ -344,7 +457,7 @@ impl Widget {
         if !is_pin(new_pin) {
             return Err(wrong_pin_form());
         }
-        let (user_id, sealed) = self.own_key().await?;
+        let (user_id, sealed) = self.fresh_key().await?;
         let (_, wallet_id) = self.user_and_wallet()?;
         let (old_key, release) = self.release(old_pin, &sealed.kdf).await?;
         let (new_pin, kdf, opened) = (new_pin.to_owned(), self.kdf, sealed.clone());
@@ -362,15 +475,31 @@ impl Widget {
             Ok((change, resealed))
         })
         .await?;
-        self.login
+        // Kept before the service hears of the new PIN: if its answer is lost, the
+        // next use finds the service's PIN is this one and takes it.
+        self.vault.save_next(&user_id, Some(&resealed)).await?;
+        let changed = self
+            .login
             .authed::<()>(
                 Caller::Rest,
                 Method::PUT,
                 &format!("v1/wallets/{wallet_id}/pin"),
                 Some(&change),
             )
-            .await?;
-        self.vault.save(&user_id, &resealed).await
+            .await;
+        match changed {
+            Ok(()) => self.vault.promote_next(&user_id, &resealed).await,
+            Err(e) => {
+                // Refused for sure (not lost on the way): the new sealing is void.
+                let maybe_applied = e.is(ServiceErrorCode::NotConnectedInternet)
+                    || e.is(ServiceErrorCode::ApiRequestError)
+                    || e.is(ServiceErrorCode::UnknownError);
+                if !maybe_applied {
+                    self.vault.save_next(&user_id, None).await?;
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Restores the wallet on this device from its recovery phrase, with a new PIN
@@ -395,11 +524,11 @@ impl Widget {
                 "this recovery phrase is not this wallet's",
             ));
         }
-        let keep_backup = self
-            .pin_status()
-            .await
-            .map(|s| s.has_backup)
-            .unwrap_or(false);
+        let keep_backup = match self.pin_status().await {
+            Ok(status) => status.has_backup,
+            Err(e) if e.code == crate::ErrorCode::Sdk(crate::SdkErrorCode::NotFound) => false,
+            Err(e) => return Err(e),
+        };
         let signer = phrase.signer()?;
         let (nonce, signature) = self.prove_key(&signer).await?;
         drop(signer);
@@ -478,7 +607,7 @@ impl Widget {
     fn require_restore(&self) -> Result<(), SdkError> {
         self.require_initialized()?;
         match self.key_status().state {
-            KeyState::Missing | KeyState::Mismatch => Ok(()),
+            KeyState::Missing | KeyState::Mismatch | KeyState::Stale => Ok(()),
             _ => Err(SdkError::service(
                 ServiceErrorCode::InvalidLoginSession,
                 "there is no wallet to restore: its key is on this device already, or there is no wallet",

@@ -10,6 +10,7 @@ mod allow_lists;
 mod assets;
 mod cooldowns;
 mod keys;
+mod receive;
 
 use std::sync::{Arc, OnceLock};
 
@@ -30,6 +31,7 @@ pub use assets::AccountRef;
 use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
 pub use keys::{KeyState, KeyStatus};
+pub use receive::{ReceiveInfo, payment_uri, qr_png};
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.
@@ -167,7 +169,10 @@ impl Widget {
         };
         user.token = None;
         let key = self.check_key(&user).await?;
-        if matches!(key.state, KeyState::Missing | KeyState::Mismatch) {
+        if matches!(
+            key.state,
+            KeyState::Missing | KeyState::Mismatch | KeyState::Stale
+        ) {
             user.user_status.login_status = LoginStatus::PinRequired;
             user.user_status.pin_required = Some(true);
         }

@@ -338,16 +338,19 @@ impl Db {
         wallet_id: &str,
         kdf: &StoredKdf,
         proof_hash: &str,
+        proven_hash: &str,
         backup: Option<&str>,
-    ) -> DbResult<()> {
+    ) -> DbResult<bool> {
         let set_backup = if backup.is_some() {
-            ", backup = $8"
+            ", backup = $9"
         } else {
             ""
         };
+        // Only while the PIN is still the one just proven: a change or reset that
+        // raced this one wins, and this one is refused (no mixed PIN and share).
         let sql = format!(
             "UPDATE wallet_keys SET salt = $2, m_cost = $3, t_cost = $4, p_cost = $5, \
-             proof_hash = $6, updated_at = $7{set_backup} WHERE wallet_id = $1"
+             proof_hash = $6, updated_at = $7{set_backup} WHERE wallet_id = $1 AND proof_hash = $8"
         );
         let mut query = sqlx::query(&sql)
             .bind(wallet_id)
@@ -356,12 +359,12 @@ impl Db {
             .bind(kdf.t_cost)
             .bind(kdf.p_cost)
             .bind(proof_hash)
-            .bind(now());
+            .bind(now())
+            .bind(proven_hash);
         if let Some(backup) = backup {
             query = query.bind(backup);
         }
-        query.execute(self.pool()).await?;
-        Ok(())
+        Ok(query.execute(self.pool()).await?.rows_affected() == 1)
     }
 
     /// Stores an unlock link's token hash; the wallet's used and expired links go.

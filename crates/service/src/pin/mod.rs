@@ -48,11 +48,10 @@ pub const UNLOCK_LINK_LIFETIME_SECS: i64 = 24 * 60 * 60;
 /// The longest backup kept, in characters of base64.
 pub const MAX_BACKUP_CHARS: usize = 2048;
 
-const SALT_BYTES: RangeInclusive<usize> = 16..=64;
-/// Argon2id memory: 8 MiB to 1 GiB, in KiB.
-const M_COST_KIB: RangeInclusive<u32> = 8 * 1024..=1024 * 1024;
-const T_COST: RangeInclusive<u32> = 1..=10;
-const P_COST: RangeInclusive<u32> = 1..=4;
+const SALT_BYTES: RangeInclusive<usize> = satchel_api::PIN_SALT_BYTES;
+const M_COST_KIB: RangeInclusive<u32> = satchel_api::PIN_M_COST_KIB;
+const T_COST: RangeInclusive<u32> = satchel_api::PIN_T_COST;
+const P_COST: RangeInclusive<u32> = satchel_api::PIN_P_COST;
 
 /// Standard base64, with or without padding.
 pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
@@ -399,15 +398,23 @@ pub async fn change(
             "pin.share must be the wallet's current share: a PIN change keeps it",
         ));
     }
-    state
+    let changed = state
         .db
         .change_pin(
             wallet_id,
             &pin.kdf,
             &state.pin_keys.proof_hash(&pin.proof),
+            &attempt.proof_hash,
             backup.as_deref(),
         )
         .await?;
+    if !changed {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            RestErrorCode::Conflict,
+            "the PIN was changed or reset meanwhile; try again",
+        ));
+    }
     Ok(())
 }
 
