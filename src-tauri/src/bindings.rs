@@ -9,7 +9,7 @@ use satchel_api::{
     Provider, ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
     ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
 };
-use satchel_sdk::{ErrorCode, KeyState, KeyStatus, SdkError, SdkErrorCode};
+use satchel_sdk::{ErrorCode, KeyState, KeyStatus, ReceiveInfo, SdkError, SdkErrorCode};
 use ts_rs::{Config, TS};
 
 use crate::commands::{RefreshWait, SignUpOutcome};
@@ -43,6 +43,7 @@ fn declarations() -> String {
         KeyState::decl(&cfg),
         KeyStatus::decl(&cfg),
         PinStatus::decl(&cfg),
+        ReceiveInfo::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
     ];

@@ -9,7 +9,7 @@ use satchel_api::{
     AccountBalanceInfo, AppInfo, PinStatus, ServiceAccount, ServiceLifeCycle, ServiceNft,
     ServiceUser,
 };
-use satchel_sdk::{AccountRef, KeyStatus, OrUnknown, Refresh, SdkError, Widget};
+use satchel_sdk::{AccountRef, KeyStatus, OrUnknown, ReceiveInfo, Refresh, SdkError, Widget};
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State, WebviewWindow};
@@ -151,6 +151,13 @@ pub async fn restoreFromBackup(widget: WidgetState<'_>, pin: String) -> Result<S
 #[tauri::command]
 pub async fn sendPinUnlockEmail(widget: WidgetState<'_>) -> Result<()> {
     widget.send_pin_unlock_email().await
+}
+
+/// receive: what the receive page shows for one of the user's accounts (and
+/// token); the QR code comes through the `satchel:` protocol.
+#[tauri::command]
+pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<ReceiveInfo> {
+    widget.receive(&account).await
 }
 
 #[tauri::command]

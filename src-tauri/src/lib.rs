@@ -3,7 +3,7 @@
 
 mod commands;
 pub mod config;
-mod thumbnails;
+mod protocol;
 mod tray;
 
 #[cfg(test)]
@@ -49,6 +49,7 @@ widget_commands![
     restoreFromPhrase,
     restoreFromBackup,
     sendPinUnlockEmail,
+    receive,
     openWidget,
     closeWidget,
     logout,
@@ -99,12 +100,12 @@ pub fn run() {
         // Rust side only: the window is granted none of its commands.
         .plugin(tauri_plugin_opener::init())
         .register_asynchronous_uri_scheme_protocol(
-            thumbnails::SCHEME,
+            protocol::SCHEME,
             |context, request, responder| {
                 let widget = context.app_handle().state::<Arc<Widget>>().inner().clone();
                 let path = request.uri().path().to_owned();
                 tauri::async_runtime::spawn(async move {
-                    responder.respond(thumbnails::respond(&widget, &path).await);
+                    responder.respond(protocol::respond(&widget, &path).await);
                 });
             },
         )

@@ -1,7 +1,9 @@
-//! The `satchel:` protocol: NFT thumbnails made in Rust, handed to the page as
-//! `satchel://localhost/<tile|detail>%2F<picture URL>` (the page builds it with
-//! `convertFileSrc`). The widget refuses any picture it has not listed for the
-//! logged-in user, so the page cannot make the app fetch an arbitrary URL.
+//! The `satchel:` protocol: pictures made in Rust, handed to the page (which builds
+//! the address with `convertFileSrc`): NFT thumbnails as
+//! `satchel://localhost/<tile|detail>%2F<picture URL>`, and the receive page's QR
+//! code as `satchel://localhost/qr%2F<payment URI>`. The widget refuses any picture
+//! it has not listed, and any QR code it has not shown, for the logged-in user, so
+//! the page cannot make the app fetch an arbitrary URL.
 
 use percent_encoding::percent_decode_str;
 use satchel_sdk::{ThumbnailSize, Widget};
@@ -12,6 +14,12 @@ pub const SCHEME: &str = "satchel";
 /// The answer to one request path.
 pub async fn respond(widget: &Widget, path: &str) -> Response<Vec<u8>> {
     let decoded = percent_decode_str(path.trim_start_matches('/')).decode_utf8_lossy();
+    if let Some(uri) = decoded.strip_prefix("qr/") {
+        return match widget.receive_qr(uri) {
+            Ok(png) => png_response(png, "no-store"),
+            Err(_) => status(StatusCode::NOT_FOUND),
+        };
+    }
     let Some((size, source)) = decoded
         .split_once('/')
         .and_then(|(size, source)| Some((ThumbnailSize::from_name(size)?, source)))
@@ -19,16 +27,20 @@ pub async fn respond(widget: &Widget, path: &str) -> Response<Vec<u8>> {
         return status(StatusCode::BAD_REQUEST);
     };
     match widget.nft_thumbnail(source, size).await {
-        Ok(png) => Response::builder()
-            .header(header::CONTENT_TYPE, "image/png")
-            .header(header::CACHE_CONTROL, "private, max-age=86400")
-            .body(png)
-            .unwrap_or_else(|_| status(StatusCode::INTERNAL_SERVER_ERROR)),
+        Ok(png) => png_response(png, "private, max-age=86400"),
         Err(e) => {
             tracing::debug!(code = ?e.code, "no thumbnail");
             status(StatusCode::NOT_FOUND)
         }
     }
+}
+
+fn png_response(png: Vec<u8>, cache: &str) -> Response<Vec<u8>> {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "image/png")
+        .header(header::CACHE_CONTROL, cache)
+        .body(png)
+        .unwrap_or_else(|_| status(StatusCode::INTERNAL_SERVER_ERROR))
 }
 
 fn status(code: StatusCode) -> Response<Vec<u8>> {

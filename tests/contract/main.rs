@@ -80,6 +80,8 @@ on_every_backend!(
     recovery::a_wallet_is_restored_from_its_phrase_on_an_empty_keychain,
     recovery::a_wallet_is_restored_from_the_backup_with_the_pin,
     recovery::without_a_backup_only_the_phrase_restores,
+    recovery::a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing,
+    widget::a_pending_key_the_service_has_is_taken_after_a_restart,
 );
 
 /// The four operations for a user, as (name, path and query) pairs.

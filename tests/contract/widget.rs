@@ -7,12 +7,22 @@ use alloy::primitives::utils::parse_units;
 use satchel_api::{
     LoginStatus, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNftScheme,
 };
+use satchel_sdk::AccountRef;
 use satchel_sdk::vault::{KdfStrength, pending_entry, wallet_entry};
 use satchel_sdk::{
     ErrorCode, KeyState, Login, MemoryStore, SdkErrorCode, ThumbnailSize, Thumbnails, TokenStore,
     Widget,
 };
 use satchel_tests::{Backend, Stack};
+
+/// The text of the QR code in a PNG, as a scanner reads it.
+fn reads_qr(png: &[u8]) -> String {
+    let picture = image::load_from_memory(png).expect("a PNG").to_luma8();
+    let mut prepared = rqrr::PreparedImage::prepare(picture);
+    let grids = prepared.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("decodes").1
+}
 
 async fn widget(stack: &Stack, store: Arc<dyn TokenStore>) -> Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
@@ -102,6 +112,58 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
     assert_eq!(dusd.balance, "420.5");
     let e = w.refresh_balances().await.expect_err("cooldown");
     assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TooManyRequests));
+
+    // getBalance with an account's token contract (RN): that token only.
+    let one_token = w
+        .get_balance(Some(&[AccountRef {
+            network: after[0].network.clone(),
+            address: address.to_lowercase(),
+            contract: Some(dusd.contract.to_lowercase()),
+            is_aa: None,
+        }]))
+        .await
+        .expect("one token");
+    assert_eq!(one_token.len(), 1);
+    assert_eq!(one_token[0].tokens.len(), 1, "{one_token:?}");
+    assert_eq!(one_token[0].tokens[0].symbol, "DUSD");
+
+    // Receive: the address and an EIP-681 URI, its QR code read back by a decoder.
+    let coin = AccountRef {
+        network: after[0].network.clone(),
+        address: address.clone(),
+        contract: None,
+        is_aa: None,
+    };
+    let info = w.receive(&coin).await.expect("receive");
+    assert_eq!(info.address, address);
+    assert_eq!(info.uri, format!("ethereum:{address}@31337"));
+    assert_eq!(reads_qr(&w.receive_qr(&info.uri).expect("qr")), info.uri);
+    let token = AccountRef {
+        contract: Some(dusd.contract.clone()),
+        ..coin.clone()
+    };
+    let info = w.receive(&token).await.expect("receive a token");
+    assert_eq!(info.symbol, "DUSD");
+    assert!(
+        info.uri.ends_with(&format!("/transfer?address={address}")),
+        "{}",
+        info.uri
+    );
+    let stranger = AccountRef {
+        address: "0x000000000000000000000000000000000000dEaD".into(),
+        ..coin.clone()
+    };
+    assert!(
+        w.receive(&stranger)
+            .await
+            .expect_err("not yours")
+            .is(ServiceErrorCode::InvalidParameters)
+    );
+    assert!(
+        w.receive_qr("ethereum:0x000000000000000000000000000000000000dEaD@31337")
+            .is_err(),
+        "no QR code of an address the widget has not shown"
+    );
 
     assert_eq!(w.get_nfts(false, None).await.expect("none yet"), vec![]);
     let nfts = w.get_nfts(true, None).await.expect("refreshed");
@@ -435,4 +497,31 @@ pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend:
         w.register("246810", false).await.is_err(),
         "and never replaced by a new one"
     );
+}
+
+pub async fn a_pending_key_the_service_has_is_taken_after_a_restart(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    // The answer is lost, and so is the question that would have settled it; the
+    // person closes the app.
+    let proxy = lossy_proxy(stack.sdk_config().service_url, 1).await;
+    let w = widget_through(&stack, proxy.url.clone(), store.clone()).await;
+    w.register("246810", false).await.expect_err("no answer");
+    drop(w);
+
+    // The next start finds the wallet the service has is the pending key's.
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let w = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    w.init(satchel_sdk::ServiceConfig::new(
+        proxy.url.clone(),
+        &stack.domain,
+    ))
+    .await
+    .expect("initialised");
+    assert_eq!(w.get_status(), ServiceLifeCycle::Login);
+    assert_eq!(w.key_status().state, KeyState::OnDevice);
+    let (address, _) = registered_address(&w).await;
+    let signer = w.unlock("246810").await.expect("the key");
+    assert_eq!(signer.address().to_checksum(None), address);
 }

@@ -125,6 +125,25 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     );
     app.shot("05-wallet").await?;
 
+    // Receive: the full address and a QR code a scanner reads as the payment URI.
+    app.click("#receive-anvil").await?;
+    app.text_when("#receive-address", |t| t == address).await?;
+    app.until("the QR code is drawn", || async {
+        let drawn = app
+            .script(
+                "const i = document.querySelector('#receive-qr');
+                 return !!i && i.complete && i.naturalWidth > 0",
+            )
+            .await?;
+        Ok(drawn == serde_json::Value::Bool(true))
+    })
+    .await?;
+    app.shot("05b-receive").await?;
+    let scanned = reads_qr(&shots.join("05b-receive.png"))?;
+    assert_eq!(scanned, format!("ethereum:{address}@31337"));
+    app.click(".header .link-button").await?;
+    sees_the_demo_balances(&app).await?;
+
     // The NFTs, with thumbnails the app made.
     app.click("#nav-nfts").await?;
     app.until("four NFTs are listed", || async {
@@ -280,6 +299,20 @@ async fn writes_down_and_checks_the_phrase(app: &App) -> anyhow::Result<Vec<Stri
     app.shot("04c-phrase-confirmed").await?;
     app.click("#phrase-done").await?;
     Ok(words)
+}
+
+/// The text of the one QR code in a screenshot, as a scanner reads it.
+fn reads_qr(png: &Path) -> anyhow::Result<String> {
+    let picture = image::open(png)?.to_luma8();
+    let mut prepared = rqrr::PreparedImage::prepare(picture);
+    let grids = prepared.detect_grids();
+    anyhow::ensure!(
+        grids.len() == 1,
+        "{} QR codes in {}",
+        grids.len(),
+        png.display()
+    );
+    Ok(grids[0].decode()?.1)
 }
 
 /// The wallet page names the account by its address, shortened as `0x1234…abcd`.

@@ -10,6 +10,7 @@ import type {
   AppInfo,
   KeyStatus,
   PinStatus,
+  ReceiveInfo,
   RefreshWait,
   ServiceLifeCycle,
   ServiceNft,
@@ -26,12 +27,21 @@ export type {
   KeyStatus,
   LoginStatus,
   PinStatus,
+  ReceiveInfo,
   ServiceAccount,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
   TokenBalanceInfo,
 } from './generated/api';
+
+/** One of the user's accounts as the commands name it: the coin's, or (`contract`)
+ * a token's. */
+export interface AccountRef {
+  network: string;
+  address: string;
+  contract?: string;
+}
 
 export function isAppError(e: unknown): e is AppError {
   return typeof e === 'object' && e !== null && 'code' in e && 'message' in e;
@@ -77,6 +87,10 @@ export const api = {
   getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
   getRefreshWait: () => invoke<RefreshWait>('getRefreshWait'),
   openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
+  /** What the receive page shows for one of the user's accounts (and token): the
+   * checksummed address, the network and its chain, and the EIP-681 payment URI
+   * its QR code shows (see `qrSrc`). */
+  receive: (account: AccountRef) => invoke<ReceiveInfo>('receive', { account }),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
   markShown: (what: 'balances') => invoke<void>('markShown', { what }),
 };
@@ -85,6 +99,12 @@ export const api = {
  * protocol); the webview never loads the remote picture itself. */
 export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
   return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
+}
+
+/** The app's PNG QR code of a payment URI `receive` gave (the `satchel:` protocol):
+ * drawn in Rust, black on white with its quiet zone; the page draws nothing itself. */
+export function qrSrc(uri: string): string {
+  return convertFileSrc(`qr/${uri}`, 'satchel');
 }
 
 /** Calls `markShown` once the browser has painted what was just rendered. */

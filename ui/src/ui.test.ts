@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayAmount, shortAddress } from './ui';
+import { addressGroups, displayAmount, shortAddress } from './ui';
 
 describe('displayAmount', () => {
   it('groups the whole part in thousands and keeps a short fraction as it is', () => {
@@ -54,5 +54,20 @@ describe('shortAddress', () => {
     expect(shortAddress('0x1234567890')).toBe('0x1234567890');
     expect(shortAddress('0x1234567890a')).toBe('0x1234…890a');
     expect(shortAddress('')).toBe('');
+  });
+});
+
+describe('addressGroups', () => {
+  it('splits a full address into 0x and ten blocks of four that join back into the address, case kept', () => {
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const groups = addressGroups(address);
+    expect(groups).toEqual(['0x', '5290', '8400', '0985', '2788', '6E0F', '7030', '0698', '57D2', 'E416', '9EE7']);
+    expect(groups.join('')).toBe(address);
+  });
+
+  it('keeps a short last block, and a string without 0x in blocks from its start', () => {
+    expect(addressGroups('0x123456')).toEqual(['0x', '1234', '56']);
+    expect(addressGroups('abcdefghij')).toEqual(['abcd', 'efgh', 'ij']);
+    expect(addressGroups('')).toEqual([]);
   });
 });

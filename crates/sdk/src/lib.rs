@@ -21,4 +21,7 @@ pub use satchel_api as api;
 pub use session::StoredSession;
 pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
-pub use widget::{AccountRef, KeyState, KeyStatus, REFRESH_COOLDOWN, Refresh, Widget};
+pub use widget::{
+    AccountRef, KeyState, KeyStatus, REFRESH_COOLDOWN, ReceiveInfo, Refresh, Widget, payment_uri,
+    qr_png,
+};

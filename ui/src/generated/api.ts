@@ -49,13 +49,13 @@ export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotIni
 
 export type LoginLibraryError = "required/register_email" | "Invalid provider" | "User canceled" | "Internal error" | "auth/email-verified" | "auth/existed-email" | "fail/send-email" | "fail/email-verified" | "login module not initialized" | "Already logout";
 
-export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked";
+export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked" | "NotFound" | "TransactionWouldFail";
 
 export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
 
 export type AppError = { code: ErrorCode, message: string, };
 
-export type KeyState = "noWallet" | "onDevice" | "missing" | "mismatch";
+export type KeyState = "noWallet" | "onDevice" | "missing" | "mismatch" | "stale";
 
 export type KeyStatus = { state: KeyState, phraseConfirmed: boolean, };
 
@@ -76,6 +76,24 @@ emailRequired: boolean,
  * The service keeps an encrypted backup of the mnemonic.
  */
 hasBackup: boolean, };
+
+export type ReceiveInfo = { 
+/**
+ * The account as the spec names it; `receive` resolves `{account}`.
+ */
+account: ServiceAccount, 
+/**
+ * The address, EIP-55 checksummed.
+ */
+address: string, network: string, chainId: number, 
+/**
+ * The coin's or the token's symbol.
+ */
+symbol: string, 
+/**
+ * `ethereum:` payment URI (EIP-681): the QR code's text.
+ */
+uri: string, };
 
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../api';
-import { ADDRESS, WORDS, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, renderPage, seconds, tick } from '../test/harness';
+import { ADDRESS, TOKEN, WORDS, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick } from '../test/harness';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
 const confirmed = () => keyStatus();
@@ -305,5 +305,70 @@ describe('Wallet', () => {
     expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
     // The balances were kept, not loaded again.
     expect(ipc.count('getBalance')).toBe(1);
+  });
+
+  it('has a quiet Receive per account and per token, named for what it receives', async () => {
+    mockCommands({
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getBalance: () => [balance({ network: 'anvil', tokens: [{ symbol: 'TKN', balance: '5', contract: TOKEN }] })],
+    });
+    renderPage(<Wallet />);
+    await tick();
+
+    const coin = screen.getByRole('button', { name: 'Receive ETH' });
+    expect(coin).toHaveAttribute('id', 'receive-anvil');
+    expect(coin).toHaveAttribute('title', 'Receive ETH');
+    expect(coin).toHaveClass('icon-button');
+    expect(screen.getByRole('button', { name: 'Receive TKN' })).toHaveAttribute('id', 'receive-anvil-TKN');
+    // In the coin's row and the token's, beside their amounts.
+    expect(screen.getByTestId('balance-ETH').parentElement).toContainElement(coin);
+    expect(screen.getByTestId('balance-TKN').parentElement).toContainElement(screen.getByRole('button', { name: 'Receive TKN' }));
+  });
+
+  it('opens Receive for the coin and for a token, and goes back to the balances it had with Esc and Back', async () => {
+    const ipc = mockCommands({
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getBalance: () => [balance({ network: 'anvil', tokens: [{ symbol: 'TKN', balance: '5', contract: TOKEN }] })],
+      receive: (args) => {
+        const account = args.account as { contract?: string };
+        return account.contract
+          ? receiveInfo({ account: { network: 'anvil', address: ADDRESS, contract: TOKEN }, symbol: 'TKN', uri: `ethereum:${TOKEN}@31337/transfer?address=${ADDRESS}` })
+          : receiveInfo();
+      },
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+
+    await page.user.click(screen.getByRole('button', { name: 'Receive ETH' }));
+    await tick();
+    expect(ipc.argsOf('receive')).toStrictEqual([{ account: { network: 'anvil', address: ADDRESS } }]);
+    expect(document.getElementById('receive-page')).toBeInTheDocument();
+    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Receive ETH' })).toBeInTheDocument();
+    expect(document.getElementById('receive-network')).toHaveTextContent('anvil · chain 31337');
+    expect(document.getElementById('receive-address')?.textContent).toBe(ADDRESS);
+    expect(document.getElementById('receive-qr')).toHaveAttribute('src', `satchel://localhost/qr%2Fethereum%3A${ADDRESS}%4031337`);
+
+    await page.user.keyboard('{Escape}');
+    expect(document.getElementById('receive-page')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    // The focus is back on the button that opened it.
+    expect(screen.getByRole('button', { name: 'Receive ETH' })).toHaveFocus();
+
+    await page.user.click(screen.getByRole('button', { name: 'Receive TKN' }));
+    await tick();
+    expect(ipc.argsOf('receive')[1]).toStrictEqual({ account: { network: 'anvil', address: ADDRESS, contract: TOKEN } });
+    expect(screen.getByRole('heading', { name: 'Receive TKN' })).toBeInTheDocument();
+    expect(document.getElementById('receive-what')).toHaveTextContent('Send only TKN on anvil to this address.');
+
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(document.getElementById('receive-page')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-TKN')).toHaveTextContent('5');
+    expect(screen.getByRole('button', { name: 'Receive TKN' })).toHaveFocus();
+    // The balances were kept, not loaded again.
+    expect(ipc.count('getBalance')).toBe(1);
+    expect(ipc.count('receive')).toBe(2);
   });
 });

@@ -1,10 +1,11 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useAction } from '../action';
-import { api, markShownAfterPaint, type AccountBalanceInfo } from '../api';
+import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef } from '../api';
 import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
+import { Receive } from './Receive';
 import { RecoveryPhrase } from './RecoveryPhrase';
 
 /** The time, renewed every second: for "updated N s ago". */
@@ -15,6 +16,19 @@ function useClock(): number {
     return () => clearInterval(timer);
   }, []);
   return now;
+}
+
+/** A row's quiet Receive: an icon, its name "Receive ETH" for the reader and on hover. */
+function ReceiveButton({ id, symbol, onClick }: { id: string; symbol: string; onClick: () => void }) {
+  const { t } = useI18n();
+  const label = t('wallet.receive', { symbol });
+  return (
+    <button id={id} type="button" className="icon-button" onClick={onClick} aria-label={label} title={label}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M12 4v11 M7 10l5 5 5-5 M5 20h14" />
+      </svg>
+    </button>
+  );
 }
 
 export function Wallet() {
@@ -29,6 +43,19 @@ export function Wallet() {
   // A wallet whose recovery phrase was never checked reminds the person of it.
   const [remind, setRemind] = useState(false);
   const [phraseOpen, setPhraseOpen] = useState(false);
+  // The account (and token) the Receive page shows; the balances stay as they are.
+  const [receiving, setReceiving] = useState<AccountRef | null>(null);
+  // Back from Receive, the focus returns to the button that opened it.
+  const opener = useRef<string | null>(null);
+  function openReceive(id: string, account: AccountRef) {
+    opener.current = id;
+    setReceiving(account);
+  }
+  useEffect(() => {
+    if (receiving || !opener.current) return;
+    document.getElementById(opener.current)?.focus();
+    opener.current = null;
+  }, [receiving]);
   useEffect(() => {
     api.getKeyState().then(
       (key) => setRemind(key.state === 'onDevice' && !key.phraseConfirmed),
@@ -90,6 +117,10 @@ export function Wallet() {
     );
   }
 
+  if (receiving) {
+    return <Receive account={receiving} onBack={() => setReceiving(null)} />;
+  }
+
   const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
   return (
     <main className="page">
@@ -147,6 +178,11 @@ export function Wallet() {
               <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
                 {displayAmount(account.balance)}
               </span>
+              <ReceiveButton
+                id={`receive-${account.network}`}
+                symbol={account.symbol}
+                onClick={() => openReceive(`receive-${account.network}`, { network: account.network, address: account.address })}
+              />
             </div>
             {account.tokens.map((token) => (
               <div className="row" key={token.contract}>
@@ -158,6 +194,17 @@ export function Wallet() {
                 <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
                   {displayAmount(token.balance)}
                 </span>
+                <ReceiveButton
+                  id={`receive-${account.network}-${token.symbol}`}
+                  symbol={token.symbol}
+                  onClick={() =>
+                    openReceive(`receive-${account.network}-${token.symbol}`, {
+                      network: account.network,
+                      address: account.address,
+                      contract: token.contract,
+                    })
+                  }
+                />
               </div>
             ))}
           </div>

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import type { Channel } from '@tauri-apps/api/core';
 import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, expect, vi } from 'vitest';
-import type { AccountBalanceInfo, AppError, ErrorCode, KeyStatus, PinStatus, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
+import type { AccountBalanceInfo, AppError, ErrorCode, KeyStatus, PinStatus, ReceiveInfo, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
 import { I18nProvider } from '../i18n';
 
 export type Command = keyof typeof api;
@@ -179,6 +179,22 @@ export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export function balance(overrides: Partial<AccountBalanceInfo> = {}): AccountBalanceInfo {
   return { network: 'ethereum', address: ADDRESS, symbol: 'ETH', balance: '1250.5', tokens: [], ...overrides };
+}
+
+/** A token's contract (checksummed), as the local chain's first deployment. */
+export const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+
+/** `receive`'s answer: by default the coin on the local chain (anvil, 31337). */
+export function receiveInfo(overrides: Partial<ReceiveInfo> = {}): ReceiveInfo {
+  return {
+    account: { network: 'anvil', address: ADDRESS },
+    address: ADDRESS,
+    network: 'anvil',
+    chainId: 31337,
+    symbol: 'ETH',
+    uri: `ethereum:${ADDRESS}@31337`,
+    ...overrides,
+  };
 }
 
 export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceNft {

@@ -11,6 +11,8 @@ use satchel_api::ServiceNft;
 pub(super) struct AllowLists {
     pictures: HashSet<String>,
     links: HashSet<String>,
+    /// Payment URIs of the user's own accounts the receive page showed.
+    qr: HashSet<String>,
 }
 
 impl AllowLists {
@@ -37,5 +39,13 @@ impl AllowLists {
 
     pub(super) fn has_link(&self, url: &str) -> bool {
         self.links.contains(url)
+    }
+
+    pub(super) fn allow_qr(&mut self, uri: &str) {
+        self.qr.insert(uri.to_owned());
+    }
+
+    pub(super) fn has_qr(&self, uri: &str) -> bool {
+        self.qr.contains(uri)
     }
 }

@@ -17,18 +17,21 @@ use crate::error::SdkError;
 use crate::mapping;
 use crate::thumbnail::ThumbnailSize;
 
-/// An account a caller names: network and address (and, in RN, a token contract).
+/// An account a caller names: network and address, and a token's contract (the
+/// spec's `account` argument of getBalance, send and receive).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountRef {
     pub network: String,
     pub address: String,
+    #[serde(default)]
+    pub contract: Option<String>,
     #[serde(default, rename = "isAA")]
     pub is_aa: Option<bool>,
 }
 
 impl Widget {
-    async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
+    pub(super) async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
         self.login
             .authed(
@@ -57,25 +60,45 @@ impl Widget {
     }
 
     /// Balances as last read (getBalance), scaled to decimal strings; all
-    /// accounts, or only those named.
+    /// accounts, or only those named (and only the tokens named, when an account
+    /// is named with its `contract`).
     pub async fn get_balance(
         &self,
         accounts: Option<&[AccountRef]>,
     ) -> Result<Vec<AccountBalanceInfo>, SdkError> {
         let list = self.accounts().await?;
         let balances = mapping::balances(&list.accounts)?;
-        Ok(match accounts {
-            None => balances,
-            Some(wanted) => balances
-                .into_iter()
-                .filter(|b| {
-                    wanted.iter().any(|w| {
+        let Some(wanted) = accounts else {
+            return Ok(balances);
+        };
+        // Each account named once with its coin and every token; an account named
+        // with a `contract` (RN) gets that token only, unless it is also named
+        // without one.
+        Ok(balances
+            .into_iter()
+            .filter_map(|mut b| {
+                let named: Vec<&AccountRef> = wanted
+                    .iter()
+                    .filter(|w| {
                         w.network.eq_ignore_ascii_case(&b.network)
                             && w.address.eq_ignore_ascii_case(&b.address)
                     })
-                })
-                .collect(),
-        })
+                    .collect();
+                if named.is_empty() {
+                    return None;
+                }
+                if named.iter().all(|w| w.contract.is_some()) {
+                    b.tokens.retain(|t| {
+                        named.iter().any(|w| {
+                            w.contract
+                                .as_deref()
+                                .is_some_and(|c| c.eq_ignore_ascii_case(&t.contract))
+                        })
+                    });
+                }
+                Some(b)
+            })
+            .collect())
     }
 
     /// How long until `what` may be refreshed again; zero when it may now.
