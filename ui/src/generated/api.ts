@@ -49,7 +49,7 @@ export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotIni
 
 export type LoginLibraryError = "required/register_email" | "Invalid provider" | "User canceled" | "Internal error" | "auth/email-verified" | "auth/existed-email" | "fail/send-email" | "fail/email-verified" | "login module not initialized" | "Already logout";
 
-export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked" | "NotFound" | "TransactionWouldFail";
+export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked" | "NotFound";
 
 export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
 
