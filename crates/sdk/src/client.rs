@@ -45,6 +45,21 @@ pub enum Caller {
     Rest,
 }
 
+/// The service's HTTP client for one app key: the app headers on every request,
+/// errors as [`SdkError`]. [`Login`](crate::Login) adds the user's token.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), satchel_sdk::SdkError> {
+/// use satchel_sdk::{Caller, RestClient, ServiceConfig};
+///
+/// let url = "https://wallet.example.com/".parse().expect("a URL");
+/// let client = RestClient::new(&ServiceConfig::new(url, "app.example.com"), "app-key")?;
+/// let app: satchel_sdk::api::AppInfo = client
+///     .send(Caller::Login, reqwest::Method::GET, "v1/app", None, None)
+///     .await?;
+/// println!("{} allows {:?}", app.name, app.providers);
+/// # Ok(()) }
+/// ```
 #[derive(Clone)]
 pub struct RestClient {
     http: reqwest::Client,

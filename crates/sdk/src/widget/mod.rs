@@ -10,6 +10,7 @@ mod allow_lists;
 mod assets;
 mod cooldowns;
 mod keys;
+mod pin;
 mod receive;
 
 use std::sync::{Arc, OnceLock};

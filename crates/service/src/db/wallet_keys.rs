@@ -6,6 +6,8 @@
 //! also sets the pause or the lock the count reaches, before the proof is
 //! compared: of any number of guesses racing, only those the row still allowed
 //! are compared at all.
+//!
+//! Over 400 lines: the SQL of the three tables the PIN protocol needs, each statement written once for both engines.
 
 use std::fmt::Write as _;
 

@@ -1,0 +1,139 @@
+//! The keychain entries of wallet keys: per app and user, the confirmed key, a key
+//! made at register and not yet confirmed, and a key sealed under a new PIN that
+//! the service has not confirmed yet.
+
+use std::sync::Arc;
+
+use super::{PendingWallet, SealedMnemonic};
+use crate::error::SdkError;
+use crate::store::{TokenStore, load_json, save_json};
+
+/// The keychain entry of `user_id`'s confirmed wallet key in `app_id`.
+pub fn wallet_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet:{app_id}:{user_id}")
+}
+
+/// The keychain entry of a wallet key made for `user_id` whose registration the
+/// service has not confirmed yet.
+pub fn pending_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet-pending:{app_id}:{user_id}")
+}
+
+/// The keychain entry of a key sealed under a new PIN that the service has not
+/// confirmed yet.
+pub fn next_entry(app_id: &str, user_id: &str) -> String {
+    format!("wallet-next:{app_id}:{user_id}")
+}
+
+/// Where the sealed keys of this app's users are kept: per app and user, one
+/// confirmed key, and at most one key made but not yet confirmed by the service.
+/// A key is confirmed only once the service has the same address, so a retried
+/// registration reuses the pending key and can never replace a confirmed one.
+pub(crate) struct KeyVault {
+    store: Arc<dyn TokenStore>,
+    app_id: String,
+}
+
+impl KeyVault {
+    pub(crate) fn new(store: Arc<dyn TokenStore>, app_id: &str) -> Self {
+        Self {
+            store,
+            app_id: app_id.to_owned(),
+        }
+    }
+
+    /// The confirmed sealed key of `user_id`'s wallet on this device, if any. An
+    /// entry this version cannot read (an older Satchel's, sealed under the PIN
+    /// alone) counts as no key: the person restores the wallet, which replaces it.
+    pub(crate) async fn load(&self, user_id: &str) -> Result<Option<SealedMnemonic>, SdkError> {
+        let entry: Option<serde_json::Value> =
+            load_json(&self.store, &wallet_entry(&self.app_id, user_id)).await?;
+        Ok(entry.and_then(
+            |value| match serde_json::from_value::<SealedMnemonic>(value) {
+                Ok(sealed) if sealed.version == 2 => Some(sealed),
+                _ => {
+                    tracing::warn!("a wallet key entry of another format is ignored");
+                    None
+                }
+            },
+        ))
+    }
+
+    /// A new PIN's sealing, kept beside the key until the service has the new PIN
+    /// (so a lost answer to a PIN change never leaves a key nothing opens).
+    pub(crate) async fn load_next(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<SealedMnemonic>, SdkError> {
+        load_json(&self.store, &next_entry(&self.app_id, user_id)).await
+    }
+
+    pub(crate) async fn save_next(
+        &self,
+        user_id: &str,
+        sealed: Option<&SealedMnemonic>,
+    ) -> Result<(), SdkError> {
+        save_json(&self.store, &next_entry(&self.app_id, user_id), sealed).await
+    }
+
+    /// The new PIN's sealing becomes the key.
+    pub(crate) async fn promote_next(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        self.save(user_id, sealed).await?;
+        self.save_next(user_id, None).await
+    }
+
+    /// Forgets a pending key that is not the wallet's (another registration won).
+    pub(crate) async fn drop_pending(&self, user_id: &str) -> Result<(), SdkError> {
+        save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
+    }
+
+    /// Keeps `sealed` as `user_id`'s wallet key, replacing any.
+    pub(crate) async fn save(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        save_json(
+            &self.store,
+            &wallet_entry(&self.app_id, user_id),
+            Some(sealed),
+        )
+        .await
+    }
+
+    /// The key made for `user_id` and not yet confirmed, if any.
+    pub(crate) async fn load_pending(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<PendingWallet>, SdkError> {
+        load_json(&self.store, &pending_entry(&self.app_id, user_id)).await
+    }
+
+    pub(crate) async fn save_pending(
+        &self,
+        user_id: &str,
+        pending: &PendingWallet,
+    ) -> Result<(), SdkError> {
+        save_json(
+            &self.store,
+            &pending_entry(&self.app_id, user_id),
+            Some(pending),
+        )
+        .await
+    }
+
+    /// The service has the pending key's address: it becomes the wallet's key, and
+    /// the pending entry (with its share and proof) is gone.
+    pub(crate) async fn confirm(
+        &self,
+        user_id: &str,
+        sealed: &SealedMnemonic,
+    ) -> Result<(), SdkError> {
+        self.save(user_id, sealed).await?;
+        save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
+    }
+}
