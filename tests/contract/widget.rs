@@ -63,6 +63,12 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
 
     let accounts = w.get_accounts(None, false).await.expect("accounts");
     assert_eq!(accounts.len(), 3);
+    // EOA-only: every account says isAA false, and withEoa lists the same ones.
+    assert!(
+        accounts.iter().all(|a| a.is_aa == Some(false)),
+        "{accounts:?}"
+    );
+    assert_eq!(w.get_accounts(None, true).await.expect("withEoa"), accounts);
     let address = accounts[0].address.clone();
     let signer = w.unlock("246810").await.expect("the PIN opens the key");
     assert_eq!(

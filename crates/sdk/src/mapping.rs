@@ -36,9 +36,15 @@ pub fn service_account(account: &Account) -> ServiceAccount {
         address: account.address.clone(),
         network: account.network.clone(),
         contract: account.contract.clone(),
-        is_aa: None,
+        is_aa: Some(EOA_ONLY),
     }
 }
+
+/// Satchel's accounts are all externally owned (one key, no smart-contract
+/// account), so `isAA` is `false` on every one, and getAccounts' `withEoa` ("adds
+/// the EOA accounts when an AA account exists") changes nothing: there is no AA
+/// account, and the EOAs are always listed.
+const EOA_ONLY: bool = false;
 
 /// Whether `network` passes a `networks` filter (none = all).
 pub fn network_selected(filter: Option<&[String]>, network: &str) -> bool {
@@ -88,7 +94,7 @@ pub fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
             address: holder.address.clone(),
             network: holder.network.clone(),
             contract: None,
-            is_aa: None,
+            is_aa: Some(EOA_ONLY),
         },
         contract: ServiceNftContract {
             // The REST contract has no name of its own; its description stands in.
@@ -251,7 +257,7 @@ mod tests {
                 address: "0xa2".into(),
                 network: "base".into(),
                 contract: None,
-                is_aa: None
+                is_aa: Some(false)
             }
         );
         assert_eq!(mapped.contract.scheme, ServiceNftScheme::Erc1155);

@@ -163,12 +163,6 @@ export function Wallet() {
             </button>
           </div>
           <div>
-            <div className="muted">{t('wallet.total')}</div>
-            <div className="total" title={`${account.balance} ${account.symbol}`} data-testid={`total-${account.network}`}>
-              {displayAmount(account.balance)} {account.symbol}
-            </div>
-          </div>
-          <div>
             <div className="row">
               <CoinMark symbol={account.symbol} />
               <span className="label">

@@ -43,8 +43,8 @@ impl Widget {
             .await
     }
 
-    /// The user's accounts (getAccounts), optionally only on some networks.
-    /// Satchel makes no AA accounts, so `with_eoa` changes nothing.
+    /// The user's accounts (getAccounts), optionally only on some networks. Every
+    /// Satchel account is an EOA (`isAA: false`), so `with_eoa` changes nothing.
     pub async fn get_accounts(
         &self,
         networks: Option<&[String]>,
