@@ -136,16 +136,7 @@ impl Widget {
         wallet_id: &str,
         sealed: SealedMnemonic,
     ) -> Result<Option<SealedMnemonic>, SdkError> {
-        let status: PinStatus = match self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/wallets/{wallet_id}/pin"),
-                None,
-            )
-            .await
-        {
+        let status = match self.wallet_pin(wallet_id).await {
             Ok(status) => status,
             Err(e) if e.code == crate::ErrorCode::Sdk(crate::SdkErrorCode::NotFound) => {
                 return Ok(Some(sealed));

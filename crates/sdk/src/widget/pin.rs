@@ -20,6 +20,11 @@ impl Widget {
     pub async fn pin_status(&self) -> Result<PinStatus, SdkError> {
         self.require_initialized()?;
         let (_, wallet_id) = self.user_and_wallet()?;
+        self.wallet_pin(&wallet_id).await
+    }
+
+    /// `GET /v1/wallets/{walletId}/pin`.
+    pub(super) async fn wallet_pin(&self, wallet_id: &str) -> Result<PinStatus, SdkError> {
         self.login
             .authed(
                 Caller::Rest,
