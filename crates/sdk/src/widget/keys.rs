@@ -13,7 +13,7 @@ use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_pin};
 use satchel_api::{
-    AccountsResponse, LoginStatus, PinStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle,
+    AccountsResponse, LoginStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle,
     ServiceUser, WalletChallenge, challenge_message,
 };
 use serde::Serialize;
