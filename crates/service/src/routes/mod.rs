@@ -43,7 +43,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/wallets", post(auth::register))
         // Wallet keys: the challenge a device signs, and the wallet's PIN.
         .route("/v1/wallets/challenge", post(pin::challenge))
-        .route("/v1/wallets/pin/unlock", get(pin::unlock))
+        .route(
+            "/v1/wallets/pin/unlock",
+            get(pin::unlock_page).merge(post(pin::unlock)),
+        )
         .route(
             "/v1/wallets/{wallet_id}/pin",
             get(pin::status).merge(put(pin::change)),
@@ -143,6 +146,7 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         pin::change,
         pin::reset,
         pin::send_unlock_email,
+        pin::unlock_page,
         pin::unlock,
     ),
     components(schemas(satchel_api::ApiErrorBody)),

@@ -138,16 +138,25 @@ pub struct UnlockQuery {
     token: String,
 }
 
-/// The link in the unlock e-mail: lifts the PIN lock and says so.
+/// The link in the unlock e-mail: a page that asks to confirm. Opening the link
+/// changes nothing, so a mail scanner that follows links cannot lift the lock.
 #[utoipa::path(get, path = "/v1/wallets/pin/unlock",
     params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page with the button that lifts the lock", content_type = "text/html")))]
+pub async fn unlock_page(Query(query): Query<UnlockQuery>) -> Html<String> {
+    Html(confirm_page(&query.token))
+}
+
+/// The page's button: lifts the PIN lock and says so.
+#[utoipa::path(post, path = "/v1/wallets/pin/unlock",
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "token=<the link's token>"),
     responses((status = 200, description = "an HTML page: the PIN is unlocked", content_type = "text/html"),
               (status = 400, description = "an HTML page: the link was used already or has expired", content_type = "text/html")))]
 pub async fn unlock(
     State(state): State<AppState>,
-    Query(query): Query<UnlockQuery>,
+    axum::Form(form): axum::Form<UnlockQuery>,
 ) -> ApiResult<(StatusCode, Html<String>)> {
-    let unlocked = pin::use_unlock_link(&state, &query.token).await?;
+    let unlocked = pin::use_unlock_link(&state, &form.token).await?;
     let (status, title, text) = if unlocked {
         (
             StatusCode::OK,
@@ -162,4 +171,25 @@ pub async fn unlock(
         )
     };
     Ok((status, Html(page(title, text))))
+}
+
+/// The confirmation page of an unlock link: one button that posts its token.
+fn confirm_page(token: &str) -> String {
+    let token: String = token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .take(128)
+        .collect();
+    page(
+        "Unlock your PIN?",
+        "Only if you asked Satchel for this e-mail.",
+    )
+    .replace(
+        "</main>",
+        &format!(
+            "<form method=\"post\" action=\"/v1/wallets/pin/unlock\">\
+             <input type=\"hidden\" name=\"token\" value=\"{token}\">\
+             <button type=\"submit\">Unlock my PIN</button></form></main>"
+        ),
+    )
 }
