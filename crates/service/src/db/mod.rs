@@ -6,8 +6,10 @@
 //! Each table's queries live in the file named after it.
 
 mod apps;
+mod challenges;
 mod identities;
 mod nfts;
+mod pin_unlocks;
 mod refresh;
 mod sessions;
 mod users;
@@ -18,12 +20,12 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use apps::{AppMatch, AppRow};
+pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use refresh::{RefreshPurpose, RefreshUse};
 pub use wallet_keys::{
-    ChallengeRefusal, CountedAttempt, NewWalletKey, PinLimits, Signed, SignedChallenge, StoredKdf,
-    StoredPin, WalletKeyRow,
+    CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,
 };
 pub use wallets::{AccountRow, NewAccount, TokenRow};
 

@@ -1,18 +1,17 @@
-//! What the service keeps of wallets' PINs (`wallet_keys`), the challenges a
-//! device signs to prove it holds a wallet's key (`wallet_challenges`), and the
-//! e-mail links that lift a PIN lock (`pin_unlocks`).
+//! What the service keeps of wallets' PINs (`wallet_keys`). The challenges a
+//! device signs are in `challenges.rs`, the e-mail links that lift a PIN lock in
+//! `pin_unlocks.rs`.
 //!
 //! Wrong PIN proofs are counted by one conditional `UPDATE ... RETURNING` that
 //! also sets the pause or the lock the count reaches, before the proof is
 //! compared: of any number of guesses racing, only those the row still allowed
 //! are compared at all.
-//!
-//! Over 400 lines: the SQL of the three tables the PIN protocol needs, each statement written once for both engines.
 
 use std::fmt::Write as _;
 
+use super::challenges::{Signed, SignedChallenge};
 use super::wallets::insert_wallet;
-use super::{Db, DbResult, NewAccount, new_id};
+use super::{Db, DbResult, NewAccount};
 use crate::now;
 
 /// How the device derives `k` from the PIN: the Argon2id salt and costs.
@@ -86,71 +85,7 @@ pub struct PinLimits {
     pub email_lock_at: i64,
 }
 
-/// Why a challenge nonce was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChallengeRefusal {
-    /// No such nonce, or another user's.
-    Unknown,
-    Used,
-    Expired,
-}
-
-/// A signed request's nonce, and whether its signature is by the right key.
-#[derive(Debug, Clone, Copy)]
-pub struct SignedChallenge<'a> {
-    pub user_id: &'a str,
-    pub nonce: &'a str,
-    pub signer_ok: bool,
-}
-
-/// What a signed request (register, PIN reset) came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Signed {
-    Done,
-    /// Nothing changed.
-    NonceRefused(ChallengeRefusal),
-    /// The nonce is used up; nothing else changed.
-    WrongSigner,
-}
-
 impl Db {
-    /// Stores a new challenge nonce of `user_id`. Expired nonces are deleted, and
-    /// of the user's, only the newest `keep` (this one included) are kept.
-    pub async fn create_challenge(
-        &self,
-        user_id: &str,
-        nonce: &str,
-        expires_at: i64,
-        keep: i64,
-    ) -> DbResult<()> {
-        let mut tx = self.pool().begin().await?;
-        sqlx::query("DELETE FROM wallet_challenges WHERE expires_at <= $1")
-            .bind(now())
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "DELETE FROM wallet_challenges WHERE user_id = $1 AND nonce NOT IN \
-             (SELECT nonce FROM wallet_challenges WHERE user_id = $1 \
-              ORDER BY issued_id DESC LIMIT $2)",
-        )
-        .bind(user_id)
-        .bind((keep - 1).max(0))
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO wallet_challenges (nonce, user_id, issued_id, expires_at) \
-             VALUES ($1, $2, $3, $4)",
-        )
-        .bind(nonce)
-        .bind(user_id)
-        .bind(new_id())
-        .bind(expires_at)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
     /// Creates a wallet with its accounts and its key material, using up the
     /// challenge's nonce, in one transaction. A wrong signer uses up the nonce and
     /// creates nothing; a user with a wallet already is a
@@ -162,32 +97,12 @@ impl Db {
         challenge: SignedChallenge<'_>,
         key: &NewWalletKey,
     ) -> DbResult<Signed> {
-        let mut tx = self.pool().begin().await?;
-        if let Err(refusal) = use_challenge(&mut tx, challenge).await? {
-            return Ok(Signed::NonceRefused(refusal));
-        }
-        if !challenge.signer_ok {
-            tx.commit().await?;
-            return Ok(Signed::WrongSigner);
-        }
+        let mut tx = match self.begin_signed(challenge).await? {
+            Ok(tx) => tx,
+            Err(outcome) => return Ok(outcome),
+        };
         insert_wallet(&mut tx, wallet_id, challenge.user_id, accounts).await?;
-        sqlx::query(
-            "INSERT INTO wallet_keys (wallet_id, address, salt, m_cost, t_cost, p_cost, \
-             proof_hash, share_sealed, backup, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-        )
-        .bind(wallet_id)
-        .bind(&key.address)
-        .bind(&key.pin.kdf.salt)
-        .bind(key.pin.kdf.m_cost)
-        .bind(key.pin.kdf.t_cost)
-        .bind(key.pin.kdf.p_cost)
-        .bind(&key.pin.proof_hash)
-        .bind(&key.pin.share_sealed)
-        .bind(key.backup.as_deref())
-        .bind(now())
-        .execute(&mut *tx)
-        .await?;
+        put_key(&mut tx, wallet_id, key, "").await?;
         tx.commit().await?;
         Ok(Signed::Done)
     }
@@ -202,35 +117,20 @@ impl Db {
         challenge: SignedChallenge<'_>,
         key: &NewWalletKey,
     ) -> DbResult<Signed> {
-        let mut tx = self.pool().begin().await?;
-        if let Err(refusal) = use_challenge(&mut tx, challenge).await? {
-            return Ok(Signed::NonceRefused(refusal));
-        }
-        if !challenge.signer_ok {
-            tx.commit().await?;
-            return Ok(Signed::WrongSigner);
-        }
-        sqlx::query(
-            "INSERT INTO wallet_keys (wallet_id, address, salt, m_cost, t_cost, p_cost, \
-             proof_hash, share_sealed, backup, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-             ON CONFLICT (wallet_id) DO UPDATE SET address = excluded.address, \
+        let mut tx = match self.begin_signed(challenge).await? {
+            Ok(tx) => tx,
+            Err(outcome) => return Ok(outcome),
+        };
+        put_key(
+            &mut tx,
+            wallet_id,
+            key,
+            " ON CONFLICT (wallet_id) DO UPDATE SET address = excluded.address, \
              salt = excluded.salt, m_cost = excluded.m_cost, t_cost = excluded.t_cost, \
              p_cost = excluded.p_cost, proof_hash = excluded.proof_hash, \
              share_sealed = excluded.share_sealed, backup = excluded.backup, \
              failures = 0, locked_until = 0, email_locked = 0, updated_at = excluded.updated_at",
         )
-        .bind(wallet_id)
-        .bind(&key.address)
-        .bind(&key.pin.kdf.salt)
-        .bind(key.pin.kdf.m_cost)
-        .bind(key.pin.kdf.t_cost)
-        .bind(key.pin.kdf.p_cost)
-        .bind(&key.pin.proof_hash)
-        .bind(&key.pin.share_sealed)
-        .bind(key.backup.as_deref())
-        .bind(now())
-        .execute(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM pin_unlocks WHERE wallet_id = $1")
             .bind(wallet_id)
@@ -368,68 +268,6 @@ impl Db {
         }
         Ok(query.execute(self.pool()).await?.rows_affected() == 1)
     }
-
-    /// Stores an unlock link's token hash; the wallet's used and expired links go.
-    pub async fn create_pin_unlock(
-        &self,
-        wallet_id: &str,
-        token_hash: &str,
-        lifetime_secs: i64,
-    ) -> DbResult<()> {
-        let at = now();
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "DELETE FROM pin_unlocks WHERE wallet_id = $1 AND (used_at IS NOT NULL OR expires_at <= $2)",
-        )
-        .bind(wallet_id)
-        .bind(at)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO pin_unlocks (token_hash, wallet_id, expires_at) VALUES ($1, $2, $3)",
-        )
-        .bind(token_hash)
-        .bind(wallet_id)
-        .bind(at + lifetime_secs)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    /// Uses an unlock link: clears its wallet's wrong proofs, pause and lock when
-    /// the link is unused and unexpired (the wallet's other links stop working).
-    /// Returns whether it was.
-    pub async fn use_pin_unlock(&self, token_hash: &str) -> DbResult<bool> {
-        let at = now();
-        let mut tx = self.pool().begin().await?;
-        let wallet: Option<String> = sqlx::query_scalar(
-            "UPDATE pin_unlocks SET used_at = $2 \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING wallet_id",
-        )
-        .bind(token_hash)
-        .bind(at)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(wallet) = wallet else {
-            return Ok(false);
-        };
-        sqlx::query(
-            "UPDATE wallet_keys SET failures = 0, locked_until = 0, email_locked = 0, \
-             updated_at = $2 WHERE wallet_id = $1",
-        )
-        .bind(&wallet)
-        .bind(at)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM pin_unlocks WHERE wallet_id = $1 AND token_hash <> $2")
-            .bind(&wallet)
-            .bind(token_hash)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(true)
-    }
 }
 
 /// When a pause of `secs` started in the whole second `at` ends. Times are whole
@@ -443,35 +281,31 @@ fn pause_end(at: i64, secs: i64) -> i64 {
     }
 }
 
-/// Uses up `challenge`'s nonce on `conn` when it is the user's, unused and
-/// unexpired; otherwise says why not (another user's nonce is "unknown").
-async fn use_challenge(
+/// Writes a wallet's key material; `on_conflict` says what happens to a row the
+/// wallet has already (nothing added: the insert fails).
+async fn put_key(
     conn: &mut sqlx::AnyConnection,
-    challenge: SignedChallenge<'_>,
-) -> DbResult<Result<(), ChallengeRefusal>> {
-    let at = now();
-    let used: Option<String> = sqlx::query_scalar(
-        "UPDATE wallet_challenges SET used_at = $3 \
-         WHERE nonce = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > $3 \
-         RETURNING nonce",
-    )
-    .bind(challenge.nonce)
-    .bind(challenge.user_id)
-    .bind(at)
-    .fetch_optional(&mut *conn)
-    .await?;
-    if used.is_some() {
-        return Ok(Ok(()));
-    }
-    let found: Option<(String, Option<i64>)> =
-        sqlx::query_as("SELECT user_id, used_at FROM wallet_challenges WHERE nonce = $1")
-            .bind(challenge.nonce)
-            .fetch_optional(&mut *conn)
-            .await?;
-    Ok(Err(match found {
-        Some((owner, _)) if owner != challenge.user_id => ChallengeRefusal::Unknown,
-        None => ChallengeRefusal::Unknown,
-        Some((_, Some(_))) => ChallengeRefusal::Used,
-        Some((_, None)) => ChallengeRefusal::Expired,
-    }))
+    wallet_id: &str,
+    key: &NewWalletKey,
+    on_conflict: &str,
+) -> DbResult<()> {
+    let sql = format!(
+        "INSERT INTO wallet_keys (wallet_id, address, salt, m_cost, t_cost, p_cost, \
+         proof_hash, share_sealed, backup, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10){on_conflict}"
+    );
+    sqlx::query(&sql)
+        .bind(wallet_id)
+        .bind(&key.address)
+        .bind(&key.pin.kdf.salt)
+        .bind(key.pin.kdf.m_cost)
+        .bind(key.pin.kdf.t_cost)
+        .bind(key.pin.kdf.p_cost)
+        .bind(&key.pin.proof_hash)
+        .bind(&key.pin.share_sealed)
+        .bind(key.backup.as_deref())
+        .bind(now())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
