@@ -92,8 +92,6 @@ impl Desktop {
             .env("NO_AT_BRIDGE", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            // The app's log (it inherits this), kept to be searched for secrets.
-            .stderr(std::fs::File::create(home.path().join("app.log"))?)
             .kill_on_drop(true)
             // Its own process group, so WebKitWebDriver and the app go with it.
             .process_group(0);
@@ -128,7 +126,7 @@ impl Desktop {
         bail!("tauri-driver did not answer within {PATIENCE:?}")
     }
 
-    /// The app's folders (cache, settings, web storage) and its log `app.log`.
+    /// The app's folders (cache, settings, web storage).
     pub fn home(&self) -> &Path {
         self._home.path()
     }

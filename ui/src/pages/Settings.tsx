@@ -11,6 +11,19 @@ const languages: { id: Language; name: string }[] = [
   { id: 'ja', name: '日本語' },
 ];
 
+/** A row of a settings list that opens a page: its name, a hint, a chevron. */
+function ListButton({ id, label, hint, onClick }: { id: string; label: string; hint: string; onClick: () => void }) {
+  return (
+    <button id={id} className="list-button" aria-labelledby={`${id}-label`} aria-describedby={`${id}-hint`} onClick={onClick}>
+      <span className="label">
+        <span id={`${id}-label`}>{label}</span>
+        <small id={`${id}-hint`}>{hint}</small>
+      </span>
+      <span aria-hidden="true">›</span>
+    </button>
+  );
+}
+
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
@@ -83,32 +96,8 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <div id="settings-security" className="muted">
           {t('settings.security')}
         </div>
-        <button
-          id="settings-phrase"
-          className="list-button"
-          aria-labelledby="settings-phrase-label"
-          aria-describedby="settings-phrase-hint"
-          onClick={() => open('phrase')}
-        >
-          <span className="label">
-            <span id="settings-phrase-label">{t('settings.phrase')}</span>
-            <small id="settings-phrase-hint">{t('settings.phraseHint')}</small>
-          </span>
-          <span aria-hidden="true">›</span>
-        </button>
-        <button
-          id="settings-change-pin"
-          className="list-button"
-          aria-labelledby="settings-change-pin-label"
-          aria-describedby="settings-change-pin-hint"
-          onClick={() => open('changePin')}
-        >
-          <span className="label">
-            <span id="settings-change-pin-label">{t('settings.changePin')}</span>
-            <small id="settings-change-pin-hint">{t('settings.changePinHint')}</small>
-          </span>
-          <span aria-hidden="true">›</span>
-        </button>
+        <ListButton id="settings-phrase" label={t('settings.phrase')} hint={t('settings.phraseHint')} onClick={() => open('phrase')} />
+        <ListButton id="settings-change-pin" label={t('settings.changePin')} hint={t('settings.changePinHint')} onClick={() => open('changePin')} />
       </section>
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}

@@ -280,11 +280,6 @@ impl SealedMnemonic {
     /// Opens the phrase with the PIN key and the share the service released. A
     /// phrase that is not this entry's address is refused.
     pub fn open(&self, pin_key: &PinKey, share: &str) -> Result<Phrase, SdkError> {
-        if self.version != 2 {
-            return Err(SdkError::unknown(
-                "this wallet key was sealed by an older Satchel; restore it with its recovery phrase",
-            ));
-        }
         let key = pin_key.device_key(&decode(share)?)?;
         let nonce: [u8; 24] = decode(&self.nonce)?.try_into().map_err(|_| damaged())?;
         let words = Zeroizing::new(
