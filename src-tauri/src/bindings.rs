@@ -9,7 +9,12 @@ use satchel_api::{
     Provider, ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
     ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
 };
-use satchel_sdk::{ErrorCode, KeyState, KeyStatus, ReceiveInfo, SdkError, SdkErrorCode};
+use satchel_api::{TransactionDirection, TransactionStatus};
+use satchel_sdk::{
+    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ErrorCode, FeeOption, FeeSpeed, KeyState,
+    KeyStatus, ReceiveInfo, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm,
+    SendQuote, SendRequest, SendResult,
+};
 use ts_rs::{Config, TS};
 
 use crate::commands::{RefreshWait, SignUpOutcome};
@@ -44,6 +49,20 @@ fn declarations() -> String {
         KeyStatus::decl(&cfg),
         PinStatus::decl(&cfg),
         ReceiveInfo::decl(&cfg),
+        AccountRef::decl(&cfg),
+        SendRequest::decl(&cfg),
+        SendResult::decl(&cfg),
+        SendForm::decl(&cfg),
+        FeeSpeed::decl(&cfg),
+        FeeOption::decl(&cfg),
+        ReplaceAction::decl(&cfg),
+        Replacement::decl(&cfg),
+        SendQuote::decl(&cfg),
+        ConfirmSend::decl(&cfg),
+        AddressCheck::decl(&cfg),
+        TransactionDirection::decl(&cfg),
+        TransactionStatus::decl(&cfg),
+        ActivityEntry::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
     ];

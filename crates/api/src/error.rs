@@ -69,6 +69,10 @@ pub enum RestErrorCode {
     /// 423: too many wrong PIN proofs; the e-mail link (or the recovery phrase)
     /// lifts the lock.
     PinLocked,
+    /// 400: the transaction would revert, or cost more than the account holds;
+    /// the message gives the reason (the revert reason when there is one). Also
+    /// a signed transaction the node refused (nonce, fee too low to replace).
+    TransactionWouldFail,
     /// 502: the network's node did not answer or answered wrongly.
     UpstreamUnavailable,
     /// 500: a fault of the service itself; the cause is logged, not sent.

@@ -11,12 +11,14 @@ pub mod keys;
 pub mod rest;
 pub mod rules;
 pub mod sdk;
+pub mod transactions;
 
 pub use auth::*;
 pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
 pub use keys::*;
 pub use rest::*;
 pub use sdk::*;
+pub use transactions::*;
 
 /// The names of the five headers every REST request carries.
 pub mod headers {

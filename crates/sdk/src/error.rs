@@ -20,6 +20,9 @@ pub enum SdkErrorCode {
     PinLocked,
     /// The service has no such wallet, account or route (HTTP 404).
     NotFound,
+    /// The transaction would revert or costs more than the account holds (the
+    /// message says why), or the node refused the signed one.
+    TransactionWouldFail,
 }
 
 /// An error's code, serialised as the bare string.
@@ -123,6 +126,9 @@ impl SdkError {
             Wire::Rest(RestErrorCode::WrongPin) => ErrorCode::Sdk(SdkErrorCode::WrongPin),
             Wire::Rest(RestErrorCode::PinLocked) => ErrorCode::Sdk(SdkErrorCode::PinLocked),
             Wire::Rest(RestErrorCode::NotFound) => ErrorCode::Sdk(SdkErrorCode::NotFound),
+            Wire::Rest(RestErrorCode::TransactionWouldFail) => {
+                ErrorCode::Sdk(SdkErrorCode::TransactionWouldFail)
+            }
             Wire::Rest(RestErrorCode::InvalidDomain) => {
                 ErrorCode::Service(ServiceErrorCode::InvalidAppKey)
             }

@@ -22,6 +22,7 @@ pub use session::StoredSession;
 pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
-    AccountRef, KeyState, KeyStatus, REFRESH_COOLDOWN, ReceiveInfo, Refresh, Widget, payment_uri,
-    qr_png,
+    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, FeeOption, FeeSpeed, KeyState, KeyStatus,
+    REFRESH_COOLDOWN, ReceiveInfo, Refresh, ReplaceAction, Replacement, SendForm, SendQuote,
+    SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
 };

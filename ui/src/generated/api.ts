@@ -49,7 +49,7 @@ export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotIni
 
 export type LoginLibraryError = "required/register_email" | "Invalid provider" | "User canceled" | "Internal error" | "auth/email-verified" | "auth/existed-email" | "fail/send-email" | "fail/email-verified" | "login module not initialized" | "Already logout";
 
-export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked" | "NotFound";
+export type SdkErrorCode = "KeychainUnavailable" | "TooManyRequests" | "WrongPin" | "PinLocked" | "NotFound" | "TransactionWouldFail";
 
 export type ErrorCode = ServiceErrorCode | LoginLibraryError | SdkErrorCode;
 
@@ -94,6 +94,103 @@ symbol: string,
  * `ethereum:` payment URI (EIP-681): the QR code's text.
  */
 uri: string, };
+
+export type AccountRef = { network: string, address: string, contract?: string, isAA?: boolean, };
+
+export type SendRequest = { id: number, account: ServiceAccount, to?: string, amount?: string, };
+
+export type SendResult = { txId: string, };
+
+export type SendForm = { account: AccountRef, to: string, amount: string, };
+
+export type FeeSpeed = "slow" | "normal" | "fast";
+
+export type FeeOption = { speed: FeeSpeed, 
+/**
+ * The fee cap per gas, in gwei (decimal).
+ */
+maxFeePerGasGwei: string, 
+/**
+ * The most the fee can be: gas limit × fee cap.
+ */
+fee: string, 
+/**
+ * Amount plus fee, when the coin itself is sent.
+ */
+total?: string, 
+/**
+ * The coin balance after, at the most the fee can be (never below 0).
+ */
+coinAfter: string, 
+/**
+ * The token balance after, when a token is sent.
+ */
+tokenAfter?: string, 
+/**
+ * What Max fills in: the whole balance less this fee for the coin, the
+ * whole token balance for a token.
+ */
+max: string, 
+/**
+ * Whether the balance covers the amount and this fee.
+ */
+enough: boolean, };
+
+export type ReplaceAction = "speedUp" | "cancel";
+
+export type Replacement = { txHash: string, action: ReplaceAction, };
+
+export type SendQuote = { quoteId: string, network: string, chainId: number, from: string, 
+/**
+ * The recipient (EIP-55).
+ */
+to: string, 
+/**
+ * The token's contract, when a token is sent.
+ */
+contract?: string, symbol: string, decimals: number, coinSymbol: string, 
+/**
+ * The amount sent, exact, in `symbol`'s units.
+ */
+amount: string, coinBalance: string, tokenBalance?: string, gasLimit: number, 
+/**
+ * The latest block's base fee, in gwei.
+ */
+baseFeeGwei: string, 
+/**
+ * Slow, normal, fast; one option for a replacement.
+ */
+options: Array<FeeOption>, recipientIsContract: boolean, recipientIsSelf: boolean, replaces?: Replacement, };
+
+export type ConfirmSend = { quoteId: string, speed: FeeSpeed, pin: string, requestId?: number, };
+
+export type AddressCheck = { 
+/**
+ * The address in EIP-55 form.
+ */
+address: string, 
+/**
+ * It is the sending account itself.
+ */
+isSelf: boolean, };
+
+export type TransactionDirection = "sent" | "received";
+
+export type TransactionStatus = "pending" | "mined" | "failed" | "replaced";
+
+export type ActivityEntry = { txHash: string, network: string, 
+/**
+ * The wallet's account this is about (EIP-55).
+ */
+address: string, direction: TransactionDirection, status: TransactionStatus, counterparty: string, contract?: string, symbol: string, amount: string, coinSymbol: string, 
+/**
+ * Paid (mined) or at most (pending), in the coin.
+ */
+fee?: string, nonce?: number, blockNumber?: number, createdAt: number, replacedBy?: string, 
+/**
+ * A cancel: nothing sent to itself in a pending one's place.
+ */
+isCancel: boolean, };
 
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 

@@ -12,6 +12,7 @@ mod cooldowns;
 mod keys;
 mod pin;
 mod receive;
+mod send;
 
 use std::sync::{Arc, OnceLock};
 
@@ -33,6 +34,10 @@ use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
 pub use keys::{KeyState, KeyStatus};
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
+pub use send::{
+    ActivityEntry, AddressCheck, ConfirmSend, FeeOption, FeeSpeed, ReplaceAction, Replacement,
+    SendForm, SendQuote, SendRequest, SendResult, TxData, check_address,
+};
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.
@@ -61,6 +66,8 @@ pub struct Widget {
     state: Mutex<WidgetState>,
     /// Every change of the life cycle, for whoever follows it (the shell's page).
     status_changes: watch::Sender<ServiceLifeCycle>,
+    /// The newest application `send`, for the page to open its form with.
+    send_requests: watch::Sender<Option<send::SendRequest>>,
     thumbnails: OnceLock<Thumbnails>,
 }
 
@@ -73,6 +80,8 @@ struct WidgetState {
     key: KeyStatus,
     cooldowns: Cooldowns,
     allowed: AllowLists,
+    /// Quotes the send page may confirm, and an application's `send` waiting.
+    sends: send::Sends,
 }
 
 impl std::fmt::Debug for Widget {
@@ -93,6 +102,7 @@ impl Widget {
             kdf: KdfStrength::Interactive,
             state: Mutex::new(WidgetState::default()),
             status_changes: watch::Sender::new(ServiceLifeCycle::NotInitialized),
+            send_requests: watch::Sender::new(None),
             thumbnails: OnceLock::new(),
         }
     }

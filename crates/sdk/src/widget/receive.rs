@@ -69,25 +69,13 @@ impl Widget {
     /// What to show to receive into one of the user's accounts (`receive`): the
     /// coin's, or the token's at `account.contract`. Any other is refused.
     pub async fn receive(&self, account: &AccountRef) -> Result<ReceiveInfo, SdkError> {
+        let entry = self.own_account(account).await?;
         let not_yours = || {
             SdkError::service(
                 ServiceErrorCode::InvalidParameters,
                 "not one of your accounts",
             )
         };
-        let accounts = self.accounts().await?.accounts;
-        let entry = accounts
-            .iter()
-            .find(|a| {
-                a.network.eq_ignore_ascii_case(&account.network)
-                    && a.address.eq_ignore_ascii_case(&account.address)
-                    && match (&account.contract, &a.contract) {
-                        (None, None) => true,
-                        (Some(wanted), Some(have)) => wanted.eq_ignore_ascii_case(have),
-                        _ => false,
-                    }
-            })
-            .ok_or_else(not_yours)?;
         let address: Address = entry.address.parse().map_err(|_| not_yours())?;
         let contract: Option<Address> = entry
             .contract
@@ -95,24 +83,11 @@ impl Widget {
             .map(str::parse)
             .transpose()
             .map_err(|_| not_yours())?;
-        let chain_id = self
-            .login
-            .app_info()
-            .await?
-            .networks
-            .iter()
-            .find(|n| n.name == entry.network)
-            .map(|n| n.chain_id)
-            .ok_or_else(|| {
-                SdkError::service(
-                    ServiceErrorCode::NotInitializedNetwork,
-                    format!("the app does not name the network {}", entry.network),
-                )
-            })?;
+        let chain_id = self.chain_id_of(&entry.network).await?;
         let uri = payment_uri(&address, chain_id, contract.as_ref());
         self.state.lock().allowed.allow_qr(&uri);
         Ok(ReceiveInfo {
-            account: crate::mapping::service_account(entry),
+            account: crate::mapping::service_account(&entry),
             address: address.to_checksum(None),
             network: entry.network.clone(),
             chain_id,

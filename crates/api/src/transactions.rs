@@ -1,0 +1,178 @@
+//! Sending: the service prepares a transaction (nonce, EIP-1559 fees, gas, a
+//! simulation that refuses one that would revert), the device signs it, the service
+//! broadcasts the signed bytes (only from the caller's own account) and follows it
+//! to the block. The service never sees a key.
+//!
+//! Endpoints (the app headers and the user's bearer token):
+//! - `POST /v1/transactions/prepare` [`PrepareRequest`] → [`PreparedTransaction`];
+//!   400 `InvalidParameters` for a bad address or amount, 400 `TransactionWouldFail`
+//!   with the revert reason when the simulation reverts (an amount over the balance
+//!   included), 403 `Forbidden` for another user's account, 502 when the node fails.
+//! - `POST /v1/transactions` [`BroadcastRequest`] → [`TransactionRecord`]: the
+//!   signed EIP-1559 transaction; 403 when its sender is not the caller's account,
+//!   400 when it is not for the account's network or does not decode, 502 with the
+//!   node's reason when the node refuses it. A transaction with the nonce of a
+//!   pending one replaces it (speed up, cancel).
+//! - `GET /v1/transactions?userId=&walletId=` → [`TransactionList`]: the wallet's sent
+//!   transactions and its incoming token transfers, newest first (at most 100).
+//! - `GET /v1/transactions/{txHash}` → [`TransactionRecord`], its receipt read again
+//!   when pending. When one is mined the wallet's balances are read again, outside
+//!   the refresh limit.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "openapi")]
+use utoipa::ToSchema;
+
+/// What to send: from one of the caller's accounts (its coin, or the token at
+/// `contract`) to `to`, `amount` as an integer in the smallest unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PrepareRequest {
+    pub account_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub to: String,
+    pub amount: String,
+    /// The hash of a pending transaction of this account to replace (speed up or
+    /// cancel): its nonce is used, and the fees are raised enough for the node to
+    /// accept the replacement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
+}
+
+/// One fee level: EIP-1559 caps in wei (integer strings).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FeeLevel {
+    pub max_fee_per_gas: String,
+    pub max_priority_fee_per_gas: String,
+    /// `gas_limit * max_fee_per_gas`: the most the fee can be, in wei.
+    pub max_fee: String,
+}
+
+/// Slow, normal and fast fees.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct FeeLevels {
+    pub slow: FeeLevel,
+    pub normal: FeeLevel,
+    pub fast: FeeLevel,
+}
+
+/// The transaction to sign, less its fee choice: `to` is the recipient for the
+/// coin, the token contract for a token (then `data` is its `transfer` call).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PreparedTransaction {
+    pub chain_id: u64,
+    pub nonce: u64,
+    pub from: String,
+    pub to: String,
+    /// Wei sent with the transaction (the amount for the coin, 0 for a token).
+    pub value: String,
+    /// 0x-hex call data (empty for the coin).
+    pub data: String,
+    pub gas_limit: u64,
+    /// The latest block's base fee, in wei.
+    pub base_fee_per_gas: String,
+    pub fees: FeeLevels,
+    /// The account's coin balance, and the token's when a token is sent, now
+    /// (integer strings in the smallest unit).
+    pub coin_balance: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_balance: Option<String>,
+    /// Whether the recipient has code: sending a coin or token to a contract
+    /// often loses it.
+    pub recipient_is_contract: bool,
+}
+
+/// `POST /v1/transactions`: a signed transaction, 0x-hex of its EIP-2718 bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct BroadcastRequest {
+    pub account_id: String,
+    pub raw: String,
+}
+
+/// Where a transaction stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum TransactionStatus {
+    Pending,
+    Mined,
+    /// Mined, and reverted.
+    Failed,
+    /// Another transaction with the same nonce was mined instead.
+    Replaced,
+}
+
+/// Sent by this wallet, or received (incoming token transfers found in logs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum TransactionDirection {
+    Sent,
+    Received,
+}
+
+/// One transaction of the wallet's activity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionRecord {
+    pub tx_hash: String,
+    pub account_id: String,
+    pub network: String,
+    pub direction: TransactionDirection,
+    pub status: TransactionStatus,
+    /// The other side: the recipient of a sent one, the sender of a received one.
+    pub counterparty: String,
+    /// The token's contract, absent for the coin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub symbol: String,
+    pub decimals: u32,
+    /// Integer string in the smallest unit.
+    pub amount: String,
+    /// The sender's nonce (sent ones only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<u64>,
+    /// Sent ones: the gas limit and EIP-1559 caps signed (wei, integer strings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gas_limit: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_fee_per_gas: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_priority_fee_per_gas: Option<String>,
+    /// Sent ones: the fee paid when mined, the most it can be while pending (wei).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fee: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_number: Option<u64>,
+    /// Unix seconds when the service first saw it.
+    pub created_at: i64,
+    /// The hash of the transaction that replaced this one, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
+}
+
+/// `GET /v1/transactions?userId=&walletId=`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionList {
+    pub transactions: Vec<TransactionRecord>,
+}

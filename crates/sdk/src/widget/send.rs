@@ -1,0 +1,959 @@
+//! Sending: the page asks for a quote (the service prepares nonce, fees and gas
+//! and simulates the transfer), the person reviews it and confirms with the PIN,
+//! and the device signs exactly what was quoted and hands the signed bytes to the
+//! service, which broadcasts and follows them.
+//!
+//! The device builds the transaction itself (recipient, value, `transfer` call)
+//! from what the person typed; from the service it takes only the nonce, the gas
+//! limit and the fees, and it checks the chain id against the app's networks. A
+//! quote is kept here, so what is signed is what the page showed.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::TxSignerSync;
+use alloy::primitives::{Address, Bytes, TxKind, U256};
+use alloy::sol_types::SolCall;
+use reqwest::Method;
+use satchel_api::{
+    Account, BroadcastRequest, FeeLevel, PrepareRequest, PreparedTransaction, ServiceAccount,
+    ServiceErrorCode, TransactionDirection, TransactionList, TransactionRecord, TransactionStatus,
+};
+use serde::{Deserialize, Serialize};
+use tokio::sync::oneshot;
+
+use super::{AccountRef, Widget};
+use crate::client::Caller;
+use crate::error::{SdkError, blocking};
+use crate::mapping::{format_units, parse_units};
+
+alloy::sol! {
+    function transfer(address to, uint256 amount) returns (bool);
+}
+
+/// How long a quote may be confirmed: the fees and nonce go stale after that.
+const QUOTE_LIFETIME: Duration = Duration::from_secs(10 * 60);
+/// Quotes kept at once (the newest); the page needs only its current one.
+const QUOTES_KEPT: usize = 8;
+
+/// The spec's `txData`: where to and how much, each optional (`to` on the Web,
+/// `toAddress` in React Native).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TxData {
+    #[serde(default)]
+    pub to: Option<String>,
+    #[serde(default)]
+    pub to_address: Option<String>,
+    #[serde(default)]
+    pub amount: Option<String>,
+}
+
+/// An application's `send` waiting for the page: the form opens with these.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct SendRequest {
+    pub id: u64,
+    pub account: ServiceAccount,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
+}
+
+/// The spec's result of `send`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SendResult {
+    pub tx_id: String,
+}
+
+/// What the send form holds: the amount as typed, in the coin's or token's units.
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SendForm {
+    pub account: AccountRef,
+    pub to: String,
+    pub amount: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum FeeSpeed {
+    Slow,
+    Normal,
+    Fast,
+}
+
+/// One fee choice and what it does to the balances. Amounts are exact decimal
+/// strings; the coin's for fees and totals.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct FeeOption {
+    pub speed: FeeSpeed,
+    /// The fee cap per gas, in gwei (decimal).
+    pub max_fee_per_gas_gwei: String,
+    /// The most the fee can be: gas limit × fee cap.
+    pub fee: String,
+    /// Amount plus fee, when the coin itself is sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<String>,
+    /// The coin balance after, at the most the fee can be (never below 0).
+    pub coin_after: String,
+    /// The token balance after, when a token is sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_after: Option<String>,
+    /// What Max fills in: the whole balance less this fee for the coin, the
+    /// whole token balance for a token.
+    pub max: String,
+    /// Whether the balance covers the amount and this fee.
+    pub enough: bool,
+}
+
+/// A replacement of a pending transaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ReplaceAction {
+    /// The same transfer with a higher fee.
+    SpeedUp,
+    /// Nothing (0 to itself) with a higher fee, in the pending one's place.
+    Cancel,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Replacement {
+    pub tx_hash: String,
+    pub action: ReplaceAction,
+}
+
+/// What the review page shows, and what confirming it signs.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct SendQuote {
+    pub quote_id: String,
+    pub network: String,
+    pub chain_id: u64,
+    pub from: String,
+    /// The recipient (EIP-55).
+    pub to: String,
+    /// The token's contract, when a token is sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub symbol: String,
+    pub decimals: u32,
+    pub coin_symbol: String,
+    /// The amount sent, exact, in `symbol`'s units.
+    pub amount: String,
+    pub coin_balance: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_balance: Option<String>,
+    pub gas_limit: u64,
+    /// The latest block's base fee, in gwei.
+    pub base_fee_gwei: String,
+    /// Slow, normal, fast; one option for a replacement.
+    pub options: Vec<FeeOption>,
+    pub recipient_is_contract: bool,
+    pub recipient_is_self: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<Replacement>,
+}
+
+/// Confirms a quote with the PIN; `request_id` settles an application's `send`.
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct ConfirmSend {
+    pub quote_id: String,
+    pub speed: FeeSpeed,
+    pub pin: String,
+    #[serde(default)]
+    pub request_id: Option<u64>,
+}
+
+/// A typed recipient, checked.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct AddressCheck {
+    /// The address in EIP-55 form.
+    pub address: String,
+    /// It is the sending account itself.
+    pub is_self: bool,
+}
+
+/// One line of the wallet's activity, amounts as exact decimal strings.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityEntry {
+    pub tx_hash: String,
+    pub network: String,
+    /// The wallet's account this is about (EIP-55).
+    pub address: String,
+    pub direction: TransactionDirection,
+    pub status: TransactionStatus,
+    pub counterparty: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub symbol: String,
+    pub amount: String,
+    pub coin_symbol: String,
+    /// Paid (mined) or at most (pending), in the coin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fee: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_number: Option<u64>,
+    pub created_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
+    /// A cancel: nothing sent to itself in a pending one's place.
+    pub is_cancel: bool,
+}
+
+/// What is signed when a quote is confirmed.
+#[derive(Debug, Clone)]
+struct StoredQuote {
+    id: String,
+    made: Instant,
+    account_id: String,
+    chain_id: u64,
+    from: Address,
+    nonce: u64,
+    gas_limit: u64,
+    to: Address,
+    value: U256,
+    input: Bytes,
+    /// (speed, max fee per gas, max priority fee per gas), in wei.
+    fees: Vec<(FeeSpeed, u128, u128)>,
+}
+
+/// The quotes the page may confirm and the application's `send` waiting on it.
+#[derive(Debug, Default)]
+pub(super) struct Sends {
+    quotes: VecDeque<StoredQuote>,
+    waiting: Option<(u64, oneshot::Sender<Result<SendResult, SdkError>>)>,
+    next_request: u64,
+}
+
+impl Sends {
+    fn keep(&mut self, quote: StoredQuote) {
+        self.quotes.retain(|q| q.made.elapsed() < QUOTE_LIFETIME);
+        while self.quotes.len() >= QUOTES_KEPT {
+            self.quotes.pop_front();
+        }
+        self.quotes.push_back(quote);
+    }
+
+    fn take(&mut self, id: &str) -> Option<StoredQuote> {
+        let at = self.quotes.iter().position(|q| q.id == id)?;
+        self.quotes
+            .remove(at)
+            .filter(|q| q.made.elapsed() < QUOTE_LIFETIME)
+    }
+
+    /// Ends the waiting `send` `id` (if it is the one waiting) with `result`.
+    fn settle(&mut self, id: u64, result: Result<SendResult, SdkError>) {
+        if self
+            .waiting
+            .as_ref()
+            .is_some_and(|(waiting, _)| *waiting == id)
+            && let Some((_, sender)) = self.waiting.take()
+        {
+            let _ = sender.send(result);
+        }
+    }
+}
+
+fn cancelled() -> SdkError {
+    SdkError::service(ServiceErrorCode::UserCancelled, "the send was cancelled")
+}
+
+fn invalid(message: impl Into<String>) -> SdkError {
+    SdkError::service(ServiceErrorCode::InvalidParameters, message)
+}
+
+/// Checks a typed address: 40 hex digits after `0x`; mixed case must be its
+/// EIP-55 checksum (a typo changes it), one case has none to check.
+pub fn check_address(text: &str) -> Result<Address, SdkError> {
+    let text = text.trim();
+    let hex = text
+        .strip_prefix("0x")
+        .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| invalid("not an address: 0x and 40 hexadecimal digits"))?;
+    let address: Address = text
+        .parse()
+        .map_err(|_| invalid("not an address: 0x and 40 hexadecimal digits"))?;
+    let one_case = hex == hex.to_lowercase() || hex == hex.to_uppercase();
+    if !one_case && address.to_checksum(None) != text {
+        return Err(invalid(
+            "the address's checksum does not match: check it for a typo",
+        ));
+    }
+    Ok(address)
+}
+
+fn gwei(wei: u128) -> String {
+    format_units(&wei.to_string(), 9).unwrap_or_default()
+}
+
+fn units(value: U256, decimals: u32) -> String {
+    format_units(&value.to_string(), decimals).unwrap_or_default()
+}
+
+fn wei(text: &str, what: &str) -> Result<U256, SdkError> {
+    text.parse().map_err(|_| {
+        SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            format!("the service sent a malformed {what}"),
+        )
+    })
+}
+
+fn fee_caps(level: &FeeLevel) -> Result<(u128, u128), SdkError> {
+    let parse = |t: &str| {
+        t.parse::<u128>().map_err(|_| {
+            SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service sent a malformed fee",
+            )
+        })
+    };
+    Ok((
+        parse(&level.max_fee_per_gas)?,
+        parse(&level.max_priority_fee_per_gas)?,
+    ))
+}
+
+impl Widget {
+    /// The user's account entry `account` names: the coin's, or the token's at
+    /// `account.contract`. Anything else is refused.
+    pub(super) async fn own_account(&self, account: &AccountRef) -> Result<Account, SdkError> {
+        let accounts = self.accounts().await?.accounts;
+        accounts
+            .into_iter()
+            .find(|a| {
+                a.network.eq_ignore_ascii_case(&account.network)
+                    && a.address.eq_ignore_ascii_case(&account.address)
+                    && match (&account.contract, &a.contract) {
+                        (None, None) => true,
+                        (Some(wanted), Some(have)) => wanted.eq_ignore_ascii_case(have),
+                        _ => false,
+                    }
+            })
+            .ok_or_else(|| invalid("not one of your accounts"))
+    }
+
+    /// The chain id the app's configuration gives `network`.
+    pub(super) async fn chain_id_of(&self, network: &str) -> Result<u64, SdkError> {
+        self.login
+            .app_info()
+            .await?
+            .networks
+            .iter()
+            .find(|n| n.name == network)
+            .map(|n| n.chain_id)
+            .ok_or_else(|| {
+                SdkError::service(
+                    ServiceErrorCode::NotInitializedNetwork,
+                    format!("the app does not name the network {network}"),
+                )
+            })
+    }
+
+    /// The coin entry of the account holding `entry`.
+    async fn coin_of(&self, entry: &Account) -> Result<Account, SdkError> {
+        self.own_account(&AccountRef {
+            network: entry.network.clone(),
+            address: entry.address.clone(),
+            contract: None,
+            is_aa: None,
+        })
+        .await
+    }
+
+    /// An application's `send`: checks the account, hands the page what to open
+    /// with, and gives the receiver that resolves when the page confirms (the
+    /// transaction hash) or cancels (`UserCancelled`). A newer `send` cancels
+    /// the one waiting.
+    pub async fn begin_send(
+        &self,
+        account: &AccountRef,
+        tx_data: Option<TxData>,
+    ) -> Result<(SendRequest, oneshot::Receiver<Result<SendResult, SdkError>>), SdkError> {
+        let entry = self.own_account(account).await?;
+        let tx_data = tx_data.unwrap_or_default();
+        let (sender, receiver) = oneshot::channel();
+        let mut state = self.state.lock();
+        let sends = &mut state.sends;
+        sends.next_request += 1;
+        let id = sends.next_request;
+        if let Some((_, earlier)) = sends.waiting.replace((id, sender)) {
+            let _ = earlier.send(Err(cancelled()));
+        }
+        let request = SendRequest {
+            id,
+            account: crate::mapping::service_account(&entry),
+            to: tx_data.to.or(tx_data.to_address).filter(|t| !t.is_empty()),
+            amount: tx_data.amount.filter(|a| !a.is_empty()),
+        };
+        drop(state);
+        self.send_requests.send_replace(Some(request.clone()));
+        Ok((request, receiver))
+    }
+
+    /// Each application `send` as it comes, for the page to open the form.
+    pub fn watch_send_requests(&self) -> tokio::sync::watch::Receiver<Option<SendRequest>> {
+        self.send_requests.subscribe()
+    }
+
+    /// The person closed the send page: the application's `send` gets
+    /// `UserCancelled`.
+    pub fn cancel_send(&self, request_id: u64) {
+        self.state.lock().sends.settle(request_id, Err(cancelled()));
+    }
+
+    /// Checks a recipient as it is typed.
+    pub fn check_recipient(
+        &self,
+        account: &AccountRef,
+        to: &str,
+    ) -> Result<AddressCheck, SdkError> {
+        let address = check_address(to)?;
+        let from: Address = account
+            .address
+            .parse()
+            .map_err(|_| invalid("not one of your accounts"))?;
+        Ok(AddressCheck {
+            address: address.to_checksum(None),
+            is_self: address == from,
+        })
+    }
+
+    /// Quotes a send: checks the form, asks the service to prepare and simulate
+    /// it, and keeps what confirming will sign. An empty amount quotes the fees
+    /// (for Max) and cannot be confirmed.
+    pub async fn prepare_send(&self, form: &SendForm) -> Result<SendQuote, SdkError> {
+        let entry = self.own_account(&form.account).await?;
+        let to = check_address(&form.to)?;
+        let amount = if form.amount.trim().is_empty() {
+            U256::ZERO
+        } else {
+            parse_units(&form.amount, entry.decimals)
+                .map_err(|e| invalid(e.message(entry.decimals)))?
+        };
+        let contract = entry
+            .contract
+            .as_deref()
+            .map(str::parse::<Address>)
+            .transpose()
+            .map_err(|_| invalid("the token's contract does not parse"))?;
+        let (tx_to, value, input) = match contract {
+            None => (to, amount, Bytes::new()),
+            Some(token) => (
+                token,
+                U256::ZERO,
+                Bytes::from(transferCall { to, amount }.abi_encode()),
+            ),
+        };
+        let prepared = self
+            .prepare(&PrepareRequest {
+                account_id: entry.account_id.clone(),
+                contract: entry.contract.clone(),
+                to: to.to_checksum(None),
+                amount: amount.to_string(),
+                replaces: None,
+            })
+            .await?;
+        let coin = if contract.is_some() {
+            self.coin_of(&entry).await?
+        } else {
+            entry.clone()
+        };
+        let levels = [
+            (FeeSpeed::Slow, &prepared.fees.slow),
+            (FeeSpeed::Normal, &prepared.fees.normal),
+            (FeeSpeed::Fast, &prepared.fees.fast),
+        ];
+        let mut fees = Vec::with_capacity(3);
+        for (speed, level) in levels {
+            let (max_fee, priority) = fee_caps(level)?;
+            fees.push((speed, max_fee, priority));
+        }
+        self.quote(
+            &prepared,
+            QuoteParts {
+                entry: &entry,
+                coin: &coin,
+                to,
+                amount,
+                tx_to,
+                value,
+                input,
+                fees,
+                replaces: None,
+            },
+        )
+        .await
+    }
+
+    /// Quotes a speed-up or cancel of one of the wallet's pending transactions:
+    /// the same nonce, fees the node accepts as a replacement.
+    pub async fn prepare_replacement(
+        &self,
+        tx_hash: &str,
+        action: ReplaceAction,
+    ) -> Result<SendQuote, SdkError> {
+        let record: TransactionRecord = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/transactions/{tx_hash}"),
+                None,
+            )
+            .await?;
+        if record.status != TransactionStatus::Pending
+            || record.direction != TransactionDirection::Sent
+        {
+            return Err(invalid(
+                "only a pending transaction you sent can be replaced",
+            ));
+        }
+        let entry = self
+            .accounts()
+            .await?
+            .accounts
+            .into_iter()
+            .find(|a| {
+                a.account_id == record.account_id
+                    && a.contract.as_deref().map(str::to_lowercase)
+                        == record.contract.as_deref().map(str::to_lowercase)
+            })
+            .ok_or_else(|| invalid("not one of your accounts"))?;
+        let coin = self.coin_of(&entry).await?;
+        let from: Address = entry
+            .address
+            .parse()
+            .map_err(|_| invalid("not one of your accounts"))?;
+        let (to, amount, tx_to, value, input) = match action {
+            ReplaceAction::Cancel => (from, U256::ZERO, from, U256::ZERO, Bytes::new()),
+            ReplaceAction::SpeedUp => {
+                let to = check_address(&record.counterparty)?;
+                let amount = wei(&record.amount, "amount")?;
+                match &entry.contract {
+                    None => (to, amount, to, amount, Bytes::new()),
+                    Some(token) => (
+                        to,
+                        amount,
+                        token
+                            .parse()
+                            .map_err(|_| invalid("the token's contract does not parse"))?,
+                        U256::ZERO,
+                        Bytes::from(transferCall { to, amount }.abi_encode()),
+                    ),
+                }
+            }
+        };
+        let (entry, coin) = match action {
+            ReplaceAction::Cancel => (coin.clone(), coin),
+            ReplaceAction::SpeedUp => (entry, coin),
+        };
+        let prepared = self
+            .prepare(&PrepareRequest {
+                account_id: entry.account_id.clone(),
+                contract: entry.contract.clone(),
+                to: to.to_checksum(None),
+                amount: amount.to_string(),
+                replaces: Some(record.tx_hash.clone()),
+            })
+            .await?;
+        let (max_fee, priority) = fee_caps(&prepared.fees.fast)?;
+        self.quote(
+            &prepared,
+            QuoteParts {
+                entry: &entry,
+                coin: &coin,
+                to,
+                amount,
+                tx_to,
+                value,
+                input,
+                fees: vec![(FeeSpeed::Fast, max_fee, priority)],
+                replaces: Some(Replacement {
+                    tx_hash: record.tx_hash,
+                    action,
+                }),
+            },
+        )
+        .await
+    }
+
+    async fn prepare(&self, request: &PrepareRequest) -> Result<PreparedTransaction, SdkError> {
+        self.login
+            .authed(
+                Caller::Rest,
+                Method::POST,
+                "v1/transactions/prepare",
+                Some(request),
+            )
+            .await
+    }
+
+    /// Checks the service's preparation against the device's own view, keeps
+    /// the quote and renders it for the page.
+    async fn quote(
+        &self,
+        prepared: &PreparedTransaction,
+        parts: QuoteParts<'_>,
+    ) -> Result<SendQuote, SdkError> {
+        let QuoteParts {
+            entry,
+            coin,
+            to,
+            amount,
+            tx_to,
+            value,
+            input,
+            fees,
+            replaces,
+        } = parts;
+        let chain_id = self.chain_id_of(&entry.network).await?;
+        let from: Address = entry
+            .address
+            .parse()
+            .map_err(|_| invalid("not one of your accounts"))?;
+        if prepared.chain_id != chain_id
+            || !prepared.from.eq_ignore_ascii_case(&entry.address)
+            || prepared.gas_limit == 0
+            || prepared.gas_limit > 30_000_000
+        {
+            return Err(SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service prepared a different transaction than the one asked for",
+            ));
+        }
+        let coin_balance = wei(&prepared.coin_balance, "balance")?;
+        let token_balance = prepared
+            .token_balance
+            .as_deref()
+            .map(|b| wei(b, "balance"))
+            .transpose()?;
+        let is_token = entry.contract.is_some();
+        let options = fees
+            .iter()
+            .map(|&(speed, max_fee, _)| {
+                let fee = U256::from(prepared.gas_limit) * U256::from(max_fee);
+                let coin_spent = fee + value;
+                let token_short = token_balance.is_some_and(|b| b < amount);
+                let max = match token_balance {
+                    Some(balance) if is_token => balance,
+                    _ => coin_balance.saturating_sub(fee),
+                };
+                FeeOption {
+                    speed,
+                    max_fee_per_gas_gwei: gwei(max_fee),
+                    fee: units(fee, coin.decimals),
+                    total: (!is_token).then(|| units(coin_spent, coin.decimals)),
+                    coin_after: units(coin_balance.saturating_sub(coin_spent), coin.decimals),
+                    token_after: token_balance
+                        .filter(|_| is_token)
+                        .map(|b| units(b.saturating_sub(amount), entry.decimals)),
+                    max: units(max, entry.decimals),
+                    enough: coin_balance >= coin_spent && !token_short,
+                }
+            })
+            .collect();
+        let base_fee: u128 = prepared.base_fee_per_gas.parse().unwrap_or_default();
+        let quote_id = uuid_like();
+        let stored = StoredQuote {
+            id: quote_id.clone(),
+            made: Instant::now(),
+            account_id: entry.account_id.clone(),
+            chain_id,
+            from,
+            nonce: prepared.nonce,
+            gas_limit: prepared.gas_limit,
+            to: tx_to,
+            value,
+            input,
+            fees,
+        };
+        self.state.lock().sends.keep(stored);
+        Ok(SendQuote {
+            quote_id,
+            network: entry.network.clone(),
+            chain_id,
+            from: from.to_checksum(None),
+            to: to.to_checksum(None),
+            contract: entry.contract.clone(),
+            symbol: entry.symbol.clone(),
+            decimals: entry.decimals,
+            coin_symbol: coin.symbol.clone(),
+            amount: units(amount, entry.decimals),
+            coin_balance: units(coin_balance, coin.decimals),
+            token_balance: token_balance
+                .filter(|_| is_token)
+                .map(|b| units(b, entry.decimals)),
+            gas_limit: prepared.gas_limit,
+            base_fee_gwei: gwei(base_fee),
+            options,
+            recipient_is_contract: prepared.recipient_is_contract,
+            recipient_is_self: to == from,
+            replaces,
+        })
+    }
+
+    /// Signs a quote with the key the PIN opens and has the service broadcast
+    /// it. The key lives only inside this call (its memory is wiped on drop).
+    /// Settles the application's `send` `request_id` with the hash.
+    pub async fn confirm_send(&self, confirm: ConfirmSend) -> Result<ActivityEntry, SdkError> {
+        let quote = self
+            .state
+            .lock()
+            .sends
+            .quotes
+            .iter()
+            .find(|q| q.id == confirm.quote_id)
+            .cloned()
+            .filter(|q| q.made.elapsed() < QUOTE_LIFETIME)
+            .ok_or_else(|| invalid("this quote has expired: review the send again"))?;
+        let &(_, max_fee, priority) = quote
+            .fees
+            .iter()
+            .find(|(speed, _, _)| *speed == confirm.speed)
+            .ok_or_else(|| invalid("no such fee option"))?;
+        let is_cancel = quote.to == quote.from && quote.value.is_zero() && quote.input.is_empty();
+        if quote.value.is_zero() && quote.input.is_empty() && !is_cancel {
+            return Err(invalid("enter an amount to send"));
+        }
+        let signer = self.unlock(&confirm.pin).await?;
+        if signer.address() != quote.from {
+            return Err(invalid("this quote is not for this wallet's key"));
+        }
+        let mut tx = TxEip1559 {
+            chain_id: quote.chain_id,
+            nonce: quote.nonce,
+            gas_limit: quote.gas_limit,
+            max_fee_per_gas: max_fee,
+            max_priority_fee_per_gas: priority,
+            to: TxKind::Call(quote.to),
+            value: quote.value,
+            access_list: Default::default(),
+            input: quote.input.clone(),
+        };
+        let raw = blocking(move || {
+            let signature = signer
+                .sign_transaction_sync(&mut tx)
+                .map_err(SdkError::unknown)?;
+            drop(signer);
+            let envelope: TxEnvelope = tx.into_signed(signature).into();
+            Ok(envelope.encoded_2718())
+        })
+        .await?;
+        let record: TransactionRecord = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::POST,
+                "v1/transactions",
+                Some(&BroadcastRequest {
+                    account_id: quote.account_id.clone(),
+                    raw: format!("0x{}", hex::encode(&raw)),
+                }),
+            )
+            .await?;
+        self.state.lock().sends.take(&confirm.quote_id);
+        if let Some(id) = confirm.request_id {
+            self.state.lock().sends.settle(
+                id,
+                Ok(SendResult {
+                    tx_id: record.tx_hash.clone(),
+                }),
+            );
+        }
+        self.activity_entry(record, &self.accounts().await?.accounts)
+    }
+
+    /// The wallet's activity, newest first: what it sent (with status) and the
+    /// token transfers it received.
+    pub async fn get_activity(&self) -> Result<Vec<ActivityEntry>, SdkError> {
+        let (user_id, wallet_id) = self.require_login()?;
+        let list: TransactionList = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/transactions?userId={user_id}&walletId={wallet_id}"),
+                None,
+            )
+            .await?;
+        let accounts = self.accounts().await?.accounts;
+        list.transactions
+            .into_iter()
+            .map(|record| self.activity_entry(record, &accounts))
+            .collect()
+    }
+
+    fn activity_entry(
+        &self,
+        record: TransactionRecord,
+        accounts: &[Account],
+    ) -> Result<ActivityEntry, SdkError> {
+        let coin = accounts
+            .iter()
+            .find(|a| a.account_id == record.account_id && a.contract.is_none());
+        let address = coin.map(|c| c.address.clone()).unwrap_or_default();
+        let coin_decimals = coin.map_or(18, |c| c.decimals);
+        let is_cancel = record.direction == TransactionDirection::Sent
+            && record.contract.is_none()
+            && record.amount == "0"
+            && record.counterparty.eq_ignore_ascii_case(&address);
+        Ok(ActivityEntry {
+            amount: format_units(&record.amount, record.decimals)?,
+            fee: record
+                .fee
+                .as_deref()
+                .map(|f| format_units(f, coin_decimals))
+                .transpose()?,
+            coin_symbol: coin.map(|c| c.symbol.clone()).unwrap_or_default(),
+            tx_hash: record.tx_hash,
+            network: record.network,
+            address,
+            direction: record.direction,
+            status: record.status,
+            counterparty: record.counterparty,
+            contract: record.contract,
+            symbol: record.symbol,
+            nonce: record.nonce,
+            block_number: record.block_number,
+            created_at: record.created_at,
+            replaced_by: record.replaced_by,
+            is_cancel,
+        })
+    }
+}
+
+struct QuoteParts<'a> {
+    entry: &'a Account,
+    coin: &'a Account,
+    /// The recipient the person sees.
+    to: Address,
+    /// In the sent asset's smallest unit.
+    amount: U256,
+    /// The transaction's own fields.
+    tx_to: Address,
+    value: U256,
+    input: Bytes,
+    fees: Vec<(FeeSpeed, u128, u128)>,
+    replaces: Option<Replacement>,
+}
+
+/// A random quote id.
+fn uuid_like() -> String {
+    use rand::RngCore as _;
+    let mut bytes = [0u8; 16];
+    rand::rngs::OsRng.fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_need_their_checksum_when_mixed_case() {
+        let good = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+        assert!(check_address(good).is_ok());
+        assert!(check_address(&good.to_lowercase()).is_ok());
+        assert!(check_address(&format!("0x{}", good[2..].to_uppercase())).is_ok());
+        let typo = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267";
+        let e = check_address(typo).expect_err("a typo");
+        assert!(e.message.contains("checksum"), "{}", e.message);
+        let flipped = "0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+        assert!(check_address(flipped).is_err(), "one letter's case changed");
+        for bad in [
+            "",
+            "0x",
+            "f39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+            "0x123",
+            "0xzz9Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+            "vitalik.eth",
+        ] {
+            assert!(check_address(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_newer_send_cancels_the_waiting_one_and_only_its_own_id_settles_it() {
+        let mut sends = Sends::default();
+        let (first, mut first_rx) = oneshot::channel();
+        sends.waiting = Some((1, first));
+        let (second, mut second_rx) = oneshot::channel();
+        if let Some((_, earlier)) = sends.waiting.replace((2, second)) {
+            let _ = earlier.send(Err(cancelled()));
+        }
+        let first_result = first_rx.try_recv().expect("settled");
+        assert!(
+            first_result
+                .expect_err("cancelled")
+                .is(ServiceErrorCode::UserCancelled)
+        );
+        sends.settle(
+            1,
+            Ok(SendResult {
+                tx_id: "0x1".into(),
+            }),
+        );
+        assert!(
+            second_rx.try_recv().is_err(),
+            "an old id does not settle the new one"
+        );
+        sends.settle(
+            2,
+            Ok(SendResult {
+                tx_id: "0x2".into(),
+            }),
+        );
+        assert_eq!(
+            second_rx.try_recv().expect("settled").expect("ok").tx_id,
+            "0x2"
+        );
+    }
+
+    #[test]
+    fn quotes_are_bounded_and_taken_once() {
+        let mut sends = Sends::default();
+        for n in 0..20 {
+            sends.keep(StoredQuote {
+                id: n.to_string(),
+                made: Instant::now(),
+                account_id: String::new(),
+                chain_id: 1,
+                from: Address::ZERO,
+                nonce: 0,
+                gas_limit: 21_000,
+                to: Address::ZERO,
+                value: U256::ZERO,
+                input: Bytes::new(),
+                fees: Vec::new(),
+            });
+        }
+        assert_eq!(sends.quotes.len(), QUOTES_KEPT);
+        assert!(sends.take("0").is_none(), "the oldest went");
+        assert!(sends.take("19").is_some());
+        assert!(sends.take("19").is_none(), "taken once");
+    }
+}
