@@ -9,6 +9,7 @@ mod identity;
 mod keys;
 mod nfts;
 mod recovery;
+mod sending;
 mod upstream;
 mod widget;
 
@@ -82,6 +83,11 @@ on_every_backend!(
     recovery::without_a_backup_only_the_phrase_restores,
     recovery::a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing,
     widget::a_pending_key_the_service_has_is_taken_after_a_restart,
+    sending::coin_and_token_sends_move_the_exact_amounts_and_fee,
+    sending::two_sends_in_a_row_both_mine,
+    sending::a_pending_send_is_sped_up_or_cancelled,
+    sending::bad_sends_get_clear_errors_and_move_nothing,
+    sending::the_service_broadcasts_only_the_callers_own_signed_transfers,
 );
 
 /// The four operations for a user, as (name, path and query) pairs.

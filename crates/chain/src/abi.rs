@@ -4,6 +4,7 @@ use alloy::sol;
 
 sol! {
     interface IERC20 {
+        event Transfer(address indexed from, address indexed to, uint256 value);
         function balanceOf(address owner) external view returns (uint256);
         function transfer(address to, uint256 amount) external returns (bool);
     }

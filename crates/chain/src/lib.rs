@@ -7,16 +7,18 @@ mod abi;
 mod balances;
 pub mod metadata;
 mod nfts;
+mod transactions;
 
 use std::time::Duration;
 
 use alloy::rpc::client::{ClientBuilder, RpcClient};
 use alloy::transports::http::Http;
 
-pub use alloy::primitives::{Address, U256};
+pub use alloy::primitives::{Address, B256, Bytes, U256};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};
+pub use transactions::{FeeMarket, IncomingTransfer, LOGS_KEPT, Mined, Refusal, SendError};
 
 /// What went wrong talking to a node.
 #[derive(Debug, thiserror::Error)]

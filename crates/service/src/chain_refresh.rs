@@ -19,7 +19,7 @@ use crate::views::{self, lower_hex};
 /// How many metadata documents are read at once.
 const METADATA_CONCURRENCY: usize = 8;
 
-fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiResult<&'a Network> {
+pub(crate) fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiResult<&'a Network> {
     state.network(&account.network).ok_or_else(|| {
         ApiError::new(
             axum::http::StatusCode::NOT_FOUND,
@@ -29,7 +29,7 @@ fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiResult<&'a Ne
     })
 }
 
-fn parse_address(hex: &str) -> ApiResult<Address> {
+pub(crate) fn parse_address(hex: &str) -> ApiResult<Address> {
     hex.parse()
         .map_err(|_| ApiError::internal(format!("stored address {hex} does not parse")))
 }

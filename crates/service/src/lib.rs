@@ -17,6 +17,7 @@ pub mod mail;
 pub mod pin;
 pub mod refresh_limits;
 pub mod routes;
+pub mod sending;
 pub mod state;
 pub mod tokens;
 pub mod views;
@@ -53,7 +54,10 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    serve_router(app(state), listener, shutdown).await
+    let follower = tokio::spawn(sending::follow_forever(state.clone()));
+    let served = serve_router(app(state), listener, shutdown).await;
+    follower.abort();
+    served
 }
 
 /// Serves `router` (the service's [`app`], perhaps with layers of the caller's)

@@ -48,6 +48,8 @@ pub struct Settings {
     /// once; one on another instance behind the same database shows within this
     /// time. 0 reads the database on every request.
     pub read_cache_ms: u64,
+    /// How often pending transactions' receipts are read, in milliseconds.
+    pub receipt_poll_ms: u64,
     /// Lifetime of an identity token (e-mail users), in seconds.
     pub identity_token_ttl_secs: u64,
     /// Lifetime of identity and service refresh tokens, in seconds; using one moves
@@ -87,6 +89,7 @@ impl Default for Settings {
             access_token_ttl_secs: 15 * 60,
             refresh_per_minute: 6,
             read_cache_ms: 2_000,
+            receipt_poll_ms: 2_000,
             identity_token_ttl_secs: 60 * 60,
             refresh_token_ttl_secs: 30 * 24 * 60 * 60,
             login_failures_per_account: 5,
@@ -115,6 +118,7 @@ impl fmt::Debug for Settings {
             access_token_ttl_secs,
             refresh_per_minute,
             read_cache_ms,
+            receipt_poll_ms,
             identity_token_ttl_secs,
             refresh_token_ttl_secs,
             login_failures_per_account,
@@ -134,6 +138,7 @@ impl fmt::Debug for Settings {
             .field("access_token_ttl_secs", access_token_ttl_secs)
             .field("refresh_per_minute", refresh_per_minute)
             .field("read_cache_ms", read_cache_ms)
+            .field("receipt_poll_ms", receipt_poll_ms)
             .field("identity_token_ttl_secs", identity_token_ttl_secs)
             .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
             .field("login_failures_per_account", login_failures_per_account)

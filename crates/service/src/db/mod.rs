@@ -12,6 +12,7 @@ mod nfts;
 mod pin_unlocks;
 mod refresh;
 mod sessions;
+mod transactions;
 mod users;
 mod wallet_keys;
 mod wallets;
@@ -24,6 +25,7 @@ pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use refresh::{RefreshPurpose, RefreshUse};
+pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};
 pub use wallet_keys::{
     CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,
 };

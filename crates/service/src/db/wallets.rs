@@ -100,6 +100,18 @@ impl Db {
         )
     }
 
+    /// The accounts at `address` on `network` (lowercase hex), any wallet's: the
+    /// recipients of a transfer that this service also serves.
+    pub async fn accounts_at(&self, network: &str, address: &str) -> DbResult<Vec<AccountRow>> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.network = $1 AND a.address = $2 LIMIT 16"
+        ))
+        .bind(network)
+        .bind(address)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
     /// One account with the user who owns it.
     pub async fn account_with_owner(
         &self,

@@ -1,11 +1,12 @@
 //! The HTTP surface: the spec's four GET operations under `/v1`, identity and
-//! sessions, wallet registration and PIN, the OpenAPI document, a health check,
+//! sessions, wallet registration and PIN, sending, the OpenAPI document, a health check,
 //! and JSON errors for everything else.
 
 mod accounts;
 mod auth;
 mod nfts;
 mod pin;
+mod transactions;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
@@ -57,6 +58,13 @@ pub fn router(state: AppState) -> Router {
             "/v1/wallets/{wallet_id}/pin/unlock-email",
             post(pin::send_unlock_email),
         )
+        // Sending: prepared here, signed on the device, broadcast and followed here.
+        .route("/v1/transactions/prepare", post(transactions::prepare))
+        .route(
+            "/v1/transactions",
+            get(transactions::list).merge(post(transactions::broadcast)),
+        )
+        .route("/v1/transactions/{tx_hash}", get(transactions::get_one))
         .route("/.well-known/jwks.json", get(auth::jwks))
         .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
@@ -148,6 +156,10 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         pin::send_unlock_email,
         pin::unlock_page,
         pin::unlock,
+        transactions::prepare,
+        transactions::broadcast,
+        transactions::list,
+        transactions::get_one,
     ),
     components(schemas(satchel_api::ApiErrorBody)),
     modifiers(&SecurityHeaders)

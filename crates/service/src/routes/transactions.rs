@@ -1,0 +1,115 @@
+//! Sending (`crate::sending`): prepare a transfer, broadcast one the device
+//! signed, and the wallet's activity.
+
+use axum::extract::State;
+use satchel_api::{
+    BroadcastRequest, PrepareRequest, PreparedTransaction, TransactionList, TransactionRecord,
+    WalletQuery,
+};
+
+use super::{Json, Path, Query, owned_wallet};
+use crate::auth::AuthUser;
+use crate::error::ApiResult;
+use crate::sending;
+use crate::state::AppState;
+
+/// Prepare a transfer: nonce, EIP-1559 fees (slow, normal, fast), gas from an
+/// estimate that simulates it. One that would revert, or cost more than the
+/// account holds, is refused with the reason.
+#[utoipa::path(
+    post,
+    path = "/v1/transactions/prepare",
+    request_body = PrepareRequest,
+    responses(
+        (status = 200, body = PreparedTransaction),
+        (status = 400, body = satchel_api::ApiErrorBody, description = "a bad address or amount (InvalidParameters), or TransactionWouldFail with the reason"),
+        (status = 401, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "the account, or the transaction replaced, is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account or transaction"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn prepare(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Json(request): Json<PrepareRequest>,
+) -> ApiResult<axum::Json<PreparedTransaction>> {
+    Ok(axum::Json(sending::prepare(&state, &user, &request).await?))
+}
+
+/// Broadcast a transfer the device signed (EIP-2718 bytes of an EIP-1559
+/// transaction). Its sender must be the caller's account; a coin transfer or a
+/// `transfer` of one of the network's tokens. One with a pending one's nonce
+/// and higher fees replaces it.
+#[utoipa::path(
+    post,
+    path = "/v1/transactions",
+    request_body = BroadcastRequest,
+    responses(
+        (status = 200, body = TransactionRecord),
+        (status = 400, body = satchel_api::ApiErrorBody, description = "not a signed transfer for the account's network (InvalidParameters), or the node refused it (TransactionWouldFail)"),
+        (status = 401, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "the account is another user's, or the transaction is signed by another key"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn broadcast(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Json(request): Json<BroadcastRequest>,
+) -> ApiResult<axum::Json<TransactionRecord>> {
+    Ok(axum::Json(
+        sending::broadcast(&state, &user, &request).await?,
+    ))
+}
+
+/// The wallet's activity, newest first (at most 100): the transfers it sent, with
+/// their status, and the token transfers it received.
+#[utoipa::path(
+    get,
+    path = "/v1/transactions",
+    params(WalletQuery),
+    responses(
+        (status = 200, body = TransactionList),
+        (status = 401, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such wallet"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Query(query): Query<WalletQuery>,
+) -> ApiResult<axum::Json<TransactionList>> {
+    owned_wallet(&state, &user, &query).await?;
+    Ok(axum::Json(TransactionList {
+        transactions: sending::activity(&state, &query.wallet_id).await?,
+    }))
+}
+
+/// One transfer the caller's wallet sent, its receipt read again while pending.
+#[utoipa::path(
+    get,
+    path = "/v1/transactions/{txHash}",
+    params(("txHash" = String, Path, description = "the transaction's hash")),
+    responses(
+        (status = 200, body = TransactionRecord),
+        (status = 401, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "another user's transaction"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "no such transaction"),
+    ),
+    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+)]
+pub async fn get_one(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(tx_hash): Path<String>,
+) -> ApiResult<axum::Json<TransactionRecord>> {
+    Ok(axum::Json(
+        sending::transaction(&state, &user, &tx_hash).await?,
+    ))
+}

@@ -1,0 +1,591 @@
+//! Sending as a person does it, against the real service and anvil: the widget
+//! quotes, signs on the device with the key the PIN opens, the service broadcasts
+//! and follows to the block. Both sides change by the exact amounts and fee; two
+//! sends in a row both mine; a pending one is sped up or cancelled (anvil with
+//! automine off); every bad send gets its clear error and moves nothing; and the
+//! service refuses what another key signed.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::TxSignerSync;
+use alloy::primitives::utils::parse_units;
+use alloy::primitives::{Address, TxKind, U256};
+use alloy::signers::local::PrivateKeySigner;
+use reqwest::Method;
+use satchel_api::{ServiceErrorCode, TransactionDirection, TransactionStatus};
+use satchel_chain::Chain;
+use satchel_sdk::vault::KdfStrength;
+use satchel_sdk::{
+    AccountRef, ActivityEntry, ConfirmSend, ErrorCode, FeeSpeed, Login, MemoryStore, ReplaceAction,
+    SdkErrorCode, SendForm, TokenStore, TxData, Widget,
+};
+use satchel_tests::{Backend, Stack, send};
+use serde_json::{Value, json};
+
+const PIN: &str = "246810";
+
+async fn stack(backend: Backend) -> Stack {
+    Stack::start_with(backend, |s| s.receipt_poll_ms = 200).await
+}
+
+/// A person signed up on their own device, with a registered wallet.
+async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in(email, store.clone()).await);
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let w = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    w.init(stack.sdk_config()).await.expect("initialised");
+    w.register(PIN, false).await.expect("registered");
+    let address = w.get_accounts(None, false).await.expect("accounts")[0]
+        .address
+        .parse()
+        .expect("address");
+    (w, address)
+}
+
+fn coin(address: Address) -> AccountRef {
+    AccountRef {
+        network: "anvil".into(),
+        address: address.to_checksum(None),
+        contract: None,
+        is_aa: None,
+    }
+}
+
+fn token(address: Address, contract: Address) -> AccountRef {
+    AccountRef {
+        contract: Some(contract.to_checksum(None)),
+        ..coin(address)
+    }
+}
+
+fn form(account: AccountRef, to: Address, amount: &str) -> SendForm {
+    SendForm {
+        account,
+        to: to.to_checksum(None),
+        amount: amount.into(),
+    }
+}
+
+/// Quotes and confirms a send at the normal fee; the hash.
+async fn send_now(w: &Widget, form: SendForm) -> String {
+    let quote = w.prepare_send(&form).await.expect("quoted");
+    let entry = w
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id,
+            speed: FeeSpeed::Normal,
+            pin: PIN.into(),
+            request_id: None,
+        })
+        .await
+        .expect("signed and broadcast");
+    assert_eq!(entry.status, TransactionStatus::Pending);
+    entry.tx_hash
+}
+
+/// Waits until the activity shows `hash` out of pending; its entry.
+async fn settled(w: &Widget, hash: &str) -> ActivityEntry {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let activity = w.get_activity().await.expect("activity");
+        if let Some(entry) = activity.into_iter().find(|e| e.tx_hash == hash)
+            && entry.status != TransactionStatus::Pending
+        {
+            return entry;
+        }
+        assert!(Instant::now() < deadline, "{hash} never left pending");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn chain_balances(stack: &Stack, who: Address) -> (U256, U256) {
+    let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
+    let b = chain
+        .balances(who, &[stack.demo.dollar6])
+        .await
+        .expect("balances");
+    (b.native, b.tokens[0].expect("DUSD"))
+}
+
+fn wei(decimal: &str, decimals: u8) -> U256 {
+    parse_units(decimal, decimals).expect("units").into()
+}
+
+async fn anvil_rpc(stack: &Stack, method: &str, params: Value) -> Value {
+    let answer: Value = stack
+        .http
+        .post(stack.anvil.url.clone())
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+        .send()
+        .await
+        .expect("anvil answers")
+        .json()
+        .await
+        .expect("json");
+    assert!(answer.get("error").is_none(), "{method}: {answer}");
+    answer["result"].clone()
+}
+
+pub async fn coin_and_token_sends_move_the_exact_amounts_and_fee(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    let (bob, bob_address) = person(&stack, "bob@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let (ada_eth, ada_dusd) = chain_balances(&stack, ada_address).await;
+    let (bob_eth, bob_dusd) = chain_balances(&stack, bob_address).await;
+
+    // The coin: the review shows the fee, the total and the balance after.
+    let quote = ada
+        .prepare_send(&form(coin(ada_address), bob_address, "0.1"))
+        .await
+        .expect("quoted");
+    assert_eq!(quote.amount, "0.1");
+    assert_eq!(quote.gas_limit, 21_000);
+    assert_eq!(quote.options.len(), 3);
+    assert!(!quote.recipient_is_contract && !quote.recipient_is_self);
+    let normal = &quote.options[1];
+    assert!(normal.enough);
+    assert_eq!(quote.coin_balance, "10");
+    let hash = send_now(&ada, form(coin(ada_address), bob_address, "0.1")).await;
+    let mined = settled(&ada, &hash).await;
+    assert_eq!(mined.status, TransactionStatus::Mined);
+    assert_eq!(mined.amount, "0.1");
+    let fee = wei(mined.fee.as_deref().expect("the fee paid"), 18);
+    let (ada_eth_after, _) = chain_balances(&stack, ada_address).await;
+    let (bob_eth_after, _) = chain_balances(&stack, bob_address).await;
+    assert_eq!(
+        ada_eth_after,
+        ada_eth - wei("0.1", 18) - fee,
+        "amount and fee"
+    );
+    assert_eq!(bob_eth_after, bob_eth + wei("0.1", 18));
+    // The service refreshed both wallets' balances when it saw the block, with
+    // no refresh asked for (and none counted against the limit).
+    let listed = ada.get_balance(None).await.expect("balances");
+    assert_eq!(wei(&listed[0].balance, 18), ada_eth_after);
+    let listed = bob.get_balance(None).await.expect("balances");
+    assert_eq!(listed[0].balance, "0.1");
+    ada.refresh_balances()
+        .await
+        .expect("the limit was not used");
+
+    // The 6-decimal token: 1.5 DUSD is 1,500,000 units, exactly.
+    let hash = send_now(
+        &ada,
+        form(token(ada_address, stack.demo.dollar6), bob_address, "1.5"),
+    )
+    .await;
+    let mined = settled(&ada, &hash).await;
+    assert_eq!(
+        (mined.amount.as_str(), mined.symbol.as_str()),
+        ("1.5", "DUSD")
+    );
+    let token_fee = wei(mined.fee.as_deref().expect("fee"), 18);
+    let (ada_eth_end, ada_dusd_end) = chain_balances(&stack, ada_address).await;
+    let (_, bob_dusd_end) = chain_balances(&stack, bob_address).await;
+    assert_eq!(ada_dusd_end, ada_dusd - U256::from(1_500_000u64));
+    assert_eq!(bob_dusd_end, bob_dusd + U256::from(1_500_000u64));
+    assert_eq!(
+        ada_eth_end,
+        ada_eth_after - token_fee,
+        "only the fee in ether"
+    );
+
+    // Bob's activity lists the incoming token transfer, found in the logs.
+    let bobs = bob.get_activity().await.expect("activity");
+    let received = bobs
+        .iter()
+        .find(|e| e.direction == TransactionDirection::Received)
+        .expect("the incoming DUSD");
+    assert_eq!(received.tx_hash, hash);
+    assert_eq!(received.amount, "1.5");
+    assert_eq!(received.counterparty, ada_address.to_checksum(None));
+    // Ada's lists both sends, newest first.
+    let adas = ada.get_activity().await.expect("activity");
+    let sent: Vec<_> = adas
+        .iter()
+        .filter(|e| e.direction == TransactionDirection::Sent)
+        .map(|e| e.symbol.as_str())
+        .collect();
+    assert_eq!(sent, ["DUSD", "ETH"]);
+}
+
+pub async fn two_sends_in_a_row_both_mine(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let bob = PrivateKeySigner::random().address();
+    anvil_rpc(&stack, "evm_setAutomine", json!([false])).await;
+    let first = send_now(&ada, form(coin(ada_address), bob, "0.25")).await;
+    let second = send_now(&ada, form(coin(ada_address), bob, "0.5")).await;
+    assert_ne!(first, second);
+    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    assert_eq!(settled(&ada, &first).await.status, TransactionStatus::Mined);
+    assert_eq!(
+        settled(&ada, &second).await.status,
+        TransactionStatus::Mined
+    );
+    let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
+    let got = chain.balances(bob, &[]).await.expect("balance").native;
+    assert_eq!(got, wei("0.75", 18));
+}
+
+pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let bob = PrivateKeySigner::random().address();
+    anvil_rpc(&stack, "evm_setAutomine", json!([false])).await;
+
+    // Speed up: the same transfer, higher fees, the same nonce.
+    let slow = send_now(&ada, form(coin(ada_address), bob, "1")).await;
+    let quote = ada
+        .prepare_replacement(&slow, ReplaceAction::SpeedUp)
+        .await
+        .expect("quoted");
+    assert_eq!(quote.options.len(), 1);
+    assert_eq!(quote.amount, "1");
+    let faster = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id,
+            speed: FeeSpeed::Fast,
+            pin: PIN.into(),
+            request_id: None,
+        })
+        .await
+        .expect("replacement broadcast")
+        .tx_hash;
+    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    assert_eq!(
+        settled(&ada, &faster).await.status,
+        TransactionStatus::Mined
+    );
+    let replaced = settled(&ada, &slow).await;
+    assert_eq!(replaced.status, TransactionStatus::Replaced);
+    assert_eq!(replaced.replaced_by.as_deref(), Some(faster.as_str()));
+
+    // Cancel: nothing sent to itself in the pending one's place.
+    let doomed = send_now(&ada, form(coin(ada_address), bob, "2")).await;
+    let quote = ada
+        .prepare_replacement(&doomed, ReplaceAction::Cancel)
+        .await
+        .expect("quoted");
+    assert_eq!(quote.amount, "0");
+    assert!(quote.recipient_is_self);
+    let cancel = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id,
+            speed: FeeSpeed::Fast,
+            pin: PIN.into(),
+            request_id: None,
+        })
+        .await
+        .expect("cancel broadcast");
+    assert!(cancel.is_cancel);
+    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    assert_eq!(
+        settled(&ada, &cancel.tx_hash).await.status,
+        TransactionStatus::Mined
+    );
+    assert_eq!(
+        settled(&ada, &doomed).await.status,
+        TransactionStatus::Replaced
+    );
+    let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
+    let got = chain.balances(bob, &[]).await.expect("balance").native;
+    assert_eq!(
+        got,
+        wei("1", 18),
+        "the sped-up one arrived, the cancelled one did not"
+    );
+    let e = ada
+        .prepare_replacement(&doomed, ReplaceAction::SpeedUp)
+        .await
+        .expect_err("no longer pending");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
+}
+
+pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let bob = PrivateKeySigner::random().address();
+    let before = chain_balances(&stack, ada_address).await;
+
+    let e = ada
+        .prepare_send(&form(coin(ada_address), bob, "10"))
+        .await
+        .expect_err("10 ETH and a fee out of 10 ETH");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TransactionWouldFail));
+    assert!(e.message.contains("not enough ETH"), "{}", e.message);
+    let e = ada
+        .prepare_send(&form(token(ada_address, stack.demo.dollar6), bob, "420.26"))
+        .await
+        .expect_err("more DUSD than held");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TransactionWouldFail));
+    assert!(e.message.contains("not enough DUSD"), "{}", e.message);
+
+    let mut typo = form(coin(ada_address), bob, "1");
+    typo.to = bob
+        .to_checksum(None)
+        .replacen('a', "A", 1)
+        .replacen('b', "B", 1);
+    if typo.to != bob.to_checksum(None) {
+        let e = ada.prepare_send(&typo).await.expect_err("bad checksum");
+        assert!(e.is(ServiceErrorCode::InvalidParameters));
+        assert!(e.message.contains("checksum"), "{}", e.message);
+    }
+    for amount in ["1e-18", "0.0000001", "-1", "1,5"] {
+        let e = ada
+            .prepare_send(&form(token(ada_address, stack.demo.dollar6), bob, amount))
+            .await
+            .expect_err("a bad amount");
+        assert!(e.is(ServiceErrorCode::InvalidParameters), "{amount}: {e:?}");
+    }
+
+    // A token transfer that reverts: the simulation gives the contract's reason.
+    let e = ada
+        .prepare_send(&form(
+            token(ada_address, stack.demo.dollar6),
+            Address::ZERO,
+            "1",
+        ))
+        .await
+        .expect_err("reverts");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TransactionWouldFail));
+    assert!(e.message.contains("zero address"), "{}", e.message);
+
+    // A wrong PIN signs nothing; the quote can still be confirmed after.
+    let quote = ada
+        .prepare_send(&form(coin(ada_address), bob, "1"))
+        .await
+        .expect("quoted");
+    let e = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id.clone(),
+            speed: FeeSpeed::Normal,
+            pin: "000000".into(),
+            request_id: None,
+        })
+        .await
+        .expect_err("wrong PIN");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::WrongPin));
+
+    // An application's send the person closes resolves UserCancelled.
+    let (request, done) = ada
+        .begin_send(
+            &coin(ada_address),
+            Some(TxData {
+                to: Some(bob.to_checksum(None)),
+                to_address: None,
+                amount: Some("0.5".into()),
+            }),
+        )
+        .await
+        .expect("opened");
+    assert_eq!(request.to.as_deref(), Some(bob.to_checksum(None).as_str()));
+    assert_eq!(request.amount.as_deref(), Some("0.5"));
+    ada.cancel_send(request.id);
+    let e = done.await.expect("settled").expect_err("cancelled");
+    assert!(e.is(ServiceErrorCode::UserCancelled));
+    let e = ada
+        .begin_send(
+            &AccountRef {
+                address: bob.to_checksum(None),
+                ..coin(ada_address)
+            },
+            None,
+        )
+        .await
+        .expect_err("not Ada's account");
+    assert!(e.is(ServiceErrorCode::InvalidParameters));
+
+    let activity = ada.get_activity().await.expect("activity");
+    assert!(
+        activity.iter().all(|e| e.direction == TransactionDirection::Received),
+        "nothing sent: {activity:?}"
+    );
+    assert_eq!(
+        chain_balances(&stack, ada_address).await,
+        before,
+        "nothing moved"
+    );
+
+    // An application's send the person confirms resolves with the hash.
+    let (request, done) = ada
+        .begin_send(&coin(ada_address), None)
+        .await
+        .expect("opened");
+    assert!(
+        request.to.is_none() && request.amount.is_none(),
+        "the empty form"
+    );
+    let quote = ada
+        .prepare_send(&form(coin(ada_address), bob, "0.5"))
+        .await
+        .expect("quoted");
+    let entry = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id,
+            speed: FeeSpeed::Slow,
+            pin: PIN.into(),
+            request_id: Some(request.id),
+        })
+        .await
+        .expect("sent");
+    assert_eq!(
+        done.await.expect("settled").expect("a txId").tx_id,
+        entry.tx_hash
+    );
+}
+
+/// A signed EIP-1559 coin transfer, as raw hex.
+fn signed_transfer(signer: &PrivateKeySigner, chain_id: u64, nonce: u64, to: Address) -> String {
+    let mut tx = TxEip1559 {
+        chain_id,
+        nonce,
+        gas_limit: 21_000,
+        max_fee_per_gas: 10_000_000_000,
+        max_priority_fee_per_gas: 1_000_000_000,
+        to: TxKind::Call(to),
+        value: U256::from(1u64),
+        access_list: Default::default(),
+        input: Default::default(),
+    };
+    let signature = signer.sign_transaction_sync(&mut tx).expect("signed");
+    let envelope: TxEnvelope = tx.into_signed(signature).into();
+    format!("0x{}", alloy::hex::encode(envelope.encoded_2718()))
+}
+
+pub async fn the_service_broadcasts_only_the_callers_own_signed_transfers(backend: Backend) {
+    let stack = stack(backend).await;
+    let ada = stack.user("ada@example.com").await;
+    let eve = stack.user("eve@example.com").await;
+    stack.demo.fund(ada.address()).await.expect("funded");
+    let ada_account = crate::first_account_id(&stack, &ada).await;
+    let eve_account = crate::first_account_id(&stack, &eve).await;
+    let post = |token: &str, path: &str, body: Value| {
+        let request = stack
+            .http
+            .request(Method::POST, stack.url(path))
+            .header("X-API-KEY", &stack.app_key)
+            .header("X-API-DOMAIN", &stack.domain)
+            .header("X-SDK-TYPE", "desktop_rest_api")
+            .bearer_auth(token.to_owned())
+            .json(&body);
+        send(request)
+    };
+    let chain_id = satchel_devstack::anvil::CHAIN_ID;
+
+    // Eve's key signing a transfer from Ada's account: refused.
+    let raw = signed_transfer(&eve.signer, chain_id, 0, eve.address());
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": raw}),
+    )
+    .await;
+    crate::assert_error(status, &body, 403, "Forbidden");
+    // Eve broadcasting to Ada's account id with Ada's key's transfer: not hers.
+    let raw = signed_transfer(&ada.signer, chain_id, 0, eve.address());
+    let (status, body) = post(
+        &eve.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": raw}),
+    )
+    .await;
+    crate::assert_error(status, &body, 403, "Forbidden");
+    // Ada's own key for another chain, bytes that are no transaction, a huge body.
+    let raw = signed_transfer(&ada.signer, chain_id + 1, 0, eve.address());
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": raw}),
+    )
+    .await;
+    crate::assert_error(status, &body, 400, "InvalidParameters");
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": "0x02deadbeef"}),
+    )
+    .await;
+    crate::assert_error(status, &body, 400, "InvalidParameters");
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": format!("0x{}", "00".repeat(40_000))}),
+    )
+    .await;
+    crate::assert_error(status, &body, 400, "InvalidParameters");
+    // Preparing from another user's account, or listing their activity.
+    let (status, body) = post(
+        &eve.token,
+        "/v1/transactions/prepare",
+        json!({"accountId": ada_account, "to": eve.address().to_string(), "amount": "1"}),
+    )
+    .await;
+    crate::assert_error(status, &body, 403, "Forbidden");
+    let (status, body) = stack
+        .get(
+            &format!(
+                "/v1/transactions?userId={}&walletId={}",
+                eve.user_id, ada.wallet_id
+            ),
+            &eve.token,
+        )
+        .await;
+    crate::assert_error(status, &body, 403, "Forbidden");
+    // Nothing moved from Ada's account; Eve's own account works for Eve.
+    let (status, body) = stack
+        .get(
+            &format!("/v1/transactions?{}", ada.wallet_query()),
+            &ada.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let listed = body["transactions"].as_array().expect("a list");
+    assert!(listed.iter().all(|t| t["direction"] == "received"), "{body}");
+    assert_eq!(listed.len(), 2, "the funding's DEMO and DUSD: {body}");
+    let (status, body) = post(
+        &eve.token,
+        "/v1/transactions/prepare",
+        json!({"accountId": eve_account, "to": ada.address().to_string(), "amount": "0"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["chainId"], json!(chain_id));
+    assert_eq!(body["gasLimit"], json!(21_000));
+
+    // Ada's own signed transfer goes through and is listed, pending then mined.
+    let raw = signed_transfer(&ada.signer, chain_id, 0, eve.address());
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": raw}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let hash = body["txHash"].as_str().expect("hash").to_owned();
+    assert_eq!(body["direction"], "sent");
+    let (status, body) = stack
+        .get(&format!("/v1/transactions/{hash}"), &eve.token)
+        .await;
+    crate::assert_error(status, &body, 403, "Forbidden");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, body) = stack
+            .get(&format!("/v1/transactions/{hash}"), &ada.token)
+            .await;
+        assert_eq!(status, 200, "{body}");
+        if body["status"] == "mined" {
+            assert!(body["blockNumber"].as_u64().is_some(), "{body}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "never mined: {body}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
