@@ -421,6 +421,69 @@ pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Back
     );
 }
 
+/// A login from `client` (as the proxy in front says) with `password`.
+async fn login_from(stack: &Stack, client: &str, email: &str, password: &str) -> u16 {
+    let request = stack
+        .http
+        .post(stack.url("/v1/auth/email/login"))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop-login")
+        .header("X-Forwarded-For", client)
+        .json(&serde_json::json!({"email": email, "password": password}));
+    send(request).await.0.as_u16()
+}
+
+pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
+    // Behind a proxy the service trusts: each client is counted on its own.
+    let stack = Stack::start_with(backend.clone(), |s| {
+        s.login_failures_per_address = 3;
+        s.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
+    drop(signed_in(&stack, "ada@example.com").await);
+    for n in 0..3 {
+        let email = format!("victim{n}@example.com");
+        assert_eq!(
+            login_from(&stack, "198.51.100.1", &email, "wrong1password").await,
+            401
+        );
+    }
+    assert_eq!(
+        login_from(&stack, "198.51.100.1", "ada@example.com", PASSWORD).await,
+        429,
+        "the guesser's address waits"
+    );
+    assert_eq!(
+        login_from(&stack, "198.51.100.2", "ada@example.com", PASSWORD).await,
+        200,
+        "everyone else logs in"
+    );
+    drop(stack);
+
+    // Without a trusted proxy the header is the client's own claim: changing it
+    // does not buy more guesses.
+    let stack = Stack::start_with(backend, |s| s.login_failures_per_address = 3).await;
+    for n in 0..3 {
+        let email = format!("victim{n}@example.com");
+        let spoofed = format!("198.51.100.{n}");
+        assert_eq!(
+            login_from(&stack, &spoofed, &email, "wrong1password").await,
+            401
+        );
+    }
+    assert_eq!(
+        login_from(
+            &stack,
+            "198.51.100.9",
+            "other@example.com",
+            "wrong1password"
+        )
+        .await,
+        429
+    );
+}
+
 pub async fn the_app_info_says_what_the_key_may_use(backend: Backend) {
     let stack = Stack::start(backend).await;
     let (status, body) = send(stack.app_request("/v1/app")).await;

@@ -405,7 +405,9 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
 
     let activity = ada.get_activity().await.expect("activity");
     assert!(
-        activity.iter().all(|e| e.direction == TransactionDirection::Received),
+        activity
+            .iter()
+            .all(|e| e.direction == TransactionDirection::Received),
         "nothing sent: {activity:?}"
     );
     assert_eq!(
@@ -548,7 +550,10 @@ pub async fn the_service_broadcasts_only_the_callers_own_signed_transfers(backen
         .await;
     assert_eq!(status, 200, "{body}");
     let listed = body["transactions"].as_array().expect("a list");
-    assert!(listed.iter().all(|t| t["direction"] == "received"), "{body}");
+    assert!(
+        listed.iter().all(|t| t["direction"] == "received"),
+        "{body}"
+    );
     assert_eq!(listed.len(), 2, "the funding's DEMO and DUSD: {body}");
     let (status, body) = post(
         &eve.token,

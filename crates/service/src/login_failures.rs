@@ -1,6 +1,11 @@
 //! Login-failure counting: failed e-mail logins per e-mail address and per network
 //! address in a sliding window, so passwords cannot be guessed at speed. Past the
 //! limit even the right password waits until the window frees up.
+//!
+//! An attempt takes its slot *before* the password is checked ([`FailureCounter::attempt`])
+//! and gives it back when the password was right, so parallel guesses cannot all
+//! pass a limit they would each see as unreached. Keys are bounded: past
+//! [`MAX_KEYS`] the keys whose newest failure is oldest are forgotten first.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -12,6 +17,8 @@ const WINDOW: Duration = Duration::from_secs(15 * 60);
 
 /// Past this many keys, keys without a failure in the window are forgotten.
 const PRUNE_ABOVE: usize = 10_000;
+/// The most keys kept, failures in the window or not.
+pub const MAX_KEYS: usize = 100_000;
 
 /// Failed-login counts, per e-mail address and per network address.
 #[derive(Debug)]
@@ -37,6 +44,9 @@ pub struct FailureCounter {
     limit: usize,
     window: Duration,
     failures: Mutex<HashMap<String, VecDeque<Instant>>>,
+    /// The size at which the map is pruned next: after a prune, twice what was
+    /// left (at least `PRUNE_ABOVE`), so pruning costs O(1) per insert.
+    prune_at: std::sync::atomic::AtomicUsize,
 }
 
 impl FailureCounter {
@@ -46,6 +56,7 @@ impl FailureCounter {
             limit: limit.max(1) as usize,
             window,
             failures: Mutex::new(HashMap::new()),
+            prune_at: std::sync::atomic::AtomicUsize::new(PRUNE_ABOVE),
         }
     }
 
@@ -62,6 +73,72 @@ impl FailureCounter {
     /// Forgets `key`'s failures.
     pub fn reset(&self, key: &str) {
         self.failures.lock().remove(key);
+    }
+
+    /// Takes one of `key`'s tries, counted as a failure until [`Self::succeeded`]
+    /// gives it back; refused with the wait when none is left.
+    pub fn attempt(&self, key: &str) -> Result<(), Duration> {
+        self.attempt_at(key, Instant::now())
+    }
+
+    /// The try taken last for `key` succeeded: it does not count.
+    pub fn succeeded(&self, key: &str) {
+        let mut failures = self.failures.lock();
+        if let Some(times) = failures.get_mut(key) {
+            times.pop_back();
+            if times.is_empty() {
+                failures.remove(key);
+            }
+        }
+    }
+
+    /// How many keys are kept.
+    pub fn len(&self) -> usize {
+        self.failures.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn attempt_at(&self, key: &str, now: Instant) -> Result<(), Duration> {
+        let mut failures = self.failures.lock();
+        if let Some(times) = failures.get_mut(key)
+            && let Some(wait) = self.wait(times, now)
+        {
+            return Err(wait);
+        }
+        self.insert(&mut failures, key, now);
+        Ok(())
+    }
+
+    fn insert(&self, failures: &mut HashMap<String, VecDeque<Instant>>, key: &str, now: Instant) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if failures.len() >= self.prune_at.load(Relaxed) && !failures.contains_key(key) {
+            let window = self.window;
+            failures.retain(|_, times| {
+                times
+                    .back()
+                    .is_some_and(|t| now.saturating_duration_since(*t) < window)
+            });
+            if failures.len() >= MAX_KEYS * 9 / 10 {
+                // Still nearly full of live keys: drop the fifth whose newest
+                // failure is oldest.
+                let mut newest: Vec<Instant> =
+                    failures.values().filter_map(|t| t.back().copied()).collect();
+                let cut = newest.len() / 5;
+                newest.select_nth_unstable(cut);
+                let before = newest[cut];
+                failures.retain(|_, times| times.back().is_some_and(|t| *t > before));
+            }
+            self.prune_at
+                .store((failures.len() * 2).clamp(PRUNE_ABOVE, MAX_KEYS), Relaxed);
+        }
+        let times = failures.entry(key.to_owned()).or_default();
+        times.push_back(now);
+        while times.len() > self.limit {
+            times.pop_front();
+        }
     }
 
     fn blocked_at(&self, key: &str, now: Instant) -> Option<Duration> {
@@ -86,15 +163,7 @@ impl FailureCounter {
 
     fn record_at(&self, key: &str, now: Instant) {
         let mut failures = self.failures.lock();
-        if failures.len() > PRUNE_ABOVE {
-            let window = self.window;
-            failures.retain(|_, times| {
-                times
-                    .back()
-                    .is_some_and(|t| now.saturating_duration_since(*t) < window)
-            });
-        }
-        failures.entry(key.to_owned()).or_default().push_back(now);
+        self.insert(&mut failures, key, now);
     }
 }
 
@@ -116,6 +185,36 @@ mod tests {
         assert_eq!(wait, Some(Duration::from_secs(50)));
         assert_eq!(counter.blocked_at("b", t0), None);
         assert_eq!(counter.blocked_at("a", t0 + MINUTE), None);
+    }
+
+    #[test]
+    fn parallel_attempts_cannot_pass_the_limit_together() {
+        let counter = std::sync::Arc::new(FailureCounter::new(5, MINUTE));
+        let passed: usize = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..64)
+                .map(|_| {
+                    let counter = counter.clone();
+                    scope.spawn(move || counter.attempt("ada").is_ok() as usize)
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("joined")).sum()
+        });
+        assert_eq!(passed, 5, "only the limit's tries are taken");
+        counter.succeeded("ada");
+        assert!(
+            counter.attempt("ada").is_ok(),
+            "a right password gave its try back"
+        );
+    }
+
+    #[test]
+    fn a_flood_of_distinct_keys_stays_bounded() {
+        let counter = FailureCounter::new(5, MINUTE);
+        for n in 0..(MAX_KEYS + 50_000) {
+            let _ = counter.attempt(&format!("user{n}@example.com"));
+        }
+        assert!(counter.len() <= MAX_KEYS, "{} keys", counter.len());
+        assert!(counter.attempt("newest@example.com").is_ok());
     }
 
     #[test]

@@ -72,6 +72,10 @@ pub struct Settings {
     pub pin_pause_secs: u64,
     /// Outgoing e-mail.
     pub mail: MailSettings,
+    /// Addresses of the reverse proxies in front of the service: only from these
+    /// is `X-Forwarded-For` believed (its rightmost address that is not a proxy
+    /// is the client's). Empty: the peer's address is the client's.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The EVM networks wallets get accounts on.
     pub networks: Vec<NetworkConfig>,
 }
@@ -97,6 +101,7 @@ impl Default for Settings {
             pin_secret: None,
             pin_pause_secs: 30,
             mail: MailSettings::default(),
+            trusted_proxies: Vec::new(),
             networks: Vec::new(),
         }
     }
@@ -126,6 +131,7 @@ impl fmt::Debug for Settings {
             pin_secret,
             pin_pause_secs,
             mail,
+            trusted_proxies,
             networks,
         } = self;
         f.debug_struct("Settings")
@@ -146,6 +152,7 @@ impl fmt::Debug for Settings {
             .field("pin_secret", &pin_secret.as_ref().map(|_| "<redacted>"))
             .field("pin_pause_secs", pin_pause_secs)
             .field("mail", mail)
+            .field("trusted_proxies", trusted_proxies)
             .field("networks", networks)
             .finish()
     }

@@ -160,17 +160,26 @@ pub async fn email_login(
     require_provider(app, Provider::Email)?;
     let email = normalize_email(&credentials.email);
     let account_key = format!("{}:{email}", app.id);
-    let address_key = address.map(|a| a.to_string()).unwrap_or_default();
+    // An unknown address is nobody's: it is not counted (or everyone behind an
+    // unknown address would share one limit).
+    let address_key = address.map(|a| a.to_string());
     let failures = &state.login_failures;
-    if let Some(wait) = failures
-        .by_account
-        .blocked(&account_key)
-        .or_else(|| failures.by_address.blocked(&address_key))
-    {
-        return Err(ApiError::too_many_requests(format!(
+    let too_many = |wait: std::time::Duration| {
+        ApiError::too_many_requests(format!(
             "too many failed logins; try again in {} min",
             wait.as_secs().div_ceil(60).max(1)
-        )));
+        ))
+    };
+    // Each try is counted before the password is checked, so parallel guesses
+    // cannot all pass the limit; a right password gives its tries back.
+    if let Some(key) = &address_key {
+        failures.by_address.attempt(key).map_err(too_many)?;
+    }
+    if let Err(wait) = failures.by_account.attempt(&account_key) {
+        if let Some(key) = &address_key {
+            failures.by_address.succeeded(key);
+        }
+        return Err(too_many(wait));
     }
     let identity = state.db.email_identity(&app.id, &email).await?;
     let matches = match &identity {
@@ -186,8 +195,6 @@ pub async fn email_login(
     let identity = match identity {
         Some(identity) if matches => identity,
         _ => {
-            failures.by_account.record(&account_key);
-            failures.by_address.record(&address_key);
             return Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 ServiceErrorCode::FailedLogin,
@@ -195,6 +202,9 @@ pub async fn email_login(
             ));
         }
     };
+    if let Some(key) = &address_key {
+        failures.by_address.succeeded(key);
+    }
     failures.by_account.reset(&account_key);
     if app.requires_email_verification() && !identity.verified() {
         return Err(ApiError::new(

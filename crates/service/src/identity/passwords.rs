@@ -21,8 +21,15 @@ pub fn secret_hash(secret: &str) -> String {
     hex::encode(Sha256::digest(secret.as_bytes()))
 }
 
+/// Hashes (about 19 MiB each) running at once; the others wait their turn, so a
+/// flood of logins cannot take the machine's memory.
+const HASHES_AT_ONCE: usize = 4;
+
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HASHES_AT_ONCE);
+
 /// argon2id with its own salt; slow on purpose, so off the async runtime.
 pub async fn hash_password(password: String) -> ApiResult<String> {
+    let _turn = HASHING.acquire().await.map_err(ApiError::internal)?;
     tokio::task::spawn_blocking(move || {
         let salt = SaltString::generate(&mut rand::rngs::OsRng);
         Argon2::default()
@@ -36,6 +43,9 @@ pub async fn hash_password(password: String) -> ApiResult<String> {
 
 /// Whether `password` is the one `hash` was made from; off the async runtime.
 pub async fn password_matches(password: String, hash: String) -> bool {
+    let Ok(_turn) = HASHING.acquire().await else {
+        return false;
+    };
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&hash).is_ok_and(|parsed| {
             Argon2::default()

@@ -23,20 +23,54 @@ use crate::state::AppState;
 
 type Reply<T> = ApiResult<axum::Json<T>>;
 
-/// The caller's network address, when the server knows it.
+/// The caller's network address, when the server knows it: the peer's, or, when
+/// the peer is one of the configured `trusted_proxies`, the rightmost address in
+/// `X-Forwarded-For` that is not a trusted proxy. A client cannot pick its own
+/// address by sending the header: from anyone else it is ignored.
 pub struct ClientAddress(pub Option<std::net::IpAddr>);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(Self(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(Self(client_address(
+            peer,
+            &parts.headers,
+            &state.settings.trusted_proxies,
+        )))
     }
+}
+
+fn client_address(
+    peer: Option<std::net::IpAddr>,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> Option<std::net::IpAddr> {
+    let peer = peer?;
+    if !trusted.contains(&peer) {
+        return Some(peer);
+    }
+    let forwarded: Vec<std::net::IpAddr> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|a| a.trim().parse().ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some(
+        forwarded
+            .into_iter()
+            .rev()
+            .find(|a| !trusted.contains(a))
+            .unwrap_or(peer),
+    )
 }
 
 /// Signs up with an e-mail and password.
@@ -232,4 +266,35 @@ pub async fn app_info(State(state): State<AppState>, app: CallingApp) -> Reply<A
 /// The public key identity tokens are signed with.
 pub async fn jwks(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
     axum::Json(state.keys.jwks())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forwarded_address_is_believed_only_from_a_trusted_proxy() {
+        let proxy: std::net::IpAddr = "10.0.0.2".parse().expect("ip");
+        let client: std::net::IpAddr = "203.0.113.7".parse().expect("ip");
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "198.51.100.1, 203.0.113.7".parse().expect("value"),
+        );
+        // Not from a proxy: the header is the client's own claim.
+        assert_eq!(client_address(Some(client), &headers, &[]), Some(client));
+        // From the proxy: the rightmost address it did not add itself.
+        assert_eq!(
+            client_address(Some(proxy), &headers, &[proxy]),
+            Some(client)
+        );
+        // Without the header, or with garbage in it: nothing to count by.
+        assert_eq!(
+            client_address(Some(proxy), &axum::http::HeaderMap::new(), &[proxy]),
+            Some(proxy)
+        );
+        headers.insert("x-forwarded-for", "not-an-address".parse().expect("value"));
+        assert_eq!(client_address(Some(proxy), &headers, &[proxy]), None);
+        assert_eq!(client_address(None, &headers, &[]), None);
+    }
 }
