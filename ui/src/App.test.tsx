@@ -4,7 +4,24 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
 import type { ServiceLifeCycle } from './api';
 import ko from './locales/ko.json';
-import { WORDS, balance, fail, keyStatus, lifeCycle, mockCommands, pinStatus, renderPage, serviceUser, tick } from './test/harness';
+import {
+  ADDRESS,
+  RECIPIENT,
+  WORDS,
+  activityEntry,
+  appInfo,
+  balance,
+  fail,
+  keyStatus,
+  lifeCycle,
+  mockCommands,
+  pinStatus,
+  renderPage,
+  sendQuote,
+  sendRequests,
+  serviceUser,
+  tick,
+} from './test/harness';
 
 /** `watchStatus` sending `status` and nothing after. */
 const watching = (status: ServiceLifeCycle) => lifeCycle(status).watchStatus;
@@ -14,6 +31,8 @@ const home = {
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
   getBalance: () => [balance()],
   getNFTs: () => [],
+  getActivity: () => [],
+  watchSendRequests: () => null,
 };
 
 describe('App routing', () => {
@@ -285,6 +304,88 @@ describe('App routing', () => {
     system.change(false);
 
     expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+
+  it('opens the send page filled in when an application sends, once per request, and tells it when the person cancels', async () => {
+    const requests = sendRequests();
+    const ipc = mockCommands({
+      watchStatus: watching('login'),
+      getCurrentServiceUser: () => serviceUser(),
+      ...home,
+      watchSendRequests: requests.watchSendRequests,
+      getAppInfo: () => appInfo(),
+      checkAddress: () => ({ address: RECIPIENT, isSelf: false }),
+      prepareSend: () => sendQuote(),
+      cancelSend: () => null,
+    });
+    const page = renderPage(<App />, { strict: true });
+    await tick();
+    expect(ipc.count('watchSendRequests')).toBe(1);
+
+    await requests.request({ id: 1, account: { network: 'ethereum', address: ADDRESS }, to: RECIPIENT, amount: '0.1' });
+    await tick(250);
+    await tick(400);
+    expect(screen.getByRole('heading', { name: 'Send ETH', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(screen.getByTestId('send-to')).toHaveValue(RECIPIENT);
+    expect(screen.getByTestId('send-amount')).toHaveValue('0.1');
+    expect(ipc.argsOf('prepareSend')).toStrictEqual([{ form: { account: { network: 'ethereum', address: ADDRESS }, to: RECIPIENT, amount: '0.1' } }]);
+
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    await tick();
+    expect(ipc.argsOf('cancelSend')).toStrictEqual([{ requestId: 1 }]);
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+
+    // The same request again (the watch repeats the latest) is not opened twice.
+    await requests.request({ id: 1, account: { network: 'ethereum', address: ADDRESS }, to: RECIPIENT, amount: '0.1' });
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(screen.queryByTestId('send-to')).not.toBeInTheDocument();
+    expect(ipc.count('watchSendRequests')).toBe(1);
+
+    // A new one opens, for a token too; from the NFTs tab as well.
+    await page.user.click(screen.getByRole('button', { name: 'NFTs' }));
+    await tick();
+    await requests.request({ id: 2, account: { network: 'ethereum', address: ADDRESS, contract: RECIPIENT, isAA: false } });
+    await tick();
+    expect(screen.getByTestId('send-to')).toHaveValue('');
+    expect(screen.getByTestId('send-amount')).toHaveValue('');
+    await page.user.keyboard('{Escape}');
+    expect(ipc.argsOf('cancelSend')).toStrictEqual([{ requestId: 1 }, { requestId: 2 }]);
+  });
+
+  it('opens the send page from a wallet row, and goes to the activity once sent', async () => {
+    const ipc = mockCommands({
+      watchStatus: watching('login'),
+      getCurrentServiceUser: () => serviceUser(),
+      ...home,
+      getAppInfo: () => appInfo({ networks: [{ name: 'ethereum', chainId: 1, symbol: 'ETH', decimals: 18, iconUrl: '' }] }),
+      checkAddress: () => ({ address: RECIPIENT, isSelf: false }),
+      prepareSend: () => sendQuote({ network: 'ethereum', chainId: 1 }),
+      getPinStatus: () => pinStatus(),
+      confirmSend: () => activityEntry({ network: 'ethereum' }),
+      getActivity: () => [activityEntry({ network: 'ethereum' })],
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.click(screen.getByRole('button', { name: 'Send ETH' }));
+    await tick();
+    expect(screen.getByTestId('send-balance')).toHaveTextContent('1,250.5 ETH');
+    await page.user.type(screen.getByTestId('send-to'), RECIPIENT);
+    await tick(250);
+    await page.user.type(screen.getByTestId('send-amount'), '0.1');
+    await tick(400);
+    await page.user.click(screen.getByTestId('send-review'));
+    await page.user.type(screen.getByTestId('send-pin'), '246810{Enter}');
+    await tick();
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810' } }]);
+
+    await page.user.click(screen.getByRole('button', { name: 'View activity' }));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Activity' })).toHaveFocus();
+    expect(screen.getByTestId('activity-row')).toHaveAttribute('data-status', 'pending');
+    expect(ipc.count('cancelSend')).toBe(0);
   });
 });
 

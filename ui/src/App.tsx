@@ -1,12 +1,13 @@
 // The widget: which page shows follows the SDK's life cycle and the person's
 // choices. Pages talk to the app only through `api`.
-import { useEffect, useState } from 'react';
-import { api, type ServiceLifeCycle, type ServiceUser } from './api';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { api, type SendRequest, type ServiceLifeCycle, type ServiceUser } from './api';
 import { I18nProvider, useI18n } from './i18n';
 import { CheckEmail } from './pages/CheckEmail';
 import { Login } from './pages/Login';
 import { Nfts } from './pages/Nfts';
 import { Register } from './pages/Register';
+import { Send, type SendTarget } from './pages/Send';
 import { Settings } from './pages/Settings';
 import { SignUp } from './pages/SignUp';
 import { Wallet } from './pages/Wallet';
@@ -21,7 +22,10 @@ type Route =
   | { page: 'signup' }
   | { page: 'check'; email: string }
   | { page: 'register' }
-  | { page: 'home'; tab: Tab };
+  /** `activity`: the wallet's activity takes the focus (after a send). */
+  | { page: 'home'; tab: Tab; activity?: boolean }
+  /** The send page, from a wallet row or an application's `send` (`requestId`). */
+  | ({ page: 'send' } & SendTarget);
 
 function routeFor(status: ServiceLifeCycle): Route {
   switch (status) {
@@ -93,6 +97,37 @@ function Widget() {
     return () => window.removeEventListener('keydown', back);
   }, []);
 
+  // An application's `send` opens the send page, filled in, over whatever wallet
+  // page shows. Watched once, from the first time the wallet shows; a request seen
+  // before is not opened again. One that comes while nobody is in the wallet is
+  // cancelled.
+  const inWallet = route.page === 'home' || route.page === 'send';
+  const handled = useRef(new Set<number>());
+  const watchingSends = useRef(false);
+  const openRequest = useEffectEvent((request: SendRequest) => {
+    if (handled.current.has(request.id)) return;
+    handled.current.add(request.id);
+    if (route.page !== 'home' && route.page !== 'send') {
+      void api.cancelSend(request.id).catch(() => undefined);
+      return;
+    }
+    const { network, address, contract } = request.account;
+    setRoute({
+      page: 'send',
+      account: contract === undefined ? { network, address } : { network, address, contract },
+      to: request.to,
+      amount: request.amount,
+      requestId: request.id,
+    });
+  });
+  useEffect(() => {
+    if (!inWallet || watchingSends.current) return;
+    watchingSends.current = true;
+    api.watchSendRequests((request) => openRequest(request)).catch(() => {
+      watchingSends.current = false;
+    });
+  }, [inWallet]);
+
   const signedIn = (next: ServiceUser) => {
     setUser(next);
     setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
@@ -157,12 +192,23 @@ function Widget() {
           }}
         />
       );
+    case 'send':
+      return (
+        <Send
+          key={route.requestId ?? 'wallet'}
+          target={route}
+          onBack={() => setRoute({ page: 'home', tab: 'wallet' })}
+          onViewActivity={() => setRoute({ page: 'home', tab: 'wallet', activity: true })}
+        />
+      );
     case 'home': {
       const titles: Record<Tab, string> = { wallet: t('wallet.title'), nfts: t('nfts.title'), settings: t('settings.title') };
       return (
         <>
           <Header title={titles[route.tab]} right={<span className="who">{user?.userInfo?.email}</span>} />
-          {route.tab === 'wallet' && <Wallet />}
+          {route.tab === 'wallet' && (
+            <Wallet showActivity={route.activity} onSend={(target) => setRoute({ page: 'send', ...target })} />
+          )}
           {route.tab === 'nfts' && <Nfts />}
           {route.tab === 'settings' && (
             <Settings

@@ -6,12 +6,20 @@ import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 // when they are stale): one source for the page and the app.
 import type {
   AccountBalanceInfo,
+  ActivityEntry,
+  AddressCheck,
   AppError,
   AppInfo,
+  ConfirmSend,
   KeyStatus,
   PinStatus,
   ReceiveInfo,
   RefreshWait,
+  ReplaceAction,
+  SendQuote,
+  SendForm,
+  SendRequest,
+  SendResult,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
@@ -20,15 +28,26 @@ import type {
 
 export type {
   AccountBalanceInfo,
+  ActivityEntry,
+  AddressCheck,
   AppError,
   AppInfo,
+  ConfirmSend,
   ErrorCode,
+  FeeOption,
+  FeeSpeed,
   KeyState,
   KeyStatus,
   LoginStatus,
   PinStatus,
   ReceiveInfo,
+  ReplaceAction,
+  SendQuote,
+  SendForm,
+  SendRequest,
+  SendResult,
   ServiceAccount,
+  TransactionStatus,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
@@ -91,6 +110,31 @@ export const api = {
    * checksummed address, the network and its chain, and the EIP-681 payment URI
    * its QR code shows (see `qrSrc`). */
   receive: (account: AccountRef) => invoke<ReceiveInfo>('receive', { account }),
+  /** An application's send (the spec's `send`): the app opens the send page for
+   * `account`, filled from `txData`, and resolves with the transaction's hash once
+   * the person confirms it; rejects `UserCancelled` when they leave. */
+  send: (account: AccountRef, txData?: { to?: string; amount?: string }) =>
+    invoke<SendResult>('send', { account, txData }),
+  /** Calls `onRequest` with each application `send` waiting for the page (the
+   * latest one at once, if any), through a channel. */
+  watchSendRequests: (onRequest: (request: SendRequest) => void) =>
+    invoke<void>('watchSendRequests', { onEvent: new Channel<SendRequest>(onRequest) }),
+  /** The person left the send page an application's `send` opened: that `send`
+   * rejects with `UserCancelled`. */
+  cancelSend: (requestId: number) => invoke<void>('cancelSend', { requestId }),
+  /** A typed recipient checked: its EIP-55 form and whether it is `account` itself;
+   * rejects `InvalidParameters` for no address or a wrong checksum. */
+  checkAddress: (account: AccountRef, to: string) => invoke<AddressCheck>('checkAddress', { account, to }),
+  /** The review of a send: fee options, totals and balances after. `amount` is
+   * the decimal string as typed; '' quotes the fees only (for Max). */
+  prepareSend: (form: SendForm) => invoke<SendQuote>('prepareSend', { form }),
+  /** The review of a speed-up or cancel of a pending transaction: one option, fast. */
+  prepareReplacement: (txHash: string, action: ReplaceAction) =>
+    invoke<SendQuote>('prepareReplacement', { txHash, action }),
+  /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
+  confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
+  /** The wallet's transactions, newest first. */
+  getActivity: () => invoke<ActivityEntry[]>('getActivity'),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
   markShown: (what: 'balances') => invoke<void>('markShown', { what }),
 };

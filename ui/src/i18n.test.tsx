@@ -1,6 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { I18nProvider, fill, useI18n, type TextId } from './i18n';
+import en from './locales/en.json';
+import ja from './locales/ja.json';
+import ko from './locales/ko.json';
 
 describe('fill', () => {
   it('fills every occurrence of a placeholder, not only the first', () => {
@@ -32,5 +35,20 @@ describe('t', () => {
       </I18nProvider>,
     );
     expect(screen.getByText('We sent a link to ada@example.com. Open it to verify your address, then log in.')).toBeInTheDocument();
+  });
+});
+
+describe('locales', () => {
+  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+  it('have the same texts in every language, each with the same placeholders as in English', () => {
+    const english: Record<string, string> = en;
+    for (const catalog of [ja, ko] as Record<string, string>[]) {
+      expect(Object.keys(catalog).sort()).toEqual(Object.keys(english).sort());
+      for (const [id, text] of Object.entries(english)) {
+        expect(placeholders(catalog[id]), id).toEqual(placeholders(text));
+        expect(catalog[id].trim(), id).not.toBe('');
+      }
+    }
   });
 });

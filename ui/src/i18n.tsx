@@ -53,7 +53,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       t,
       explain: (error) => {
         const id = `error.${error.code}` as TextId;
-        return id in en ? t(id) : t('error.generic', { message: error.message });
+        // A text may name the app's own words about it (`{message}`).
+        return id in en ? t(id, { message: error.message }) : t('error.generic', { message: error.message });
       },
     };
   }, [language]);

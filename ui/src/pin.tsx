@@ -19,6 +19,7 @@ export function PinField({
   onChange,
   autoFocus,
   describedBy,
+  testId,
 }: {
   value: string;
   label: string;
@@ -26,6 +27,7 @@ export function PinField({
   onChange: (v: string) => void;
   autoFocus?: boolean;
   describedBy?: string;
+  testId?: string;
 }) {
   return (
     <div className="field">
@@ -41,6 +43,7 @@ export function PinField({
         maxLength={PIN_LENGTH}
         autoFocus={autoFocus}
         aria-describedby={describedBy}
+        data-testid={testId}
         onChange={(e) => onChange(e.target.value.replace(/\D/g, '').slice(0, PIN_LENGTH))}
       />
     </div>
@@ -149,6 +152,7 @@ export function PinPrompt({
   onSubmit,
   onCancel,
   framed = true,
+  testIds,
 }: {
   /** The field's id; the submit button is `${id}-submit`. */
   id?: string;
@@ -160,6 +164,8 @@ export function PinPrompt({
   submitLabel?: string;
   onSubmit: (pin: string) => Promise<unknown>;
   onCancel?: () => void;
+  /** `data-testid`s of the field and the submit button (the UI test's handles). */
+  testIds?: { field: string; submit: string };
 }) {
   const { t } = useI18n();
   const [pin, setPin] = useState('');
@@ -190,7 +196,7 @@ export function PinPrompt({
     <form className={framed ? 'card' : 'form'} onSubmit={submit}>
       {title && <h2>{title}</h2>}
       {description && <p className="muted">{description}</p>}
-      <PinField id={id} label={label ?? t('pin.enter')} value={pin} onChange={setPin} autoFocus />
+      <PinField id={id} label={label ?? t('pin.enter')} value={pin} onChange={setPin} autoFocus testId={testIds?.field} />
       <PinNotice error={error} limits={limits} />
       <div className="actions">
         {onCancel && (
@@ -198,7 +204,7 @@ export function PinPrompt({
             {t('common.cancel')}
           </button>
         )}
-        <button id={`${id}-submit`} type="submit" className="primary" disabled={!ready}>
+        <button id={`${id}-submit`} type="submit" className="primary" disabled={!ready} data-testid={testIds?.submit}>
           {busy ? t('pin.checking') : (submitLabel ?? t('pin.submit'))}
         </button>
       </div>

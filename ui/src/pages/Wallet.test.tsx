@@ -2,10 +2,11 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../api';
-import { ADDRESS, TOKEN, WORDS, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick } from '../test/harness';
+import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick } from '../test/harness';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
 const confirmed = () => keyStatus();
+const noActivity = () => [];
 
 describe('Wallet', () => {
   beforeEach(() => {
@@ -14,7 +15,7 @@ describe('Wallet', () => {
 
   it('shows busy skeleton rows while the balances load, then the balances', async () => {
     const answer = deferred<AccountBalanceInfo[]>();
-    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => answer.promise });
+    mockCommands({ getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => answer.promise });
     renderPage(<Wallet />);
     await tick();
 
@@ -31,6 +32,7 @@ describe('Wallet', () => {
   it('shows the stored balances at once, then reads the chain when the cooldown allows', async () => {
     const chain = deferred<AccountBalanceInfo[]>();
     let ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(0),
       getBalance: () => [balance({ balance: '1' })],
@@ -39,7 +41,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -50,7 +52,7 @@ describe('Wallet', () => {
     expect(screen.getByText('Updated just now')).toBeInTheDocument();
     first.unmount();
 
-    ipc = mockCommands({ getKeyState: confirmed, getRefreshWait: waits(45), getBalance: () => [balance()] });
+    ipc = mockCommands({ getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(45), getBalance: () => [balance()] });
     renderPage(<Wallet />);
     await tick();
     expect(ipc.count('getBalance')).toBe(1);
@@ -59,7 +61,7 @@ describe('Wallet', () => {
   });
 
   it('says there are no accounts yet when the list is empty', async () => {
-    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [] });
+    mockCommands({ getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [] });
     renderPage(<Wallet />);
     await tick();
 
@@ -70,6 +72,7 @@ describe('Wallet', () => {
   it('shows a failed load in words with a retry that recovers', async () => {
     let tries = 0;
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => {
@@ -94,6 +97,7 @@ describe('Wallet', () => {
 
   it('shows amounts shortened, never in exponent form, with the full value in the title', async () => {
     mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => [
@@ -128,7 +132,7 @@ describe('Wallet', () => {
   });
 
   it('copies the whole address and says Copied for a moment', async () => {
-    mockCommands({ getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [balance()] });
+    mockCommands({ getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [balance()] });
     const page = renderPage(<Wallet />);
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
     await tick();
@@ -144,6 +148,7 @@ describe('Wallet', () => {
   it('disables Refresh and counts down "Refresh in N s" while the app says to wait, then refreshes', async () => {
     let wait = 42;
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
@@ -177,6 +182,7 @@ describe('Wallet', () => {
   it('shows a refused refresh (TooManyRequests) in words and keeps the balances it had', async () => {
     let wait = 0;
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
@@ -205,6 +211,7 @@ describe('Wallet', () => {
   it('keeps the stored balances and says so in words when the chain read on entry is refused (TooManyRequests)', async () => {
     let wait = 0;
     mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: () => ({ balances: wait, nfts: 0 }),
       getBalance: () => [balance()],
@@ -228,6 +235,7 @@ describe('Wallet', () => {
     // The app's cooldown: none until the first refresh, which starts it.
     let refreshed = false;
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: () => ({ balances: refreshed ? 60 : 0, nfts: 0 }),
       refreshBalance: () => {
@@ -245,7 +253,7 @@ describe('Wallet', () => {
   });
 
   it('reminds the person to write down a recovery phrase never checked, and not once it was', async () => {
-    mockCommands({ getKeyState: () => keyStatus({ phraseConfirmed: false }), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    mockCommands({ getActivity: noActivity, getKeyState: () => keyStatus({ phraseConfirmed: false }), getRefreshWait: waits(30), getBalance: () => [balance()] });
     const first = renderPage(<Wallet />);
     await tick();
     const reminder = screen.getByRole('region', { name: 'Write down your recovery phrase' });
@@ -254,7 +262,7 @@ describe('Wallet', () => {
     expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
     first.unmount();
 
-    mockCommands({ getKeyState: () => keyStatus(), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    mockCommands({ getActivity: noActivity, getKeyState: () => keyStatus(), getRefreshWait: waits(30), getBalance: () => [balance()] });
     renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
@@ -262,7 +270,7 @@ describe('Wallet', () => {
   });
 
   it('shows no reminder when the app cannot say', async () => {
-    mockCommands({ getKeyState: () => fail('KeychainUnavailable', 'locked'), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    mockCommands({ getActivity: noActivity, getKeyState: () => fail('KeychainUnavailable', 'locked'), getRefreshWait: waits(30), getBalance: () => [balance()] });
     renderPage(<Wallet />);
     await tick();
     expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
@@ -271,6 +279,7 @@ describe('Wallet', () => {
 
   it('opens the recovery phrase from the reminder behind the PIN, back to the balances, and drops the reminder once checked', async () => {
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: () => keyStatus({ phraseConfirmed: false }),
       getRefreshWait: waits(30),
       getBalance: () => [balance()],
@@ -309,6 +318,7 @@ describe('Wallet', () => {
 
   it('has a quiet Receive per account and per token, named for what it receives', async () => {
     mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => [balance({ network: 'anvil', tokens: [{ symbol: 'TKN', balance: '5', contract: TOKEN }] })],
@@ -328,6 +338,7 @@ describe('Wallet', () => {
 
   it('opens Receive for the coin and for a token, and goes back to the balances it had with Esc and Back', async () => {
     const ipc = mockCommands({
+      getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(30),
       getBalance: () => [balance({ network: 'anvil', tokens: [{ symbol: 'TKN', balance: '5', contract: TOKEN }] })],
@@ -370,5 +381,58 @@ describe('Wallet', () => {
     // The balances were kept, not loaded again.
     expect(ipc.count('getBalance')).toBe(1);
     expect(ipc.count('receive')).toBe(2);
+  });
+
+  it('has a Send per account and per token that opens the send page for it', async () => {
+    mockCommands({
+      getActivity: noActivity,
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getBalance: () => [balance({ network: 'anvil', tokens: [{ symbol: 'TKN', balance: '5', contract: TOKEN }] })],
+    });
+    const onSend = vi.fn();
+    const page = renderPage(<Wallet onSend={onSend} />);
+    await tick();
+
+    const coin = screen.getByRole('button', { name: 'Send ETH' });
+    expect(coin).toHaveAttribute('id', 'send-anvil');
+    expect(coin).toHaveAttribute('data-testid', 'send-ETH');
+    expect(screen.getByTestId('balance-ETH').parentElement).toContainElement(coin);
+    const token = screen.getByTestId('send-TKN');
+    expect(token).toHaveAttribute('id', 'send-anvil-TKN');
+    expect(token).toHaveAccessibleName('Send TKN');
+
+    await page.user.click(coin);
+    expect(onSend).toHaveBeenLastCalledWith({ account: { network: 'anvil', address: ADDRESS }, symbol: 'ETH', balance: '1250.5' });
+    await page.user.click(token);
+    expect(onSend).toHaveBeenLastCalledWith({ account: { network: 'anvil', address: ADDRESS, contract: TOKEN }, symbol: 'TKN', balance: '5' });
+  });
+
+  it('shows the activity under the accounts, opens a transaction and goes back to the balances it had', async () => {
+    const ipc = mockCommands({
+      getActivity: () => [activityEntry({ status: 'mined', blockNumber: 5 })],
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getBalance: () => [balance()],
+    });
+    const page = renderPage(<Wallet />);
+    await tick();
+
+    const activity = screen.getByTestId('activity');
+    expect(within(activity).getByTestId('activity-row')).toHaveAttribute('data-hash', TX_HASH);
+    await page.user.click(within(activity).getByTestId('activity-row'));
+    expect(screen.getByTestId('activity-detail')).toBeInTheDocument();
+    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(ipc.count('getBalance')).toBe(1);
+  });
+
+  it('puts the focus on the activity when asked to show it', async () => {
+    mockCommands({ getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(30), getBalance: () => [balance()] });
+    renderPage(<Wallet showActivity />);
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Activity' })).toHaveFocus();
   });
 });

@@ -1,12 +1,14 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useAction } from '../action';
-import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef } from '../api';
+import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry } from '../api';
 import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
+import { Activity, ActivityDetail } from './Activity';
 import { Receive } from './Receive';
 import { RecoveryPhrase } from './RecoveryPhrase';
+import type { SendTarget } from './Send';
 
 /** The time, renewed every second: for "updated N s ago". */
 function useClock(): number {
@@ -31,7 +33,25 @@ function ReceiveButton({ id, symbol, onClick }: { id: string; symbol: string; on
   );
 }
 
-export function Wallet() {
+/** A row's quiet Send: an icon, its name "Send ETH" for the reader and on hover. */
+function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onClick: () => void }) {
+  const { t } = useI18n();
+  const label = t('wallet.send', { symbol });
+  return (
+    <button id={id} type="button" className="icon-button" onClick={onClick} aria-label={label} title={label} data-testid={`send-${symbol}`}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M12 20V9 M7 14l5-5 5 5 M5 4h14" />
+      </svg>
+    </button>
+  );
+}
+
+/**
+ * The balances per network, each account's coin and tokens with Send and Receive,
+ * and the activity under them. `onSend`: opens the send page for a row;
+ * `showActivity`: the activity's heading takes the focus on entry.
+ */
+export function Wallet({ onSend, showActivity = false }: { onSend?: (target: SendTarget) => void; showActivity?: boolean } = {}) {
   const { t } = useI18n();
   const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(null);
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
@@ -45,6 +65,8 @@ export function Wallet() {
   const [phraseOpen, setPhraseOpen] = useState(false);
   // The account (and token) the Receive page shows; the balances stay as they are.
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
+  // The transaction whose detail shows; the balances stay as they are.
+  const [transaction, setTransaction] = useState<ActivityEntry | null>(null);
   // Back from Receive, the focus returns to the button that opened it.
   const opener = useRef<string | null>(null);
   function openReceive(id: string, account: AccountRef) {
@@ -121,6 +143,10 @@ export function Wallet() {
     return <Receive account={receiving} onBack={() => setReceiving(null)} />;
   }
 
+  if (transaction) {
+    return <ActivityDetail entry={transaction} onBack={() => setTransaction(null)} />;
+  }
+
   const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
   return (
     <main className="page">
@@ -172,6 +198,19 @@ export function Wallet() {
               <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
                 {displayAmount(account.balance)}
               </span>
+              {onSend && (
+                <SendButton
+                  id={`send-${account.network}`}
+                  symbol={account.symbol}
+                  onClick={() =>
+                    onSend({
+                      account: { network: account.network, address: account.address },
+                      symbol: account.symbol,
+                      balance: account.balance,
+                    })
+                  }
+                />
+              )}
               <ReceiveButton
                 id={`receive-${account.network}`}
                 symbol={account.symbol}
@@ -188,6 +227,19 @@ export function Wallet() {
                 <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
                   {displayAmount(token.balance)}
                 </span>
+                {onSend && (
+                  <SendButton
+                    id={`send-${account.network}-${token.symbol}`}
+                    symbol={token.symbol}
+                    onClick={() =>
+                      onSend({
+                        account: { network: account.network, address: account.address, contract: token.contract },
+                        symbol: token.symbol,
+                        balance: token.balance,
+                      })
+                    }
+                  />
+                )}
                 <ReceiveButton
                   id={`receive-${account.network}-${token.symbol}`}
                   symbol={token.symbol}
@@ -204,6 +256,7 @@ export function Wallet() {
           </div>
         </section>
       ))}
+      <Activity onOpen={setTransaction} focus={showActivity} />
     </main>
   );
 }

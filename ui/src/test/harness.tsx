@@ -7,7 +7,23 @@ import userEvent from '@testing-library/user-event';
 import type { Channel } from '@tauri-apps/api/core';
 import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, expect, vi } from 'vitest';
-import type { AccountBalanceInfo, AppError, ErrorCode, KeyStatus, PinStatus, ReceiveInfo, ServiceLifeCycle, ServiceNft, ServiceUser, api } from '../api';
+import type {
+  AccountBalanceInfo,
+  ActivityEntry,
+  AppError,
+  AppInfo,
+  ErrorCode,
+  FeeOption,
+  KeyStatus,
+  PinStatus,
+  ReceiveInfo,
+  SendQuote,
+  SendRequest,
+  ServiceLifeCycle,
+  ServiceNft,
+  ServiceUser,
+  api,
+} from '../api';
 import { I18nProvider } from '../i18n';
 
 export type Command = keyof typeof api;
@@ -98,6 +114,36 @@ export function lifeCycle(initial: ServiceLifeCycle) {
       current = status;
       await act(async () => {
         for (const watcher of watchers) send(watcher, status);
+      });
+    },
+  };
+}
+
+/**
+ * Applications' `send`s as the shell's `watchSendRequests` sends them: the handler
+ * for `mockCommands` (the latest request at once, as the shell's watch does), and
+ * `request`, which sends the next one to every watcher.
+ */
+export function sendRequests(initial: SendRequest | null = null) {
+  let latest = initial;
+  const watchers: { channel: Channel<SendRequest>; sent: number }[] = [];
+  const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
+  const send = (watcher: (typeof watchers)[number], request: SendRequest) =>
+    internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: request });
+  const watchSendRequests: Handler = (args) => {
+    const watcher = { channel: args.onEvent as Channel<SendRequest>, sent: 0 };
+    watchers.push(watcher);
+    const current = latest;
+    if (current) queueMicrotask(() => send(watcher, current));
+    return null;
+  };
+  return {
+    watchSendRequests,
+    /** An application calls `send`: every watcher hears of it. */
+    async request(next: SendRequest) {
+      latest = next;
+      await act(async () => {
+        for (const watcher of watchers) send(watcher, next);
       });
     },
   };
@@ -212,6 +258,76 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
     quantity: 1,
     contentType: 'image',
     state: 0,
+    ...overrides,
+  };
+}
+
+/** `getAppInfo`'s answer: the local chain (anvil, 31337, ETH at 18 decimals). */
+export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
+  return {
+    appId: 'app-1',
+    name: 'Satchel',
+    providers: ['email'],
+    networks: [{ name: 'anvil', chainId: 31337, symbol: 'ETH', decimals: 18, iconUrl: '' }],
+    emailVerification: true,
+    emailDomains: [],
+    passwordRules: '',
+    ...overrides,
+  };
+}
+
+/** Someone else's address (checksummed). */
+export const RECIPIENT = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+export const TX_HASH = `0x${'ab'.repeat(32)}`;
+
+/** A fee option of a coin send of 0.1 ETH from 1250.5 ETH, 21000 gas at `gwei`. */
+export function feeOption(speed: FeeOption['speed'], overrides: Partial<FeeOption> = {}): FeeOption {
+  const values = {
+    slow: { maxFeePerGasGwei: '1', fee: '0.000021', total: '0.100021', coinAfter: '1250.399979', max: '1250.499979' },
+    normal: { maxFeePerGasGwei: '1.5', fee: '0.0000315', total: '0.1000315', coinAfter: '1250.3999685', max: '1250.4999685' },
+    fast: { maxFeePerGasGwei: '2', fee: '0.000042', total: '0.100042', coinAfter: '1250.399958', max: '1250.499958' },
+  }[speed];
+  return { speed, ...values, enough: true, ...overrides };
+}
+
+/** `prepareSend`'s answer: 0.1 ETH on anvil to RECIPIENT, three speeds. */
+export function sendQuote(overrides: Partial<SendQuote> = {}): SendQuote {
+  return {
+    quoteId: 'q-1',
+    network: 'anvil',
+    chainId: 31337,
+    from: ADDRESS,
+    to: RECIPIENT,
+    symbol: 'ETH',
+    decimals: 18,
+    coinSymbol: 'ETH',
+    amount: '0.1',
+    coinBalance: '1250.5',
+    gasLimit: 21000,
+    baseFeeGwei: '0.5',
+    options: [feeOption('slow'), feeOption('normal'), feeOption('fast')],
+    recipientIsContract: false,
+    recipientIsSelf: false,
+    ...overrides,
+  };
+}
+
+/** One line of the activity: by default 0.1 ETH sent to RECIPIENT, pending. */
+export function activityEntry(overrides: Partial<ActivityEntry> = {}): ActivityEntry {
+  return {
+    txHash: TX_HASH,
+    network: 'anvil',
+    address: ADDRESS,
+    direction: 'sent',
+    status: 'pending',
+    counterparty: RECIPIENT,
+    symbol: 'ETH',
+    amount: '0.1',
+    coinSymbol: 'ETH',
+    fee: '0.0000315',
+    nonce: 7,
+    createdAt: 1_763_900_000,
+    isCancel: false,
     ...overrides,
   };
 }
