@@ -59,6 +59,18 @@ async fn log_out(app: &App) -> anyhow::Result<()> {
 async fn sees_the_demo_balances(app: &App) -> anyhow::Result<()> {
     app.text_when("[data-testid='balance-ETH']", |t| t == "10")
         .await?;
+    sees_the_demo_balances_but_ether(app).await
+}
+
+/// The demo funds after 0.5 ETH and its fee were sent.
+async fn sees_the_balances_after_the_send(app: &App) -> anyhow::Result<()> {
+    app.text_when("[data-testid='balance-ETH']", |t| t.starts_with("9.49"))
+        .await?;
+    sees_the_demo_balances_but_ether(app).await
+}
+
+/// The demo tokens, unchanged by an ether send.
+async fn sees_the_demo_balances_but_ether(app: &App) -> anyhow::Result<()> {
     app.text_when("[data-testid='balance-DEMO']", |t| t == "1,250.5")
         .await?;
     app.text_when("[data-testid='balance-DUSD']", |t| t == "420.25")
@@ -149,6 +161,8 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.click(".header .link-button").await?;
     sees_the_demo_balances(&app).await?;
 
+    sends_ether_and_follows_it_to_the_block(&app, &stack, &address).await?;
+
     // The NFTs, with thumbnails the app made.
     app.click("#nav-nfts").await?;
     app.until("four NFTs are listed", || async {
@@ -195,14 +209,14 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
 
     // A restart finds the session in the keychain: no login.
     let app = desktop.open(application(), &shots).await?;
-    sees_the_demo_balances(&app).await?;
+    sees_the_balances_after_the_send(&app).await?;
     app.shot("09-after-restart").await?;
 
     // Dark, as chosen in Settings, on every page.
     app.click("#nav-settings").await?;
     app.click("#theme-dark").await?;
     app.click("#nav-wallet").await?;
-    sees_the_demo_balances(&app).await?;
+    sees_the_balances_after_the_send(&app).await?;
     app.shot("11-wallet-dark").await?;
 
     // Log out again; the next start asks for a login, still in the chosen theme.
@@ -238,7 +252,7 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.type_into("#restore-pin-again", "135790").await?;
     app.shot("14-restore-filled").await?;
     app.click("#restore-submit").await?;
-    sees_the_demo_balances(&app).await?;
+    sees_the_balances_after_the_send(&app).await?;
     shows_the_address(&app, &address).await?;
     app.shot("15-restored").await?;
     app.quit().await?;
@@ -247,6 +261,120 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
 
     drop(desktop);
     stack.stop().await
+}
+
+/// Anvil's second development account: a recipient outside the wallet.
+const RECIPIENT: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+async fn anvil(stack: &LocalStack, method: &str, params: serde_json::Value) -> anyhow::Result<()> {
+    let answer: serde_json::Value = reqwest::Client::new()
+        .post(stack.anvil.url.clone())
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+        .send()
+        .await?
+        .json()
+        .await?;
+    anyhow::ensure!(answer.get("error").is_none(), "{method}: {answer}");
+    Ok(())
+}
+
+/// Send from the wallet page: the form with its fee and total, the review with
+/// the PIN, the transaction pending (the chain holds it) and then mined in the
+/// activity, and the new balance. Then an application's `send`, pre-filled and
+/// closed by the person: it answers UserCancelled.
+async fn sends_ether_and_follows_it_to_the_block(
+    app: &App,
+    stack: &LocalStack,
+    address: &str,
+) -> anyhow::Result<()> {
+    app.click("#send-anvil").await?;
+    app.type_into("[data-testid='send-to']", RECIPIENT).await?;
+    app.type_into("[data-testid='send-amount']", "0.5").await?;
+    app.text_when("[data-testid='send-fee']", |t| t.contains("ETH"))
+        .await?;
+    app.text_when("[data-testid='send-total']", |t| t.contains("0.5"))
+        .await?;
+    app.shot("05c-send").await?;
+    app.click("[data-testid='send-review']").await?;
+    app.text_when("[data-testid='send-confirm-summary']", |t| {
+        t.contains("0.5") && t.contains("ETH")
+    })
+    .await?;
+    app.type_into("#send-pin", PIN).await?;
+    app.shot("05d-confirm").await?;
+    // The chain holds the next block, so the pending state can be seen.
+    anvil(stack, "evm_setAutomine", serde_json::json!([false])).await?;
+    app.click("#send-pin-submit").await?;
+    app.until("the send is pending", || async {
+        let status = app
+            .script("return document.querySelector(\"[data-testid='send-status']\")?.dataset.status ?? ''")
+            .await?;
+        Ok(status == "pending")
+    })
+    .await?;
+    let hash = app
+        .text_when("[data-testid='send-hash']", |t| t.starts_with("0x"))
+        .await?;
+    app.shot("05e-pending").await?;
+    anvil(stack, "evm_mine", serde_json::json!([])).await?;
+    anvil(stack, "evm_setAutomine", serde_json::json!([true])).await?;
+    app.until("the send is mined", || async {
+        let status = app
+            .script("return document.querySelector(\"[data-testid='send-status']\")?.dataset.status ?? ''")
+            .await?;
+        Ok(status == "mined")
+    })
+    .await?;
+    app.click("[data-testid='send-view-activity']").await?;
+    app.until("the activity shows it mined", || async {
+        let found = app
+            .script(&format!(
+                "const r = document.querySelector(\"[data-testid='activity-row'][data-hash='{}']\");
+                 return !!r && r.dataset.status === 'mined'",
+                hash.replace(char::is_whitespace, "")
+            ))
+            .await?;
+        Ok(found == serde_json::Value::Bool(true))
+    })
+    .await?;
+    // 10 ETH less 0.5 and a fee far below 0.01 ETH, refreshed by the service
+    // when it saw the block.
+    app.text_when("[data-testid='balance-ETH']", |t| t.starts_with("9.49"))
+        .await?;
+    app.shot("05f-activity").await?;
+
+    // An application calls send(account, txData): the form opens filled in.
+    app.script(&format!(
+        "window.__sendResult = null;
+         window.__TAURI_INTERNALS__.invoke('send', {{
+           account: {{ network: 'anvil', address: '{address}' }},
+           txData: {{ to: '{RECIPIENT}', amount: '0.25' }},
+         }}).then(r => {{ window.__sendResult = {{ ok: r }}; }},
+                  e => {{ window.__sendResult = {{ err: e }}; }});
+         return true"
+    ))
+    .await?;
+    app.until("the form opens with the application's values", || async {
+        let filled = app
+            .script(
+                "const a = document.querySelector(\"[data-testid='send-amount']\");
+                 const t = document.querySelector(\"[data-testid='send-to']\");
+                 return !!a && a.value === '0.25' && !!t && t.value.length === 42",
+            )
+            .await?;
+        Ok(filled == serde_json::Value::Bool(true))
+    })
+    .await?;
+    app.shot("05g-send-from-app").await?;
+    app.click("[data-testid='send-cancel']").await?;
+    app.until("the application hears UserCancelled", || async {
+        let code = app
+            .script("return window.__sendResult?.err?.code ?? ''")
+            .await?;
+        Ok(code == "UserCancelled")
+    })
+    .await?;
+    sees_the_balances_after_the_send(app).await
 }
 
 /// The phrase flow after register: shows the twelve words, answers the three
