@@ -79,6 +79,15 @@ pub async fn minted_nfts_show_up_after_a_refresh_with_their_metadata(backend: Ba
     assert_eq!(pal_entry["quantity"], 1);
     assert_eq!(pal_entry["contentType"], 1);
     assert_eq!(pal_entry["contract"]["scheme"], 1);
+    assert_eq!(
+        pal_entry["contract"]["name"], "Satchel Pals",
+        "the collection's name()"
+    );
+    assert_eq!(pal_entry["state"], 1, "described by its metadata");
+    assert!(
+        pal_entry.get("contentUrl").is_none(),
+        "a picture has no media file"
+    );
     assert_eq!(pal_entry["contract"]["network"], "anvil");
     assert_eq!(
         pal_entry["contract"]["description"],
@@ -111,6 +120,10 @@ pub async fn minted_nfts_show_up_after_a_refresh_with_their_metadata(backend: Ba
     assert_eq!(
         clip["contentType"], 2,
         "animation_url of a video makes it a video"
+    );
+    assert!(
+        clip["contentUrl"].as_str().is_some_and(|u| !u.is_empty()),
+        "the video's file: {clip}"
     );
 
     // Operation 3 now answers from what operation 4 stored, with the same ids.
@@ -221,4 +234,22 @@ pub async fn metadata_that_cannot_be_read_keeps_what_was_read_before(backend: Ba
         "the earlier metadata is kept"
     );
     assert_eq!(second["nfts"][0]["description"], "From a server");
+    assert_eq!(second["nfts"][0]["state"], 1);
+
+    // One whose metadata was never readable: a placeholder name, state 2.
+    let id = stack
+        .demo
+        .mint_pal_at(user.address(), format!("http://{address}/gone.json"))
+        .await
+        .expect("minted");
+    let (_, third) = stack.get(&path, &user.token).await;
+    let gone = third["nfts"]
+        .as_array()
+        .expect("nfts")
+        .iter()
+        .find(|n| n["tokenId"] == id.to_string().as_str())
+        .expect("listed")
+        .clone();
+    assert_eq!(gone["name"], format!("#{id}"));
+    assert_eq!(gone["state"], 2, "{gone}");
 }

@@ -192,12 +192,26 @@ pub struct Nft {
     pub quantity: i64,
     pub content_type: NftContentType,
     pub contract: NftContract,
+    /// Beyond the spec: the media file (a video's) when the metadata names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_url: Option<String>,
+    /// Beyond the spec: 1 when the metadata was read, 2 when it could not be (the
+    /// name is then the placeholder `#<tokenId>`).
+    #[serde(default = "described")]
+    pub state: i64,
+}
+
+fn described() -> i64 {
+    1
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NftContract {
+    /// Beyond the spec: the collection's `name()`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub address: String,
     pub scheme: NftScheme,
     pub description: String,

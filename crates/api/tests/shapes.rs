@@ -110,7 +110,10 @@ fn the_four_responses_use_the_spec_names() {
         image_url: "https://x/i.png".into(),
         quantity: 3,
         content_type: NftContentType::Video,
+        content_url: None,
+        state: 1,
         contract: NftContract {
+            name: None,
             address: "0xN".into(),
             scheme: NftScheme::Erc1155,
             description: "c".into(),
@@ -123,6 +126,14 @@ fn the_four_responses_use_the_spec_names() {
     assert_eq!(json["nfts"][0]["contentType"], 2);
     assert_eq!(json["nfts"][0]["contract"]["scheme"], 2);
     assert_eq!(json["nfts"][0]["tokenId"], "7");
+    assert!(
+        json["nfts"][0].get("contentUrl").is_none(),
+        "absent, not null"
+    );
+    assert!(
+        json["nfts"][0]["contract"].get("name").is_none(),
+        "absent, not null"
+    );
     assert_eq!(
         round_trip(&NftsResponse { nfts: vec![] }),
         json!({"nfts": []})

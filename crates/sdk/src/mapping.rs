@@ -143,8 +143,12 @@ pub fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
             is_aa: Some(EOA_ONLY),
         },
         contract: ServiceNftContract {
-            // The REST contract has no name of its own; its description stands in.
-            name: nft.contract.description.clone(),
+            // The collection's name; its address when it has none.
+            name: nft
+                .contract
+                .name
+                .clone()
+                .unwrap_or_else(|| nft.contract.address.clone()),
             address: nft.contract.address.clone(),
             scheme: match nft.contract.scheme {
                 NftScheme::Erc721 => ServiceNftScheme::Erc721,
@@ -159,13 +163,13 @@ pub fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
         description: nft.description.clone(),
         external_link: nft.external_link.clone(),
         image_url: nft.image_url.clone(),
-        content_url: None,
+        content_url: nft.content_url.clone(),
         quantity: nft.quantity,
         content_type: match nft.content_type {
             NftContentType::Image => ServiceContentType::Image,
             NftContentType::Video => ServiceContentType::Video,
         },
-        state: 1,
+        state: nft.state,
     })
 }
 
@@ -287,7 +291,10 @@ mod tests {
             image_url: "https://x/i.png".into(),
             quantity: 3,
             content_type: NftContentType::Video,
+            content_url: Some("https://x/clip.mp4".into()),
+            state: 2,
             contract: NftContract {
+                name: Some("Satchel Items".into()),
                 address: "0xN".into(),
                 scheme: NftScheme::Erc1155,
                 description: "Items".into(),
@@ -313,6 +320,12 @@ mod tests {
             "empty optional text is omitted"
         );
         assert_eq!(mapped.quantity, 3);
+        assert_eq!(
+            mapped.contract.name, "Satchel Items",
+            "the name, not the description"
+        );
+        assert_eq!(mapped.content_url.as_deref(), Some("https://x/clip.mp4"));
+        assert_eq!(mapped.state, 2);
         let orphan = Nft {
             account_id: "gone".into(),
             ..nft

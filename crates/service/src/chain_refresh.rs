@@ -198,15 +198,15 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .zip(metadata)
         .map(|((nft, quantity), meta)| {
             let key = (lower_hex(&nft.contract), nft.token_id.to_string());
-            let meta = match (meta, known.get(&key)) {
-                (Some(meta), _) => meta,
+            let (meta, state) = match (meta, known.get(&key)) {
+                (Some(meta), _) => (meta, 1),
                 (None, Some(before)) => {
                     return StoredNft {
                         quantity: *quantity,
                         ..before.clone()
                     };
                 }
-                (None, None) => untitled(nft),
+                (None, None) => (untitled(nft), 2),
             };
             StoredNft {
                 network: config.name.clone(),
@@ -220,6 +220,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
                 image_url: meta.image_url,
                 content_url: meta.content_url,
                 content_type: if meta.media == MediaKind::Video { 2 } else { 1 },
+                state,
             }
         })
         .collect();
@@ -241,6 +242,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
                 image_url: String::new(),
                 content_url: None,
                 content_type: 1,
+                state: 1,
             }),
     );
 

@@ -124,8 +124,10 @@ impl FailureCounter {
             if failures.len() >= MAX_KEYS * 9 / 10 {
                 // Still nearly full of live keys: drop the fifth whose newest
                 // failure is oldest.
-                let mut newest: Vec<Instant> =
-                    failures.values().filter_map(|t| t.back().copied()).collect();
+                let mut newest: Vec<Instant> = failures
+                    .values()
+                    .filter_map(|t| t.back().copied())
+                    .collect();
                 let cut = newest.len() / 5;
                 newest.select_nth_unstable(cut);
                 let before = newest[cut];

@@ -149,7 +149,10 @@ pub fn nft(row: NftRow) -> Nft {
         } else {
             NftContentType::Image
         },
+        content_url: row.content_url.filter(|u| !u.is_empty()),
+        state: row.state,
         contract: NftContract {
+            name: row.collection_name.filter(|n| !n.is_empty()),
             address: checksummed(&row.contract),
             scheme: if row.scheme == 2 {
                 NftScheme::Erc1155

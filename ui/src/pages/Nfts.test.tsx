@@ -126,7 +126,9 @@ describe('Nfts', () => {
     const facts = Object.fromEntries(
       screen.getAllByRole('term').map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
     );
+    // The collection's name under Collection; its description (none here) apart.
     expect(facts).toEqual({
+      Collection: 'Satchel Friends',
       Contract: '0x8ba1…BA72',
       Network: 'ethereum',
       Standard: 'ERC-721',

@@ -135,9 +135,15 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
         <Thumb nft={nft} size="detail" />
         {nft.description && <p>{nft.description}</p>}
         <dl>
-          {nft.contract.description && (
+          {nft.contract.name !== nft.contract.address && (
             <>
               <dt>{t('nfts.collection')}</dt>
+              <dd>{nft.contract.name}</dd>
+            </>
+          )}
+          {nft.contract.description && (
+            <>
+              <dt>{t('nfts.collectionAbout')}</dt>
               <dd>{nft.contract.description}</dd>
             </>
           )}

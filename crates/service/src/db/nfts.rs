@@ -18,6 +18,8 @@ pub struct StoredNft {
     pub image_url: String,
     pub content_url: Option<String>,
     pub content_type: i64,
+    /// 1: described by its metadata; 2: the metadata could not be read.
+    pub state: i64,
 }
 
 /// A collection's own description, to store.
@@ -46,7 +48,10 @@ pub struct NftRow {
     pub description: String,
     pub external_link: String,
     pub image_url: String,
+    pub content_url: Option<String>,
     pub content_type: i64,
+    pub state: i64,
+    pub collection_name: Option<String>,
     pub collection_description: Option<String>,
     pub collection_external_link: Option<String>,
     pub collection_image_url: Option<String>,
@@ -57,7 +62,8 @@ impl Db {
     pub async fn wallet_nfts(&self, wallet_id: &str) -> DbResult<Vec<NftRow>> {
         Ok(sqlx::query_as(
             "SELECT n.id, n.account_id, n.network, n.contract, n.token_id, n.scheme, n.quantity, \
-                    n.name, n.description, n.external_link, n.image_url, n.content_type, \
+                    n.name, n.description, n.external_link, n.image_url, n.content_url, \
+                    n.content_type, n.state, c.name AS collection_name, \
                     c.description AS collection_description, \
                     c.external_link AS collection_external_link, \
                     c.image_url AS collection_image_url \
@@ -99,7 +105,7 @@ impl Db {
     pub async fn account_nfts(&self, account_id: &str) -> DbResult<Vec<StoredNft>> {
         Ok(sqlx::query_as(
             "SELECT network, contract, token_id, scheme, quantity, name, description, external_link, \
-                    image_url, content_url, content_type FROM nfts WHERE account_id = $1",
+                    image_url, content_url, content_type, state FROM nfts WHERE account_id = $1",
         )
         .bind(account_id)
         .fetch_all(self.pool())
@@ -148,13 +154,13 @@ impl Db {
         for n in nfts {
             sqlx::query(
                 "INSERT INTO nfts (id, account_id, network, contract, token_id, scheme, quantity, name, \
-                 description, external_link, image_url, content_url, content_type, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                 description, external_link, image_url, content_url, content_type, updated_at, state) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
                  ON CONFLICT (account_id, contract, token_id) DO UPDATE SET scheme = excluded.scheme, \
                  quantity = excluded.quantity, name = excluded.name, description = excluded.description, \
                  external_link = excluded.external_link, image_url = excluded.image_url, \
                  content_url = excluded.content_url, content_type = excluded.content_type, \
-                 updated_at = excluded.updated_at",
+                 updated_at = excluded.updated_at, state = excluded.state",
             )
             .bind(new_id())
             .bind(account_id)
@@ -170,6 +176,7 @@ impl Db {
             .bind(&n.content_url)
             .bind(n.content_type)
             .bind(updated)
+            .bind(n.state)
             .execute(&mut *tx)
             .await?;
         }
