@@ -306,6 +306,7 @@ async fn main() {
             image_url: format!("https://images.example/pals/{i}.png"),
             content_url: None,
             content_type: 1,
+            state: 1,
         })
         .collect();
     state

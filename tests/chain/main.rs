@@ -99,6 +99,7 @@ async fn metadata_uris_and_collections_read_offline() {
         "https://ipfs.example/ipfs/".parse().expect("url"),
         Duration::from_secs(1),
         1 << 20,
+        satchel_chain::safe_http::HostPolicy::default(),
     )
     .expect("fetcher");
     let meta = fetcher.fetch(uri).await.expect("metadata");

@@ -50,6 +50,7 @@ on_every_backend!(
     nfts::minted_nfts_show_up_after_a_refresh_with_their_metadata,
     nfts::an_nft_sent_away_disappears_on_the_next_refresh,
     nfts::metadata_that_cannot_be_read_keeps_what_was_read_before,
+    nfts::metadata_on_internal_addresses_is_never_requested,
     access::every_operation_refuses_missing_or_wrong_app_headers,
     access::every_operation_refuses_missing_garbled_expired_or_foreign_tokens,
     access::a_revoked_session_is_refused,

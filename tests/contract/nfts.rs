@@ -1,8 +1,12 @@
 //! Operations 3 and 4: `GET /v1/nft` and `GET /v1/nft/refresh`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use alloy::network::EthereumWallet;
 use alloy::primitives::{Address, utils::parse_units};
 use alloy::providers::ProviderBuilder;
+use axum::response::IntoResponse as _;
 use satchel_devstack::demo::DemoNft;
 use satchel_tests::{Backend, Stack};
 
@@ -202,7 +206,13 @@ pub async fn an_nft_sent_away_disappears_on_the_next_refresh(backend: Backend) {
 }
 
 pub async fn metadata_that_cannot_be_read_keeps_what_was_read_before(backend: Backend) {
-    let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 100).await;
+    let stack = Stack::start_with(backend, |s| {
+        s.refresh_per_minute = 100;
+        // The metadata server of this test is on loopback, on a port of its own.
+        s.fetch_internal_hosts = true;
+        s.fetch_ports = Vec::new();
+    })
+    .await;
     let user = stack.user("ada@example.com").await;
     // A metadata server that answers once and then goes away.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -252,4 +262,108 @@ pub async fn metadata_that_cannot_be_read_keeps_what_was_read_before(backend: Ba
         .clone();
     assert_eq!(gone["name"], format!("#{id}"));
     assert_eq!(gone["state"], 2, "{gone}");
+}
+
+/// A listener that counts the connections made to it, answering each with a
+/// redirect to `redirect_to` (or with metadata when there is none).
+async fn counting_server(redirect_to: Option<String>) -> (std::net::SocketAddr, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let address = listener.local_addr().expect("address");
+    let hits = Arc::new(AtomicUsize::new(0));
+    let counted = hits.clone();
+    let app = axum::Router::new().fallback(move || {
+        let redirect_to = redirect_to.clone();
+        counted.fetch_add(1, Ordering::SeqCst);
+        async move {
+            match redirect_to {
+                Some(to) => axum::response::Redirect::temporary(&to).into_response(),
+                None => {
+                    axum::Json(serde_json::json!({"name": "Secret", "description": "internal"}))
+                        .into_response()
+                }
+            }
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (address, hits)
+}
+
+pub async fn metadata_on_internal_addresses_is_never_requested(backend: Backend) {
+    // The production default: the public web on ports 80 and 443 only.
+    let stack = Stack::start_with(backend.clone(), |s| s.refresh_per_minute = 100).await;
+    let user = stack.user("ada@example.com").await;
+    let (internal, hits) = counting_server(None).await;
+    for uri in [
+        format!("http://{internal}/meta.json"),
+        format!("http://localhost:{}/meta.json", internal.port()),
+        format!("http://[::ffff:127.0.0.1]:{}/meta.json", internal.port()),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+    ] {
+        stack
+            .demo
+            .mint_pal_at(user.address(), uri)
+            .await
+            .expect("minted");
+    }
+    let (status, body) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let nfts = body["nfts"].as_array().expect("nfts");
+    assert_eq!(nfts.len(), 4, "listed, undescribed: {body}");
+    assert!(
+        nfts.iter()
+            .all(|n| n["state"] == 2 && n["description"] == ""),
+        "{body}"
+    );
+    assert!(
+        !body.to_string().contains("Secret"),
+        "nothing internal is echoed"
+    );
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "the internal server was never contacted"
+    );
+    drop(stack);
+
+    // Every redirect is checked again: an allowed server that redirects to a
+    // port (or address) that is not allowed is not followed.
+    let (target, target_hits) = counting_server(None).await;
+    let (hop, hop_hits) = counting_server(Some(format!("http://{target}/meta.json"))).await;
+    let stack = Stack::start_with(backend, |s| {
+        s.refresh_per_minute = 100;
+        s.fetch_internal_hosts = true;
+        s.fetch_ports = vec![hop.port()];
+    })
+    .await;
+    let user = stack.user("bob@example.com").await;
+    stack
+        .demo
+        .mint_pal_at(user.address(), format!("http://{hop}/meta.json"))
+        .await
+        .expect("minted");
+    let (status, body) = stack
+        .get(
+            &format!("/v1/nft/refresh?{}", user.wallet_query()),
+            &user.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["nfts"][0]["state"], 2, "{body}");
+    assert_eq!(
+        hop_hits.load(Ordering::SeqCst),
+        1,
+        "the allowed server was asked"
+    );
+    assert_eq!(
+        target_hits.load(Ordering::SeqCst),
+        0,
+        "its redirect was not followed"
+    );
 }

@@ -7,6 +7,7 @@ mod abi;
 mod balances;
 pub mod metadata;
 mod nfts;
+pub mod safe_http;
 mod transactions;
 
 use std::time::Duration;

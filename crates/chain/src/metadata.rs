@@ -7,6 +7,8 @@ use base64::Engine as _;
 use serde::Deserialize;
 use url::Url;
 
+use crate::safe_http::{self, HostPolicy};
+
 /// What kind of media an NFT shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaKind {
@@ -37,6 +39,8 @@ pub enum MetadataError {
     Json(String),
     #[error("metadata is larger than {0} bytes")]
     TooLarge(usize),
+    #[error("metadata host refused: {0}")]
+    Refused(String),
 }
 
 /// Reads metadata documents, with a time and size limit on each.
@@ -45,6 +49,7 @@ pub struct MetadataFetcher {
     http: reqwest::Client,
     ipfs_gateway: Url,
     max_bytes: usize,
+    hosts: HostPolicy,
 }
 
 /// The metadata JSON as ERC-721/1155 and common marketplaces write it.
@@ -69,20 +74,21 @@ struct RawMetadata {
 impl MetadataFetcher {
     /// `ipfs_gateway` is the prefix that an `ipfs://CID/path` is appended to,
     /// e.g. `https://ipfs.io/ipfs/`.
+    /// Only hosts `hosts` allows are reached (`crate::safe_http`): a URI on
+    /// chain cannot make the service request its own network.
     pub fn new(
         ipfs_gateway: Url,
         timeout: Duration,
         max_bytes: usize,
+        hosts: HostPolicy,
     ) -> Result<Self, MetadataError> {
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .redirect(reqwest::redirect::Policy::limited(3))
-            .build()
+        let http = safe_http::client(hosts.clone(), timeout)
             .map_err(|e| MetadataError::Fetch(e.to_string()))?;
         Ok(Self {
             http,
             ipfs_gateway,
             max_bytes,
+            hosts,
         })
     }
 
@@ -121,6 +127,7 @@ impl MetadataFetcher {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(MetadataError::UnsupportedUri);
         }
+        self.hosts.check(&url).map_err(MetadataError::Refused)?;
         let mut response = self
             .http
             .get(url)
@@ -216,6 +223,7 @@ mod tests {
             Url::parse("https://gateway.example/ipfs/").expect("static url"),
             Duration::from_secs(1),
             64 * 1024,
+            HostPolicy::default(),
         )
         .expect("client")
     }

@@ -70,8 +70,14 @@ impl Thumbnails {
         let gateway = IPFS_GATEWAY
             .parse()
             .map_err(|e| ThumbnailError::Fetch(format!("{e}")))?;
-        let fetcher = MetadataFetcher::new(gateway, FETCH_TIMEOUT, MAX_SOURCE_BYTES)
-            .map_err(|e| ThumbnailError::Fetch(e.to_string()))?;
+        // Pictures come from URLs anyone can write on chain: the public web only.
+        let fetcher = MetadataFetcher::new(
+            gateway,
+            FETCH_TIMEOUT,
+            MAX_SOURCE_BYTES,
+            satchel_chain::safe_http::HostPolicy::default(),
+        )
+        .map_err(|e| ThumbnailError::Fetch(e.to_string()))?;
         Ok(Self {
             dir: dir.into(),
             fetcher,

@@ -85,8 +85,16 @@ impl AppState {
                 ))
             })
             .collect::<anyhow::Result<HashMap<_, _>>>()?;
-        let metadata =
-            MetadataFetcher::new(settings.ipfs_gateway.clone(), timeout, 2 * 1024 * 1024)?;
+        let hosts = satchel_chain::safe_http::HostPolicy {
+            allow_internal: settings.fetch_internal_hosts,
+            ports: settings.fetch_ports.clone(),
+        };
+        let metadata = MetadataFetcher::new(
+            settings.ipfs_gateway.clone(),
+            timeout,
+            2 * 1024 * 1024,
+            hosts,
+        )?;
         let read_ttl = Duration::from_millis(settings.read_cache_ms);
         let caches = Caches {
             apps: TtlCache::new(Duration::from_secs(30).min(read_ttl * 15), 4096),

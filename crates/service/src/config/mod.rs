@@ -35,6 +35,12 @@ pub struct Settings {
     pub public_url: Url,
     /// Prefix an `ipfs://CID/path` is appended to when reading NFT metadata.
     pub ipfs_gateway: Url,
+    /// Let NFT metadata be read from loopback, private and link-local addresses
+    /// (a local stack's own metadata server). Off: a URI on chain cannot make the
+    /// service request its own network.
+    pub fetch_internal_hosts: bool,
+    /// The ports NFT metadata is read from; empty allows every port.
+    pub fetch_ports: Vec<u16>,
     /// Seconds a node or metadata request may take before it counts as failed.
     pub upstream_timeout_secs: u64,
     /// Lifetime of a service access token, in seconds.
@@ -89,6 +95,8 @@ impl Default for Settings {
             data_dir: PathBuf::from("satchel-data"),
             public_url: Url::parse("http://127.0.0.1:8787/").unwrap(),
             ipfs_gateway: Url::parse("https://ipfs.io/ipfs/").unwrap(),
+            fetch_internal_hosts: false,
+            fetch_ports: vec![80, 443],
             upstream_timeout_secs: 10,
             access_token_ttl_secs: 15 * 60,
             refresh_per_minute: 6,
@@ -119,6 +127,8 @@ impl fmt::Debug for Settings {
             data_dir,
             public_url,
             ipfs_gateway,
+            fetch_internal_hosts,
+            fetch_ports,
             upstream_timeout_secs,
             access_token_ttl_secs,
             refresh_per_minute,
@@ -140,6 +150,8 @@ impl fmt::Debug for Settings {
             .field("data_dir", data_dir)
             .field("public_url", &public_url.as_str())
             .field("ipfs_gateway", &ipfs_gateway.as_str())
+            .field("fetch_internal_hosts", fetch_internal_hosts)
+            .field("fetch_ports", fetch_ports)
             .field("upstream_timeout_secs", upstream_timeout_secs)
             .field("access_token_ttl_secs", access_token_ttl_secs)
             .field("refresh_per_minute", refresh_per_minute)
