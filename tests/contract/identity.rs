@@ -340,7 +340,12 @@ pub async fn every_error_of_the_email_methods_comes_from_a_real_request(backend:
         });
     patient.init(stack.sdk_config()).await.expect("init");
     let opener = async {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no verification e-mail came"
+            );
             if let Some(link) = stack.verification_link("erin@example.com") {
                 assert_eq!(
                     stack.http.get(&link).send().await.expect("opened").status(),
@@ -482,6 +487,44 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
         .await,
         429
     );
+}
+
+pub async fn e_mail_endpoints_take_no_unbounded_input(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.email_requests_per_address = 3).await;
+    // A body past the limit is not read.
+    let huge = "a".repeat(100 * 1024);
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/resend",
+            serde_json::json!({"email": format!("{huge}@example.com")}),
+        )
+        .await;
+    assert_error(status, &body, 413, "InvalidParameters");
+    // Not an address: refused before anything is counted or stored.
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/resend",
+            serde_json::json!({"email": format!("{}@x", "a".repeat(1000))}),
+        )
+        .await;
+    assert_error(status, &body, 400, "IncorrectEmailForm");
+    // Sign-ups from one address: a burst of `email_requests_per_address`, then 429.
+    for n in 0..3 {
+        let (status, body) = stack
+            .post(
+                "/v1/auth/email/signup",
+                serde_json::json!({"email": format!("new{n}@example.com"), "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/signup",
+            serde_json::json!({"email": "one-too-many@example.com", "password": PASSWORD}),
+        )
+        .await;
+    assert_error(status, &body, 429, "TooManyRequests");
 }
 
 pub async fn the_app_info_says_what_the_key_may_use(backend: Backend) {

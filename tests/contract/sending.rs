@@ -516,13 +516,21 @@ pub async fn the_service_broadcasts_only_the_callers_own_signed_transfers(backen
     )
     .await;
     crate::assert_error(status, &body, 400, "InvalidParameters");
+    // Over the signed transaction's limit (16 KiB), and over the body limit.
+    let (status, body) = post(
+        &ada.token,
+        "/v1/transactions",
+        json!({"accountId": ada_account, "raw": format!("0x{}", "00".repeat(20_000))}),
+    )
+    .await;
+    crate::assert_error(status, &body, 400, "InvalidParameters");
     let (status, body) = post(
         &ada.token,
         "/v1/transactions",
         json!({"accountId": ada_account, "raw": format!("0x{}", "00".repeat(40_000))}),
     )
     .await;
-    crate::assert_error(status, &body, 400, "InvalidParameters");
+    crate::assert_error(status, &body, 413, "InvalidParameters");
     // Preparing from another user's account, or listing their activity.
     let (status, body) = post(
         &eve.token,

@@ -81,11 +81,67 @@ impl Chain {
     }
 }
 
-/// Sorts an RPC failure into "could not reach" and "answered wrongly".
+/// Sorts an RPC failure into "could not reach" and "answered wrongly". URLs are
+/// taken out of the text: a node's URL often carries an API key, and these
+/// errors end up in logs.
 pub(crate) fn rpc_error(e: alloy::transports::TransportError) -> ChainError {
     use alloy::transports::RpcError;
     match e {
-        RpcError::Transport(kind) => ChainError::Unreachable(kind.to_string()),
-        other => ChainError::Node(other.to_string()),
+        RpcError::Transport(kind) => ChainError::Unreachable(without_urls(&kind.to_string())),
+        other => ChainError::Node(without_urls(&other.to_string())),
+    }
+}
+
+/// `text` with every `http(s)://…` or `ws(s)://…` in it replaced by `<url>`.
+pub fn without_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = ["http://", "https://", "ws://", "wss://"]
+        .iter()
+        .filter_map(|scheme| rest.find(scheme))
+        .min()
+    {
+        out.push_str(&rest[..at]);
+        out.push_str("<url>");
+        let tail = &rest[at..];
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, ')' | '"' | '\'' | '>' | ','))
+            .unwrap_or(tail.len());
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_urls_and_their_keys_never_reach_an_error_text() {
+        let text = "error sending request for url (https://eth.example.com/v2/SECRETKEY?apikey=SECRET2): connection refused";
+        let clean = without_urls(text);
+        assert!(!clean.contains("SECRET"), "{clean}");
+        assert_eq!(
+            clean,
+            "error sending request for url (<url>): connection refused"
+        );
+        assert_eq!(without_urls("no url here"), "no url here");
+        assert_eq!(
+            without_urls("a http://x.y/z b wss://k c"),
+            "a <url> b <url> c"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_node_that_is_down_is_reported_without_its_url() {
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+            l.local_addr().expect("addr").port()
+        };
+        let url = format!("http://127.0.0.1:{port}/v3/SECRETKEY?key=SECRET2");
+        let chain = Chain::http(url.parse().expect("url"), Duration::from_secs(2)).expect("chain");
+        let e = chain.block_number().await.expect_err("nothing listens");
+        assert!(!e.to_string().contains("SECRET"), "{e}");
     }
 }

@@ -36,6 +36,24 @@ impl ServiceConfig {
     }
 }
 
+/// `https://`, or `http://` to this machine only (the local stack).
+fn check_service_url(url: &Url) -> Result<(), SdkError> {
+    let local = match url.host() {
+        Some(url::Host::Domain(name)) => name == "localhost",
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    };
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if local => Ok(()),
+        _ => Err(SdkError::service(
+            ServiceErrorCode::InvalidParameters,
+            "the service URL must be https:// (http:// only for a service on this machine)",
+        )),
+    }
+}
+
 /// Which part of the SDK is calling; it picks the `X-SDK-TYPE` header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Caller {
@@ -78,10 +96,16 @@ impl std::fmt::Debug for RestClient {
 }
 
 impl RestClient {
+    /// Refuses a plain `http://` service anywhere but on this machine: the app
+    /// key and the user's tokens travel in its headers.
     pub fn new(config: &ServiceConfig, app_key: &str) -> Result<Self, SdkError> {
+        check_service_url(&config.service_url)?;
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+            // The service never redirects; following one would carry X-API-KEY
+            // (and a bearer token) to wherever it points.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| SdkError::service(ServiceErrorCode::ApiRequestError, e.to_string()))?;
         let mut base = config.service_url.clone();
@@ -184,6 +208,69 @@ pub mod erased {
         fn to_json(&self) -> Result<Vec<u8>, SdkError> {
             serde_json::to_vec(self)
                 .map_err(|e| SdkError::service(ServiceErrorCode::InvalidParameters, e.to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_redirect_is_not_followed_so_the_app_key_stays_home() {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let elsewhere_port = elsewhere.local_addr().expect("addr").port();
+        let reached = tokio::spawn(async move { elsewhere.accept().await.is_ok() });
+        let service = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let service_url: Url = format!("http://{}/", service.local_addr().expect("addr"))
+            .parse()
+            .expect("url");
+        tokio::spawn(async move {
+            let (mut socket, _) = service.accept().await.expect("accepted");
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            let answer = format!(
+                "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{elsewhere_port}/v1/app\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+            let _ = socket.write_all(answer.as_bytes()).await;
+        });
+        let client = RestClient::new(
+            &ServiceConfig::new(service_url, "app.example"),
+            "the-app-key",
+        )
+        .expect("client");
+        let answer: Result<serde_json::Value, _> = client
+            .send(Caller::Login, Method::GET, "v1/app", None, None)
+            .await;
+        assert!(answer.is_err(), "a redirect is an error, not followed");
+        assert!(!reached.is_finished(), "nothing went to the other host");
+        reached.abort();
+    }
+
+    #[test]
+    fn plain_http_is_only_for_this_machine() {
+        for ok in [
+            "https://wallet.example.com/",
+            "http://127.0.0.1:8787/",
+            "http://localhost:8787/",
+            "http://[::1]:8787/",
+        ] {
+            assert!(check_service_url(&ok.parse().expect("url")).is_ok(), "{ok}");
+        }
+        for bad in [
+            "http://wallet.example.com/",
+            "http://192.168.1.5/",
+            "ftp://wallet.example.com/",
+        ] {
+            assert!(
+                check_service_url(&bad.parse().expect("url")).is_err(),
+                "{bad}"
+            );
         }
     }
 }

@@ -105,6 +105,23 @@ impl Thumbnails {
             .map_err(|e| ThumbnailError::Decode(e.to_string()))?
     }
 
+    /// Removes every cached thumbnail (at logout: the next person on this
+    /// device does not see the pictures of the last one's NFTs).
+    pub fn clear(&self) -> std::io::Result<()> {
+        match std::fs::read_dir(&self.dir) {
+            Ok(entries) => {
+                for entry in entries.flatten() {
+                    if entry.path().extension().is_some_and(|e| e == "png") {
+                        std::fs::remove_file(entry.path())?;
+                    }
+                }
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     fn cache_path(&self, source: &str, size: ThumbnailSize) -> PathBuf {
         let digest = Sha256::digest(source.as_bytes());
         self.dir
@@ -346,6 +363,37 @@ mod tests {
             .await
             .expect("its own size");
         assert_eq!(decoded(&detail).dimensions(), (640, 640));
+    }
+
+    #[tokio::test]
+    async fn clear_removes_every_cached_thumbnail() {
+        let dir = tempfile::tempdir().expect("dir");
+        let thumbnails = Thumbnails::new(dir.path()).expect("thumbnails");
+        let svg = "<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect width='4' height='4' fill='red'/></svg>";
+        let source = format!(
+            "data:image/svg+xml;base64,{}",
+            base64::Engine::encode(&base64::engine::general_purpose::STANDARD, svg)
+        );
+        thumbnails
+            .png(&source, ThumbnailSize::Tile)
+            .await
+            .expect("made");
+        let pngs = || {
+            std::fs::read_dir(dir.path())
+                .expect("dir")
+                .filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "png"))
+                })
+                .count()
+        };
+        assert_eq!(pngs(), 1);
+        thumbnails.clear().expect("cleared");
+        assert_eq!(pngs(), 0);
+        Thumbnails::new(dir.path().join("never-made"))
+            .expect("thumbnails")
+            .clear()
+            .expect("nothing to clear");
     }
 
     #[tokio::test]

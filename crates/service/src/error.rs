@@ -206,6 +206,13 @@ impl From<QueryRejection> for ApiError {
 
 impl From<JsonRejection> for ApiError {
     fn from(e: JsonRejection) -> Self {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return Self::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                ServiceErrorCode::InvalidParameters,
+                "the request body is too large",
+            );
+        }
         Self::bad_request(e.body_text())
     }
 }

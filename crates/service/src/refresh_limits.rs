@@ -17,9 +17,13 @@ use governor::middleware::NoOpMiddleware;
 use governor::state::{InMemoryState, NotKeyed};
 use governor::{Quota, RateLimiter};
 
-/// Most keys remembered at once; past it the least used are forgotten (and start
-/// again with a full allowance).
-const MAX_KEYS: u64 = 100_000;
+/// Most bytes of keys remembered at once (each key weighs its length and a fixed
+/// overhead); past it the least used are forgotten (and start again with a full
+/// allowance). Keys are short (ids, a checked e-mail address), so this holds
+/// well over 100,000 of them.
+const MAX_WEIGHT: u64 = 32 * 1024 * 1024;
+/// What a limiter costs beside its key, in bytes.
+const ENTRY_OVERHEAD: u32 = 128;
 
 /// What a refresh limit counts.
 #[derive(Debug, Clone, Copy)]
@@ -32,6 +36,10 @@ pub enum RefreshKey<'a> {
     VerificationEmail { app_id: &'a str, email: &'a str },
     /// Sending a PIN unlock link for one wallet.
     PinUnlockEmail { wallet_id: &'a str },
+    /// Sign-ups from one network address.
+    SignUpFrom { address: std::net::IpAddr },
+    /// Verification e-mails asked for from one network address.
+    ResendFrom { address: std::net::IpAddr },
 }
 
 impl fmt::Display for RefreshKey<'_> {
@@ -41,6 +49,8 @@ impl fmt::Display for RefreshKey<'_> {
             Self::Nfts { wallet_id } => write!(f, "nft:{wallet_id}"),
             Self::VerificationEmail { app_id, email } => write!(f, "resend:{app_id}:{email}"),
             Self::PinUnlockEmail { wallet_id } => write!(f, "pin-unlock:{wallet_id}"),
+            Self::SignUpFrom { address } => write!(f, "signup-from:{address}"),
+            Self::ResendFrom { address } => write!(f, "resend-from:{address}"),
         }
     }
 }
@@ -51,8 +61,13 @@ type Limiter<C> = RateLimiter<NotKeyed, InMemoryState, C, NoOpMiddleware<<C as C
 /// `60 s / refresh_per_minute`.
 pub struct RefreshLimits<C: Clock = DefaultClock> {
     quota: Quota,
+    /// For the keys of one network address (sign-ups, verification e-mails).
+    address_quota: Quota,
     clock: C,
     limiters: moka::sync::Cache<String, Arc<Limiter<C>>>,
+    /// Every e-mail the service sends, whoever asks: a flood of sign-ups from
+    /// many addresses still cannot make it a spam relay.
+    mail: Limiter<C>,
 }
 
 impl<C: Clock> fmt::Debug for RefreshLimits<C> {
@@ -65,9 +80,16 @@ impl<C: Clock> fmt::Debug for RefreshLimits<C> {
 }
 
 impl RefreshLimits {
-    /// Allows `per_minute` refreshes per key (at least one).
-    pub fn new(per_minute: u32) -> Self {
-        Self::with_clock(per_minute, DefaultClock::default())
+    /// Allows `per_minute` refreshes per key (at least one),
+    /// `per_address_per_minute` e-mail requests per network address, and
+    /// `emails_per_minute` e-mails in all.
+    pub fn new(per_minute: u32, per_address_per_minute: u32, emails_per_minute: u32) -> Self {
+        Self::with_clock(
+            per_minute,
+            per_address_per_minute,
+            emails_per_minute,
+            DefaultClock::default(),
+        )
     }
 }
 
@@ -76,13 +98,26 @@ where
     C: Clock + Clone + Send + Sync + 'static,
     C::Instant: Send + Sync,
 {
-    pub fn with_clock(per_minute: u32, clock: C) -> Self {
-        let quota = Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN));
+    pub fn with_clock(
+        per_minute: u32,
+        per_address_per_minute: u32,
+        emails_per_minute: u32,
+        clock: C,
+    ) -> Self {
+        let per = |n: u32| Quota::per_minute(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN));
+        let quota = per(per_minute);
         Self {
             quota,
+            address_quota: per(per_address_per_minute),
+            mail: RateLimiter::direct_with_clock(per(emails_per_minute), clock.clone()),
             clock,
             limiters: moka::sync::Cache::builder()
-                .max_capacity(MAX_KEYS)
+                .weigher(|key: &String, _| {
+                    u32::try_from(key.len())
+                        .unwrap_or(u32::MAX)
+                        .saturating_add(ENTRY_OVERHEAD)
+                })
+                .max_capacity(MAX_WEIGHT)
                 .time_to_idle(Duration::from_secs(60))
                 .build(),
         }
@@ -91,13 +126,26 @@ where
     /// Counts a refresh of `key` if it is allowed; `Err` carries how long until the
     /// next one is.
     pub fn check(&self, key: RefreshKey<'_>) -> Result<(), Duration> {
+        let quota = match key {
+            RefreshKey::SignUpFrom { .. } | RefreshKey::ResendFrom { .. } => self.address_quota,
+            _ => self.quota,
+        };
         let limiter = self.limiters.get_with(key.to_string(), || {
-            Arc::new(RateLimiter::direct_with_clock(
-                self.quota,
-                self.clock.clone(),
-            ))
+            Arc::new(RateLimiter::direct_with_clock(quota, self.clock.clone()))
         });
         limiter
+            .check()
+            .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+}
+
+impl<C> RefreshLimits<C>
+where
+    C: Clock,
+{
+    /// Counts an e-mail to send if the service-wide allowance has room.
+    pub fn check_mail(&self) -> Result<(), Duration> {
+        self.mail
             .check()
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
     }
@@ -114,7 +162,7 @@ mod tests {
     #[test]
     fn the_limit_holds_per_key_and_frees_up_over_the_minute() {
         let clock = FakeRelativeClock::default();
-        let limits = RefreshLimits::with_clock(2, clock.clone());
+        let limits = RefreshLimits::with_clock(2, 100, 100, clock.clone());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(30)));
@@ -140,8 +188,27 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_long_distinct_keys_stays_within_the_byte_bound() {
+        let limits = RefreshLimits::new(1, 1, 1);
+        let long = "x".repeat(100_000);
+        for n in 0..2_000 {
+            let email = format!("{n}{long}@example.com");
+            let _ = limits.check(RefreshKey::VerificationEmail {
+                app_id: "app",
+                email: &email,
+            });
+        }
+        limits.limiters.run_pending_tasks();
+        assert!(
+            limits.limiters.weighted_size() <= MAX_WEIGHT,
+            "{} bytes held",
+            limits.limiters.weighted_size()
+        );
+    }
+
+    #[test]
     fn a_zero_limit_still_allows_one() {
-        let limits = RefreshLimits::with_clock(0, FakeRelativeClock::default());
+        let limits = RefreshLimits::with_clock(0, 100, 100, FakeRelativeClock::default());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert!(limits.check(BALANCE).is_err());
     }

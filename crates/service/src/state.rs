@@ -108,7 +108,11 @@ impl AppState {
             pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
             metadata,
-            refresh_limits: Arc::new(RefreshLimits::new(settings.refresh_per_minute)),
+            refresh_limits: Arc::new(RefreshLimits::new(
+                settings.refresh_per_minute,
+                settings.email_requests_per_address,
+                settings.emails_per_minute,
+            )),
             login_failures: Arc::new(LoginFailures::new(
                 settings.login_failures_per_account,
                 settings.login_failures_per_address,

@@ -299,6 +299,11 @@ impl Widget {
 
     /// Forgets everything about the person and moves to `status`.
     fn forget_user(&self, status: ServiceLifeCycle) {
+        if let Some(thumbnails) = self.thumbnails.get()
+            && let Err(e) = thumbnails.clear()
+        {
+            tracing::warn!(error = %e, "thumbnails not removed");
+        }
         let mut state = self.state.lock();
         *state = WidgetState {
             status,

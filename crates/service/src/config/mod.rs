@@ -49,6 +49,12 @@ pub struct Settings {
     /// minute before the service answers 429. Clients wait a minute between
     /// refreshes; this only stops a runaway client from hammering the node.
     pub refresh_per_minute: u32,
+    /// E-mails (verification links, PIN unlock links) the service sends in a
+    /// minute, in all; past it, asking for one answers 429.
+    pub emails_per_minute: u32,
+    /// Sign-ups and verification e-mails one network address may ask for in a
+    /// minute (a burst of that many, then one every 60/N seconds).
+    pub email_requests_per_address: u32,
     /// How long, in milliseconds, an instance answers session checks and account
     /// lists from memory. A logout or balance refresh on this instance shows at
     /// once; one on another instance behind the same database shows within this
@@ -100,6 +106,8 @@ impl Default for Settings {
             upstream_timeout_secs: 10,
             access_token_ttl_secs: 15 * 60,
             refresh_per_minute: 6,
+            emails_per_minute: 120,
+            email_requests_per_address: 20,
             read_cache_ms: 2_000,
             receipt_poll_ms: 2_000,
             identity_token_ttl_secs: 60 * 60,
@@ -132,6 +140,8 @@ impl fmt::Debug for Settings {
             upstream_timeout_secs,
             access_token_ttl_secs,
             refresh_per_minute,
+            emails_per_minute,
+            email_requests_per_address,
             read_cache_ms,
             receipt_poll_ms,
             identity_token_ttl_secs,
@@ -155,6 +165,8 @@ impl fmt::Debug for Settings {
             .field("upstream_timeout_secs", upstream_timeout_secs)
             .field("access_token_ttl_secs", access_token_ttl_secs)
             .field("refresh_per_minute", refresh_per_minute)
+            .field("emails_per_minute", emails_per_minute)
+            .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)
             .field("receipt_poll_ms", receipt_poll_ms)
             .field("identity_token_ttl_secs", identity_token_ttl_secs)

@@ -88,6 +88,12 @@ async fn send_verification(
     identity_id: &str,
     email: &str,
 ) -> ApiResult<()> {
+    state.refresh_limits.check_mail().map_err(|wait| {
+        ApiError::too_many_requests(format!(
+            "the service is sending too many e-mails; try again in {} s",
+            wait.as_secs().max(1)
+        ))
+    })?;
     let secret = random_secret();
     state
         .db
@@ -121,6 +127,14 @@ async fn send_verification(
 /// whether the address is registered.
 pub async fn resend_verification(state: &AppState, app: &AppRow, email: &str) -> ApiResult<()> {
     let email = normalize_email(email);
+    // Checked before it is counted: only a real address takes a limiter's place.
+    if !rules::is_email_form(&email) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            ServiceErrorCode::IncorrectEmailForm,
+            "that is not an e-mail address",
+        ));
+    }
     state
         .refresh_limits
         .check(RefreshKey::VerificationEmail {

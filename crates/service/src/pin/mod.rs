@@ -355,6 +355,12 @@ pub async fn send_unlock_email(
         .await?
         .map_or_else(|| "Satchel".to_owned(), |app| app.name);
     let token = random_secret();
+    state.refresh_limits.check_mail().map_err(|wait| {
+        ApiError::too_many_requests(format!(
+            "the service is sending too many e-mails; try again in {} s",
+            wait.as_secs().max(1)
+        ))
+    })?;
     state
         .db
         .create_pin_unlock(wallet_id, &secret_hash(&token), UNLOCK_LINK_LIFETIME_SECS)

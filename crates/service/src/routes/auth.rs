@@ -19,6 +19,7 @@ use crate::auth::{AuthUser, CallingApp};
 use crate::error::ApiResult;
 use crate::identity;
 use crate::mail::html_escape;
+use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
 
 type Reply<T> = ApiResult<axum::Json<T>>;
@@ -73,6 +74,16 @@ fn client_address(
     )
 }
 
+/// Counts a request from one network address against its limit.
+fn per_address(state: &AppState, key: RefreshKey<'_>) -> ApiResult<()> {
+    state.refresh_limits.check(key).map_err(|wait| {
+        crate::error::ApiError::too_many_requests(format!(
+            "too many requests from this address; try again in {} s",
+            wait.as_secs().max(1)
+        ))
+    })
+}
+
 /// Signs up with an e-mail and password.
 #[utoipa::path(post, path = "/v1/auth/email/signup", request_body = EmailCredentials,
     responses((status = 200, body = SignUpResponse),
@@ -82,9 +93,13 @@ fn client_address(
 pub async fn sign_up(
     State(state): State<AppState>,
     app: CallingApp,
+    ClientAddress(address): ClientAddress,
     Json(body): Json<EmailCredentials>,
 ) -> Reply<SignUpResponse> {
     let app = app.policy(&state).await?;
+    if let Some(address) = address {
+        per_address(&state, RefreshKey::SignUpFrom { address })?;
+    }
     Ok(axum::Json(
         identity::email::sign_up(&state, &app, body).await?,
     ))
@@ -95,9 +110,13 @@ pub async fn sign_up(
 pub async fn resend(
     State(state): State<AppState>,
     app: CallingApp,
+    ClientAddress(address): ClientAddress,
     Json(body): Json<ResendRequest>,
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
+    if let Some(address) = address {
+        per_address(&state, RefreshKey::ResendFrom { address })?;
+    }
     identity::email::resend_verification(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)
 }

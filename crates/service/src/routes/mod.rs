@@ -76,8 +76,14 @@ pub fn router(state: AppState) -> Router {
                 "method not allowed",
             )
         })
+        // Every JSON body the service takes is small (a signed transfer is the
+        // largest, under 32 KiB of hex): nothing larger is read.
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
 }
+
+/// The largest request body read, in bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
 
 /// Query extractor whose rejection is the service's JSON 400.
 #[derive(FromRequestParts)]
