@@ -120,8 +120,15 @@ pub async fn sign_up_verify_log_in_and_log_out(backend: Backend) {
 }
 
 pub async fn refresh_token_reuse_revokes_the_family(backend: Backend) {
-    let stack = Stack::start(backend).await;
+    let stack = Stack::start_with(backend, |s| s.refresh_reuse_grace_secs = 0).await;
     let (login, _) = signed_in(&stack, "ada@example.com").await;
+    let identity_refresh = login
+        .session()
+        .await
+        .expect("store")
+        .expect("session")
+        .identity
+        .refresh_token;
     let first = login
         .session()
         .await
@@ -147,6 +154,15 @@ pub async fn refresh_token_reuse_revokes_the_family(backend: Backend) {
     let access = second["accessToken"].as_str().expect("access");
     let (status, body) = stack.get("/v1/auth/service/user", access).await;
     assert_error(status, &body, 401, "InvalidLoginSession");
+    // The whole login ended: the identity session it came from too, so a thief
+    // holding the identity refresh token cannot make a new service session.
+    let (status, body) = stack
+        .post(
+            "/v1/auth/identity/refresh",
+            serde_json::json!({"refreshToken": identity_refresh}),
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
 
     // The identity side rotates and detects reuse the same way.
     let (login, _) = signed_in(&stack, "bob@example.com").await;
@@ -170,6 +186,44 @@ pub async fn refresh_token_reuse_revokes_the_family(backend: Backend) {
         .await
         .expect_err("the family ended");
     assert!(e.is(ServiceErrorCode::InvalidLoginSession), "{e:?}");
+}
+
+pub async fn a_retried_refresh_is_renewed_and_an_ended_login_ends_its_sessions(backend: Backend) {
+    let stack = Stack::start(backend).await; // the default grace: 10 s
+    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    let tokens = login.session().await.expect("store").expect("session");
+    let refresh = |token: String| {
+        stack.post(
+            "/v1/auth/service/refresh",
+            serde_json::json!({"refreshToken": token}),
+        )
+    };
+    // The answer to the first refresh was lost: the client sends the same token
+    // again at once, and is renewed rather than logged out.
+    let (status, first) = refresh(tokens.service.refresh_token.clone()).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, retried) = refresh(tokens.service.refresh_token.clone()).await;
+    assert_eq!(status, 200, "a retry within the grace: {retried}");
+    let (status, body) = refresh(retried["refreshToken"].as_str().expect("token").to_owned()).await;
+    assert_eq!(status, 200, "{body}");
+
+    // A second service session from the same identity login, then that login
+    // ends (reuse of its identity refresh token after the grace is simulated by
+    // logging out): every service session made from it ends with it.
+    let (status, other) = stack
+        .post(
+            "/v1/auth/service/login",
+            serde_json::json!({"provider": "email", "token": {"idToken": tokens.identity.id_token, "refreshToken": tokens.identity.refresh_token}}),
+        )
+        .await;
+    assert_eq!(status, 200, "{other}");
+    let other_refresh = other["token"]["refreshToken"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    login.logout().await.expect("logged out");
+    let (status, body) = refresh(other_refresh).await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
 }
 
 pub async fn an_expired_or_refused_access_token_is_renewed_transparently(backend: Backend) {

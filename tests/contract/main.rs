@@ -59,6 +59,7 @@ on_every_backend!(
     upstream::the_openapi_document_and_unknown_routes,
     identity::sign_up_verify_log_in_and_log_out,
     identity::refresh_token_reuse_revokes_the_family,
+    identity::a_retried_refresh_is_renewed_and_an_ended_login_ends_its_sessions,
     identity::an_expired_or_refused_access_token_is_renewed_transparently,
     identity::tampered_foreign_and_wrong_purpose_tokens_are_refused,
     identity::every_error_of_the_email_methods_comes_from_a_real_request,

@@ -178,6 +178,16 @@ impl AppState {
         Ok(())
     }
 
+    /// Ends an identity session and every service session made from it: their
+    /// tokens stop working here at once, and on other instances within
+    /// `read_cache_ms`.
+    pub async fn revoke_identity_family(&self, identity_session: &str) -> DbResult<()> {
+        for session in self.db.revoke_identity_family(identity_session).await? {
+            self.caches.live_sessions.remove(&session);
+        }
+        Ok(())
+    }
+
     /// The wallet's owner and the body of operation 1 (`GET /v1/account`), built by
     /// `build` on a miss.
     pub async fn wallet_view<F, Fut>(

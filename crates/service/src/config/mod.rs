@@ -67,6 +67,10 @@ pub struct Settings {
     /// Lifetime of identity and service refresh tokens, in seconds; using one moves
     /// its session's end this far out again.
     pub refresh_token_ttl_secs: u64,
+    /// How long after its use a refresh token is still taken, as a retry whose
+    /// answer was lost, in seconds; later, presenting it is theft and ends the
+    /// login everywhere.
+    pub refresh_reuse_grace_secs: u64,
     /// Failed logins one e-mail address may have in 15 minutes before a 429.
     pub login_failures_per_account: u32,
     /// Failed logins one network address may have in 15 minutes before a 429.
@@ -112,6 +116,7 @@ impl Default for Settings {
             receipt_poll_ms: 2_000,
             identity_token_ttl_secs: 60 * 60,
             refresh_token_ttl_secs: 30 * 24 * 60 * 60,
+            refresh_reuse_grace_secs: 10,
             login_failures_per_account: 5,
             login_failures_per_address: 30,
             pin_secret: None,
@@ -146,6 +151,7 @@ impl fmt::Debug for Settings {
             receipt_poll_ms,
             identity_token_ttl_secs,
             refresh_token_ttl_secs,
+            refresh_reuse_grace_secs,
             login_failures_per_account,
             login_failures_per_address,
             pin_secret,
@@ -171,6 +177,7 @@ impl fmt::Debug for Settings {
             .field("receipt_poll_ms", receipt_poll_ms)
             .field("identity_token_ttl_secs", identity_token_ttl_secs)
             .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
+            .field("refresh_reuse_grace_secs", refresh_reuse_grace_secs)
             .field("login_failures_per_account", login_failures_per_account)
             .field("login_failures_per_address", login_failures_per_address)
             .field("pin_secret", &pin_secret.as_ref().map(|_| "<redacted>"))

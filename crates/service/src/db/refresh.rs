@@ -53,13 +53,21 @@ impl Db {
         Ok(())
     }
 
-    /// Uses a refresh token once. The update is conditional, so of two requests
-    /// racing with the same token only one gets `Fresh`.
-    pub async fn use_refresh_token(
+    /// Rotates a refresh token in one transaction: uses `token_hash` up and stores
+    /// `next_hash` as the next of its family. The update is conditional, so of
+    /// two requests racing with the same token only one gets `Fresh`; but a token
+    /// used less than `grace_secs` ago is taken again (its answer may have been
+    /// lost on the way), so a retry does not look like theft.
+    pub async fn rotate_refresh_token(
         &self,
         purpose: RefreshPurpose,
         token_hash: &str,
+        next_hash: &str,
+        lifetime_secs: i64,
+        grace_secs: i64,
     ) -> DbResult<RefreshUse> {
+        let at = now();
+        let mut tx = self.pool().begin().await?;
         let fresh: Option<String> = sqlx::query_scalar(
             "UPDATE refresh_tokens SET used_at = $3 \
              WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 \
@@ -67,22 +75,43 @@ impl Db {
         )
         .bind(token_hash)
         .bind(purpose.as_str())
-        .bind(now())
-        .fetch_optional(self.pool())
+        .bind(at)
+        .fetch_optional(&mut *tx)
         .await?;
-        if let Some(family) = fresh {
-            return Ok(RefreshUse::Fresh { family });
+        let found = match fresh {
+            Some(family) => RefreshUse::Fresh { family },
+            None => {
+                let used: Option<(String, Option<i64>)> = sqlx::query_as(
+                    "SELECT family_id, used_at FROM refresh_tokens \
+                     WHERE token_hash = $1 AND purpose = $2",
+                )
+                .bind(token_hash)
+                .bind(purpose.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+                match used {
+                    Some((family, Some(used_at))) if at - used_at < grace_secs => {
+                        RefreshUse::Fresh { family }
+                    }
+                    Some((family, Some(_))) => RefreshUse::Reused { family },
+                    _ => RefreshUse::Invalid,
+                }
+            }
+        };
+        if let RefreshUse::Fresh { family } = &found {
+            sqlx::query(
+                "INSERT INTO refresh_tokens (token_hash, purpose, family_id, issued_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(next_hash)
+            .bind(purpose.as_str())
+            .bind(family)
+            .bind(at)
+            .bind(at + lifetime_secs)
+            .execute(&mut *tx)
+            .await?;
         }
-        let used: Option<(String, Option<i64>)> = sqlx::query_as(
-            "SELECT family_id, used_at FROM refresh_tokens WHERE token_hash = $1 AND purpose = $2",
-        )
-        .bind(token_hash)
-        .bind(purpose.as_str())
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(match used {
-            Some((family, Some(_))) => RefreshUse::Reused { family },
-            _ => RefreshUse::Invalid,
-        })
+        tx.commit().await?;
+        Ok(found)
     }
 }

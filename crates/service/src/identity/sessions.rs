@@ -1,6 +1,13 @@
 //! Sessions and their tokens: identity sessions (an e-mail login's id token and
 //! refresh token), service sessions (access and refresh tokens), refresh with
 //! rotation and reuse detection, the current user, and logout.
+//!
+//! A service session is made from an identity session (its parent). Rotation is
+//! one database transaction; a token presented again within `refresh_reuse_grace_secs`
+//! of its use is a retry after a lost answer and is renewed again, later it is
+//! theft: the identity session and every service session made from it end. A
+//! service refresh checks the parent is live, and an identity session idle for
+//! longer than the refresh-token lifetime has ended.
 
 use axum::http::StatusCode;
 use satchel_api::{
@@ -23,13 +30,25 @@ pub(super) async fn issue_identity_tokens(
     identity: &IdentityRow,
 ) -> ApiResult<LoginResult> {
     let session = state.db.create_identity_session(&identity.id).await?;
-    identity_tokens_for(state, identity, &session).await
+    let refresh_token = random_secret();
+    state
+        .db
+        .insert_refresh_token(
+            RefreshPurpose::Identity,
+            &session,
+            &secret_hash(&refresh_token),
+            state.settings.refresh_token_ttl_secs as i64,
+        )
+        .await?;
+    identity_tokens_for(state, identity, &session, refresh_token)
 }
 
-async fn identity_tokens_for(
+/// The id token of `session`, beside its refresh token (already stored).
+fn identity_tokens_for(
     state: &AppState,
     identity: &IdentityRow,
     session: &str,
+    refresh_token: String,
 ) -> ApiResult<LoginResult> {
     let settings = &state.settings;
     let id_token = state
@@ -43,16 +62,6 @@ async fn identity_tokens_for(
             settings.identity_token_ttl_secs as i64,
         )
         .map_err(ApiError::internal)?;
-    let refresh_token = random_secret();
-    state
-        .db
-        .insert_refresh_token(
-            RefreshPurpose::Identity,
-            session,
-            &secret_hash(&refresh_token),
-            settings.refresh_token_ttl_secs as i64,
-        )
-        .await?;
     Ok(LoginResult {
         provider: Provider::Email,
         token: IdentityTokens {
@@ -68,15 +77,23 @@ pub async fn refresh_identity(
     app: &AppRow,
     refresh_token: &str,
 ) -> ApiResult<LoginResult> {
+    let next = random_secret();
+    let lifetime = state.settings.refresh_token_ttl_secs as i64;
     match state
         .db
-        .use_refresh_token(RefreshPurpose::Identity, &secret_hash(refresh_token))
+        .rotate_refresh_token(
+            RefreshPurpose::Identity,
+            &secret_hash(refresh_token),
+            &secret_hash(&next),
+            lifetime,
+            state.settings.refresh_reuse_grace_secs as i64,
+        )
         .await?
     {
         RefreshUse::Fresh { family } => {
             let identity_id = state
                 .db
-                .identity_session(&family)
+                .live_identity_session(&family, lifetime)
                 .await?
                 .ok_or_else(ApiError::session_ended)?;
             let identity = state
@@ -87,10 +104,11 @@ pub async fn refresh_identity(
             if identity.app_id != app.id {
                 return Err(ApiError::foreign_token(TokenKind::Refresh));
             }
-            identity_tokens_for(state, &identity, &family).await
+            state.db.touch_identity_session(&family).await?;
+            identity_tokens_for(state, &identity, &family, next)
         }
         RefreshUse::Reused { family } => {
-            state.db.revoke_identity_session(&family).await?;
+            state.revoke_identity_family(&family).await?;
             Err(ApiError::refresh_token_reused())
         }
         RefreshUse::Invalid => Err(ApiError::refused_token(
@@ -124,7 +142,12 @@ pub async fn service_login(
     if claims.app != app.id {
         return Err(ApiError::foreign_token(TokenKind::Identity));
     }
-    if state.db.identity_session(&claims.sid).await?.is_none() {
+    if state
+        .db
+        .live_identity_session(&claims.sid, state.settings.refresh_token_ttl_secs as i64)
+        .await?
+        .is_none()
+    {
         return Err(ApiError::session_ended());
     }
     if app.requires_email_verification() && !claims.email_verified {
@@ -148,15 +171,27 @@ pub async fn service_login(
         .db
         .create_session(&user_id, Some(&claims.sid), lifetime)
         .await?;
-    let token = service_tokens_for(state, &user_id, &app.id, &session).await?;
+    let refresh_token = random_secret();
+    state
+        .db
+        .insert_refresh_token(
+            RefreshPurpose::Service,
+            &session,
+            &secret_hash(&refresh_token),
+            lifetime,
+        )
+        .await?;
+    let token = service_tokens_for(state, &user_id, &app.id, &session, refresh_token)?;
     service_user(state, &user_id, Some(token)).await
 }
 
-async fn service_tokens_for(
+/// The access token of `session`, beside its refresh token (already stored).
+fn service_tokens_for(
     state: &AppState,
     user_id: &str,
     app_id: &str,
     session: &str,
+    refresh_token: String,
 ) -> ApiResult<ServiceToken> {
     let settings = &state.settings;
     let access_token = state
@@ -168,16 +203,6 @@ async fn service_tokens_for(
             settings.access_token_ttl_secs as i64,
         )
         .map_err(ApiError::internal)?;
-    let refresh_token = random_secret();
-    state
-        .db
-        .insert_refresh_token(
-            RefreshPurpose::Service,
-            session,
-            &secret_hash(&refresh_token),
-            settings.refresh_token_ttl_secs as i64,
-        )
-        .await?;
     Ok(ServiceToken {
         access_token,
         refresh_token,
@@ -185,34 +210,54 @@ async fn service_tokens_for(
 }
 
 /// Renews a service access token with a refresh token, which is used up and
-/// replaced; presenting a used one ends the session.
+/// replaced; presenting a used one ends the session, the identity session it was
+/// made from and every other service session made from that.
 pub async fn refresh_service(
     state: &AppState,
     app: &AppRow,
     refresh_token: &str,
 ) -> ApiResult<ServiceToken> {
+    let next = random_secret();
+    let lifetime = state.settings.refresh_token_ttl_secs as i64;
     match state
         .db
-        .use_refresh_token(RefreshPurpose::Service, &secret_hash(refresh_token))
+        .rotate_refresh_token(
+            RefreshPurpose::Service,
+            &secret_hash(refresh_token),
+            &secret_hash(&next),
+            lifetime,
+            state.settings.refresh_reuse_grace_secs as i64,
+        )
         .await?
     {
         RefreshUse::Fresh { family } => {
-            let (user_id, _) = state
+            let (user_id, parent) = state
                 .db
                 .live_session(&family)
                 .await?
                 .ok_or_else(ApiError::session_ended)?;
+            // The identity login it came from must still be live too.
+            if let Some(parent) = parent
+                && state
+                    .db
+                    .live_identity_session(&parent, lifetime)
+                    .await?
+                    .is_none()
+            {
+                state.revoke_session(&family).await?;
+                return Err(ApiError::session_ended());
+            }
             if state.db.user_app(&user_id).await?.as_deref() != Some(app.id.as_str()) {
                 return Err(ApiError::foreign_token(TokenKind::Refresh));
             }
-            state
-                .db
-                .extend_session(&family, state.settings.refresh_token_ttl_secs as i64)
-                .await?;
-            service_tokens_for(state, &user_id, &app.id, &family).await
+            state.db.extend_session(&family, lifetime).await?;
+            service_tokens_for(state, &user_id, &app.id, &family, next)
         }
         RefreshUse::Reused { family } => {
             state.revoke_session(&family).await?;
+            if let Some(parent) = state.db.parent_identity_session(&family).await? {
+                state.revoke_identity_family(&parent).await?;
+            }
             Err(ApiError::refresh_token_reused())
         }
         RefreshUse::Invalid => Err(ApiError::refused_token(
@@ -248,7 +293,7 @@ pub async fn logout(state: &AppState, user: &AuthUser) -> ApiResult<()> {
         .and_then(|(_, identity)| identity);
     state.revoke_session(&user.session_id).await?;
     if let Some(identity_session) = identity_session {
-        state.db.revoke_identity_session(&identity_session).await?;
+        state.revoke_identity_family(&identity_session).await?;
     }
     Ok(())
 }
