@@ -51,6 +51,7 @@ on_every_backend!(
     nfts::an_nft_sent_away_disappears_on_the_next_refresh,
     nfts::metadata_that_cannot_be_read_keeps_what_was_read_before,
     nfts::metadata_on_internal_addresses_is_never_requested,
+    nfts::a_spam_airdrop_cannot_grow_the_list_past_the_allowance,
     access::every_operation_refuses_missing_or_wrong_app_headers,
     access::every_operation_refuses_missing_garbled_expired_or_foreign_tokens,
     access::a_revoked_session_is_refused,

@@ -367,3 +367,38 @@ pub async fn metadata_on_internal_addresses_is_never_requested(backend: Backend)
         "its redirect was not followed"
     );
 }
+
+pub async fn a_spam_airdrop_cannot_grow_the_list_past_the_allowance(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| {
+        s.refresh_per_minute = 100;
+        s.max_nfts_per_account = 5;
+    })
+    .await;
+    let user = stack.user("ada@example.com").await;
+    let pal = stack
+        .demo
+        .mint_pal(user.address(), "Pal #1", "#6d5dfc")
+        .await
+        .expect("minted");
+    let path = format!("/v1/nft/refresh?{}", user.wallet_query());
+    let (status, first) = stack.get(&path, &user.token).await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["nfts"].as_array().expect("nfts").len(), 1);
+
+    // One TransferBatch with 40 ids aimed at the wallet.
+    let spam: Vec<(u64, u64)> = (100..140).map(|id| (id, 1)).collect();
+    stack
+        .demo
+        .mint_items(user.address(), &spam)
+        .await
+        .expect("airdropped");
+    let (status, after) = stack.get(&path, &user.token).await;
+    assert_eq!(status, 200, "{after}");
+    let nfts = after["nfts"].as_array().expect("nfts");
+    assert_eq!(nfts.len(), 5, "the allowance: {after}");
+    assert!(
+        nfts.iter().any(|n| n["tokenId"] == pal.to_string().as_str()
+            && n["contract"]["address"] == stack.demo.pals.to_checksum(None).as_str()),
+        "what the person held stays: {after}"
+    );
+}

@@ -166,13 +166,44 @@ impl MetadataFetcher {
                 MediaKind::Image
             };
         NftMetadata {
-            name: text(raw.name),
-            description: text(raw.description),
-            image_url: self.resolve(&image),
-            external_link: raw.external_url.or(raw.external_link).unwrap_or_default(),
-            content_url: animation.map(|a| self.resolve(&a)),
+            name: clip(text(raw.name), MAX_NAME_CHARS),
+            description: clip(text(raw.description), MAX_DESCRIPTION_CHARS),
+            image_url: bounded_link(self.resolve(&image)),
+            external_link: bounded_link(raw.external_url.or(raw.external_link).unwrap_or_default()),
+            content_url: animation
+                .map(|a| bounded_link(self.resolve(&a)))
+                .filter(|a| !a.is_empty()),
             media,
         }
+    }
+}
+
+/// The longest name kept, in characters; longer ones are cut.
+pub const MAX_NAME_CHARS: usize = 200;
+/// The longest description kept, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 2_000;
+/// The longest link kept; a longer one is dropped (a cut URL is a wrong URL).
+pub const MAX_LINK_BYTES: usize = 2_048;
+/// The longest `data:` picture kept inline.
+pub const MAX_DATA_URI_BYTES: usize = 16 * 1024;
+
+fn clip(text: String, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+fn bounded_link(link: String) -> String {
+    let limit = if link.starts_with("data:") {
+        MAX_DATA_URI_BYTES
+    } else {
+        MAX_LINK_BYTES
+    };
+    if link.len() > limit {
+        String::new()
+    } else {
+        link
     }
 }
 
@@ -226,6 +257,36 @@ mod tests {
             HostPolicy::default(),
         )
         .expect("client")
+    }
+
+    #[tokio::test]
+    async fn oversized_metadata_text_is_cut_and_oversized_links_dropped() {
+        let long_name = "N".repeat(10_000);
+        let long_description = "D".repeat(1_000_000);
+        let long_link = format!("https://x.example/{}", "a".repeat(5_000));
+        let json = serde_json::json!({
+            "name": long_name,
+            "description": long_description,
+            "image": long_link,
+            "external_url": "https://ok.example/1",
+        })
+        .to_string();
+        let uri = format!(
+            "data:application/json;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(json)
+        );
+        let fetcher = MetadataFetcher::new(
+            Url::parse("https://gateway.example/ipfs/").expect("static url"),
+            Duration::from_secs(1),
+            4 * 1024 * 1024,
+            HostPolicy::default(),
+        )
+        .expect("client");
+        let meta = fetcher.fetch(&uri).await.expect("read");
+        assert_eq!(meta.name.chars().count(), MAX_NAME_CHARS);
+        assert_eq!(meta.description.chars().count(), MAX_DESCRIPTION_CHARS);
+        assert_eq!(meta.image_url, "", "a cut URL would be a wrong one");
+        assert_eq!(meta.external_link, "https://ok.example/1");
     }
 
     #[tokio::test]

@@ -33,6 +33,9 @@ pub struct Collection {
     pub contract_uri: Option<String>,
 }
 
+/// The most calls sent in one JSON-RPC batch.
+pub const BATCH_CALLS: usize = 100;
+
 impl Chain {
     /// Every NFT transferred to `owner` in blocks `from..=to`, without repeats.
     /// The range is read in windows of `window` blocks, as public nodes limit it.
@@ -201,28 +204,30 @@ impl Chain {
         Ok(out)
     }
 
-    /// Sends many `eth_call`s as one batch and hands back each raw answer.
+    /// Sends many `eth_call`s as JSON-RPC batches of at most [`BATCH_CALLS`]
+    /// (public nodes refuse larger ones) and hands back each raw answer, in order.
     async fn eth_calls(
         &self,
         calls: &[(Address, Vec<u8>)],
     ) -> Result<Vec<alloy::transports::TransportResult<Bytes>>> {
-        if calls.is_empty() {
-            return Ok(Vec::new());
-        }
         let latest = BlockNumberOrTag::Latest;
-        let mut batch = self.client().new_batch();
-        let waiters = calls
-            .iter()
-            .map(|(to, data)| {
-                let call = TransactionRequest::default()
-                    .to(*to)
-                    .input(Bytes::from(data.clone()).into());
-                batch.add_call::<_, Bytes>("eth_call", &(call, latest))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ChainError::Node(e.to_string()))?;
-        batch.send().await.map_err(rpc_error)?;
-        Ok(futures::future::join_all(waiters).await)
+        let mut answers = Vec::with_capacity(calls.len());
+        for chunk in calls.chunks(BATCH_CALLS) {
+            let mut batch = self.client().new_batch();
+            let waiters = chunk
+                .iter()
+                .map(|(to, data)| {
+                    let call = TransactionRequest::default()
+                        .to(*to)
+                        .input(Bytes::from(data.clone()).into());
+                    batch.add_call::<_, Bytes>("eth_call", &(call, latest))
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| ChainError::Node(e.to_string()))?;
+            batch.send().await.map_err(rpc_error)?;
+            answers.extend(futures::future::join_all(waiters).await);
+        }
+        Ok(answers)
     }
 }
 

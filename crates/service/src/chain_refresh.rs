@@ -18,6 +18,12 @@ use crate::views::{self, lower_hex};
 
 /// How many metadata documents are read at once.
 const METADATA_CONCURRENCY: usize = 8;
+/// Log windows one NFT refresh scans; a longer history (a first scan on a
+/// public chain) continues on the next refresh, from the saved checkpoint.
+const SCAN_WINDOWS_PER_REFRESH: u64 = 10;
+/// Metadata documents one refresh reads per account (new NFTs, and ones whose
+/// metadata could not be read before); the rest wait for the next refresh.
+const METADATA_PER_REFRESH: usize = 100;
 
 pub(crate) fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiResult<&'a Network> {
     state.network(&account.network).ok_or_else(|| {
@@ -130,9 +136,12 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         Some(next) => u64::try_from(next).unwrap_or(0),
         None => config.nft_start_block,
     };
-    let mut candidates: BTreeSet<NftRef> = if from <= latest {
+    let window = config.log_window.max(1);
+    let scan_to =
+        latest.min(from.saturating_add(window.saturating_mul(SCAN_WINDOWS_PER_REFRESH)) - 1);
+    let found: BTreeSet<NftRef> = if from <= scan_to {
         chain
-            .nft_transfers_to(owner, from, latest, config.log_window)
+            .nft_transfers_to(owner, from, scan_to, window)
             .await
             .map_err(upstream)?
             .into_iter()
@@ -149,17 +158,32 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .into_iter()
         .map(|nft| ((nft.contract.clone(), nft.token_id.clone()), nft))
         .collect();
-    candidates.extend(known.values().filter_map(|nft| {
-        Some(NftRef {
-            contract: nft.contract.parse().ok()?,
-            token_id: U256::from_str_radix(&nft.token_id, 10).ok()?,
-            kind: if nft.scheme == NftScheme::Erc1155 as i64 {
-                NftKind::Erc1155
-            } else {
-                NftKind::Erc721
-            },
+    // What was held before comes first; new finds fill the rest of the
+    // account's allowance (a spam TransferBatch of thousands of ids cannot push
+    // out what the person holds, nor grow the list without bound).
+    let max_nfts = state.settings.max_nfts_per_account;
+    let mut candidates: BTreeSet<NftRef> = known
+        .values()
+        .filter_map(|nft| {
+            Some(NftRef {
+                contract: nft.contract.parse().ok()?,
+                token_id: U256::from_str_radix(&nft.token_id, 10).ok()?,
+                kind: if nft.scheme == NftScheme::Erc1155 as i64 {
+                    NftKind::Erc1155
+                } else {
+                    NftKind::Erc721
+                },
+            })
         })
-    }));
+        .take(max_nfts)
+        .collect();
+    for nft in found {
+        if candidates.len() >= max_nfts {
+            tracing::info!(account = %account.id, max_nfts, "NFT allowance full; new finds skipped");
+            break;
+        }
+        candidates.insert(nft);
+    }
     let candidates: Vec<NftRef> = candidates.into_iter().collect();
 
     let quantities = chain
@@ -177,7 +201,23 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .nft_metadata_uris(&held_refs)
         .await
         .map_err(upstream)?;
-    let metadata: Vec<_> = futures::stream::iter(uris.into_iter().map(|uri| {
+    // Metadata is read for new NFTs and for ones whose metadata could not be read
+    // before, at most METADATA_PER_REFRESH of them; the others keep what was read.
+    let mut budget = METADATA_PER_REFRESH;
+    let wanted: Vec<Option<String>> = held
+        .iter()
+        .zip(uris)
+        .map(|((nft, _), uri)| {
+            let key = (lower_hex(&nft.contract), nft.token_id.to_string());
+            let described = known.get(&key).is_some_and(|k| k.state == 1);
+            if described || budget == 0 {
+                return None;
+            }
+            budget -= 1;
+            uri
+        })
+        .collect();
+    let metadata: Vec<_> = futures::stream::iter(wanted.into_iter().map(|uri| {
         let fetcher = state.metadata.clone();
         async move {
             match fetcher.fetch(&uri?).await {
@@ -247,7 +287,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
     );
 
     let collections = describe_collections(state, network, &held_refs).await?;
-    let next_block = i64::try_from(latest.saturating_add(1)).ok();
+    let next_block = i64::try_from(scan_to.max(from.saturating_sub(1)).saturating_add(1)).ok();
     state
         .db
         .store_account_nfts(&account.id, &stored, &collections, next_block)

@@ -52,6 +52,9 @@ pub struct Settings {
     /// E-mails (verification links, PIN unlock links) the service sends in a
     /// minute, in all; past it, asking for one answers 429.
     pub emails_per_minute: u32,
+    /// The most NFTs kept per account: what it held before comes first, new
+    /// finds fill the rest (spam airdrops cannot grow the list without bound).
+    pub max_nfts_per_account: usize,
     /// Sign-ups and verification e-mails one network address may ask for in a
     /// minute (a burst of that many, then one every 60/N seconds).
     pub email_requests_per_address: u32,
@@ -71,6 +74,11 @@ pub struct Settings {
     /// answer was lost, in seconds; later, presenting it is theft and ends the
     /// login everywhere.
     pub refresh_reuse_grace_secs: u64,
+    /// How long an e-mail sign-up that was never verified (in an app that asks
+    /// for verification, with no user yet) holds its address, in seconds; after
+    /// it the identity counts as absent and is deleted when next met. A new
+    /// sign-up replaces an unverified one at any age. 0: they never expire.
+    pub unverified_identity_ttl_secs: u64,
     /// Failed logins one e-mail address may have in 15 minutes before a 429.
     pub login_failures_per_account: u32,
     /// Failed logins one network address may have in 15 minutes before a 429.
@@ -111,12 +119,14 @@ impl Default for Settings {
             access_token_ttl_secs: 15 * 60,
             refresh_per_minute: 6,
             emails_per_minute: 120,
+            max_nfts_per_account: 10_000,
             email_requests_per_address: 20,
             read_cache_ms: 2_000,
             receipt_poll_ms: 2_000,
             identity_token_ttl_secs: 60 * 60,
             refresh_token_ttl_secs: 30 * 24 * 60 * 60,
             refresh_reuse_grace_secs: 10,
+            unverified_identity_ttl_secs: 24 * 60 * 60,
             login_failures_per_account: 5,
             login_failures_per_address: 30,
             pin_secret: None,
@@ -146,12 +156,14 @@ impl fmt::Debug for Settings {
             access_token_ttl_secs,
             refresh_per_minute,
             emails_per_minute,
+            max_nfts_per_account,
             email_requests_per_address,
             read_cache_ms,
             receipt_poll_ms,
             identity_token_ttl_secs,
             refresh_token_ttl_secs,
             refresh_reuse_grace_secs,
+            unverified_identity_ttl_secs,
             login_failures_per_account,
             login_failures_per_address,
             pin_secret,
@@ -172,12 +184,14 @@ impl fmt::Debug for Settings {
             .field("access_token_ttl_secs", access_token_ttl_secs)
             .field("refresh_per_minute", refresh_per_minute)
             .field("emails_per_minute", emails_per_minute)
+            .field("max_nfts_per_account", max_nfts_per_account)
             .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)
             .field("receipt_poll_ms", receipt_poll_ms)
             .field("identity_token_ttl_secs", identity_token_ttl_secs)
             .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
             .field("refresh_reuse_grace_secs", refresh_reuse_grace_secs)
+            .field("unverified_identity_ttl_secs", unverified_identity_ttl_secs)
             .field("login_failures_per_account", login_failures_per_account)
             .field("login_failures_per_address", login_failures_per_address)
             .field("pin_secret", &pin_secret.as_ref().map(|_| "<redacted>"))
@@ -284,6 +298,19 @@ impl Settings {
             anyhow::ensure!(
                 names.insert(&network.name),
                 "network {} is listed twice",
+                network.name
+            );
+            // From block 0, a public chain's first NFT scan would read its whole
+            // history; only a chain on this machine may start there by default.
+            let local = match network.rpc_url.host() {
+                Some(url::Host::Domain(name)) => name == "localhost",
+                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+                None => false,
+            };
+            anyhow::ensure!(
+                local || network.nft_start_block > 0,
+                "network {}: set nft_start_block (the block to look for NFT transfers from, e.g. the block the app launched at); 0 is only for a chain on this machine",
                 network.name
             );
             for token in &network.tokens {
@@ -425,6 +452,23 @@ mod tests {
         let back = Settings::from_toml(&text).expect("reads back");
         assert_eq!(back.refresh_per_minute, 9);
         assert_eq!(back.mail.from, s.mail.from);
+    }
+
+    #[test]
+    fn a_public_network_needs_its_nft_start_block() {
+        let net = |url: &str, start: u64| {
+            format!(
+                "[[networks]]\nname = \"main\"\nchain_id = 1\nrpc_url = \"{url}\"\ncoin_id = 60\ncoin_name = \"Ether\"\nsymbol = \"ETH\"\nnft_start_block = {start}\n"
+            )
+        };
+        let e =
+            Settings::from_toml(&net("https://eth.example.com/v2/key", 0)).expect_err("no start");
+        assert!(e.to_string().contains("nft_start_block"), "{e}");
+        assert!(Settings::from_toml(&net("https://eth.example.com/v2/key", 19_000_000)).is_ok());
+        assert!(
+            Settings::from_toml(&net("http://127.0.0.1:8545", 0)).is_ok(),
+            "a local chain"
+        );
     }
 
     #[test]
