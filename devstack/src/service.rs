@@ -13,6 +13,7 @@ pub struct RunningService {
     pub base_url: Url,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
+    _background: satchel_service::Background,
 }
 
 impl RunningService {
@@ -53,6 +54,7 @@ impl RunningService {
         let base_url: Url = format!("http://{address}/").parse()?;
         settings.bind = address;
         let state = AppState::new(settings).await?;
+        let background = satchel_service::Background::start(&state);
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(satchel_service::serve_router(
             wrap(satchel_service::app(state.clone())),
@@ -67,6 +69,7 @@ impl RunningService {
             base_url,
             stop: Some(stop),
             task: Some(task),
+            _background: background,
         })
     }
 

@@ -10,6 +10,7 @@ mod keys;
 mod nfts;
 mod recovery;
 mod sending;
+mod tokens;
 mod upstream;
 mod widget;
 
@@ -88,6 +89,8 @@ on_every_backend!(
     recovery::without_a_backup_only_the_phrase_restores,
     recovery::a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing,
     widget::a_pending_key_the_service_has_is_taken_after_a_restart,
+    tokens::signing_keys_are_sealed_and_rotate_without_logging_anyone_out,
+    tokens::a_clear_text_key_of_an_earlier_version_is_sealed_at_start,
     sending::coin_and_token_sends_move_the_exact_amounts_and_fee,
     sending::two_sends_in_a_row_both_mine,
     sending::a_pending_send_is_sped_up_or_cancelled,

@@ -54,10 +54,30 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let follower = tokio::spawn(sending::follow_forever(state.clone()));
-    let served = serve_router(app(state), listener, shutdown).await;
-    follower.abort();
-    served
+    let _background = Background::start(&state);
+    serve_router(app(state), listener, shutdown).await
+}
+
+/// The service's work besides answering requests: following pending
+/// transactions to the block, and reading the signing keys again (a rotation on
+/// another instance). Stops when dropped.
+pub struct Background(Vec<tokio::task::JoinHandle<()>>);
+
+impl Background {
+    pub fn start(state: &AppState) -> Self {
+        Self(vec![
+            tokio::spawn(sending::follow_forever(state.clone())),
+            tokio::spawn(tokens::reload_forever(state.clone())),
+        ])
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        for task in &self.0 {
+            task.abort();
+        }
+    }
 }
 
 /// Serves `router` (the service's [`app`], perhaps with layers of the caller's)

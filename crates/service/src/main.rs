@@ -66,6 +66,10 @@ enum Admin {
         #[arg(long)]
         address: String,
     },
+    /// Add a new token signing key: published at once, signing in 10 minutes
+    /// (every instance reads the keys each minute); the current key then
+    /// retires and verifies until its tokens expire. Prints the new kid.
+    RotateSigningKey,
     /// Open a session for a user and print an access token for it.
     MintToken {
         #[arg(long)]
@@ -154,6 +158,11 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
         }
         Admin::MintToken { user, ttl } => {
             println!("{}", admin::mint_access_token(state, &user, ttl).await?);
+        }
+        Admin::RotateSigningKey => {
+            let kid =
+                satchel_service::tokens::SigningKeys::rotate(&state.db, &state.pin_keys).await?;
+            println!("kid={kid}");
         }
     }
     Ok(())

@@ -68,8 +68,14 @@ impl AppState {
     /// up a node connection per network. Nodes are not contacted here.
     pub async fn new(settings: Settings) -> anyhow::Result<Self> {
         let db = Db::connect(&settings.database_url()).await?;
-        let keys = SigningKeys::load_or_create(&db, settings.public_url.as_str()).await?;
         let pin_keys = PinKeys::load(&settings)?;
+        let keys = SigningKeys::load_or_create(
+            &db,
+            &pin_keys,
+            settings.public_url.as_str(),
+            settings.token_lifetime_secs(),
+        )
+        .await?;
         let timeout = settings.upstream_timeout();
         let networks = settings
             .networks

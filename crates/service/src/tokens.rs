@@ -8,8 +8,9 @@ use p256::SecretKey;
 use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
 use serde::{Deserialize, Serialize};
 
-use crate::db::{Db, DbResult, new_id};
+use crate::db::{Db, new_id};
 use crate::now;
+use crate::pin::PinKeys;
 
 /// Audience of service access tokens.
 pub const ACCESS_AUDIENCE: &str = "satchel:access";
@@ -48,23 +49,67 @@ pub struct AccessClaims {
     pub exp: i64,
 }
 
-/// The service's signing key, shared by all instances through the database.
+/// The service's signing keys, shared by all instances through the database,
+/// sealed there under a key from `pin_secret`. The newest active key signs;
+/// every key that may still have live tokens verifies (chosen by the token's
+/// `kid`), and all of them are in the JWKS.
 pub struct SigningKeys {
-    kid: String,
     issuer: String,
+    access: Validation,
+    identity: Validation,
+    keys: parking_lot::RwLock<KeySet>,
+}
+
+/// One ES256 key pair.
+struct KeyPair {
+    kid: String,
     public: p256::PublicKey,
     encoding: EncodingKey,
     decoding: DecodingKey,
-    access: Validation,
-    identity: Validation,
+}
+
+impl KeyPair {
+    fn from_pem(kid: String, pem: &str) -> anyhow::Result<Self> {
+        let secret = SecretKey::from_pkcs8_pem(pem)?;
+        let public = secret.public_key();
+        let public_pem = public.to_public_key_pem(LineEnding::LF)?;
+        Ok(Self {
+            kid,
+            public,
+            encoding: EncodingKey::from_ec_pem(pem.as_bytes())?,
+            decoding: DecodingKey::from_ec_pem(public_pem.as_bytes())?,
+        })
+    }
+}
+
+/// The key that signs and the keys that verify.
+struct KeySet {
+    signing: std::sync::Arc<KeyPair>,
+    verifying: Vec<std::sync::Arc<KeyPair>>,
 }
 
 impl std::fmt::Debug for SigningKeys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let keys = self.keys.read();
         f.debug_struct("SigningKeys")
-            .field("kid", &self.kid)
+            .field("signing", &keys.signing.kid)
+            .field(
+                "verifying",
+                &keys.verifying.iter().map(|k| &k.kid).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
+}
+
+/// How long before it signs a rotated key is published, so every instance
+/// (which reload their keys every [`RELOAD_EVERY`]) knows it first.
+pub const PUBLISH_BEFORE_SIGNING: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+/// How often an instance reads the keys again.
+pub const RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+fn new_pem() -> anyhow::Result<String> {
+    let secret = SecretKey::random(&mut rand::rngs::OsRng);
+    Ok(secret.to_pkcs8_pem(LineEnding::LF)?.to_string())
 }
 
 /// The service's three kinds of token, as errors name them.
@@ -107,36 +152,71 @@ pub enum TokenError {
 }
 
 impl SigningKeys {
-    /// Loads the newest signing key, creating one on first start. Two instances
-    /// starting at once both insert; both then read the same newest row.
-    pub async fn load_or_create(db: &Db, issuer: &str) -> anyhow::Result<Self> {
-        let existing = newest_key(db).await?;
-        let (kid, pem) = match existing {
-            Some(found) => found,
-            None => {
-                let secret = SecretKey::random(&mut rand::rngs::OsRng);
-                let pem = secret.to_pkcs8_pem(LineEnding::LF)?.to_string();
-                sqlx::query(
-                    "INSERT INTO signing_keys (kid, private_pem, created_at) VALUES ($1, $2, $3) \
-                     ON CONFLICT (kid) DO NOTHING",
-                )
-                .bind(new_id())
-                .bind(&pem)
-                .bind(now())
-                .execute(db.pool())
+    /// Loads the keys, first sealing and moving any clear-text key of an earlier
+    /// version, and making the first key on a new database. Keys whose tokens
+    /// may still be live (retired less than `verify_for_secs` ago) verify.
+    pub async fn load_or_create(
+        db: &Db,
+        sealer: &PinKeys,
+        issuer: &str,
+        verify_for_secs: i64,
+    ) -> anyhow::Result<Self> {
+        for (kid, pem, created_at) in db.legacy_signing_keys().await? {
+            db.move_legacy_key(&kid, &sealer.seal_signing_key(&kid, &pem), created_at)
                 .await?;
-                newest_key(db)
-                    .await?
-                    .ok_or_else(|| anyhow::anyhow!("signing key vanished after insert"))?
-            }
-        };
-        Self::from_pem(kid, &pem, issuer)
+        }
+        if db.token_keys(now(), verify_for_secs).await?.is_empty() {
+            let kid = new_id();
+            let at = now();
+            db.add_token_key(&kid, &sealer.seal_signing_key(&kid, &new_pem()?), at, at)
+                .await?;
+        }
+        let keys = read_keys(db, sealer, verify_for_secs).await?;
+        Ok(Self::with_keys(issuer, keys))
     }
 
+    /// Reads the keys again (a rotation on any instance shows here).
+    pub async fn reload(
+        &self,
+        db: &Db,
+        sealer: &PinKeys,
+        verify_for_secs: i64,
+    ) -> anyhow::Result<()> {
+        let keys = read_keys(db, sealer, verify_for_secs).await?;
+        *self.keys.write() = keys;
+        Ok(())
+    }
+
+    /// Adds a new key that is published now and signs after
+    /// [`PUBLISH_BEFORE_SIGNING`]; the current one then retires, and verifies
+    /// until its last tokens expire. Returns the new kid.
+    pub async fn rotate(db: &Db, sealer: &PinKeys) -> anyhow::Result<String> {
+        let kid = new_id();
+        let at = now();
+        let activates = at + PUBLISH_BEFORE_SIGNING.as_secs() as i64;
+        db.add_token_key(
+            &kid,
+            &sealer.seal_signing_key(&kid, &new_pem()?),
+            at,
+            activates,
+        )
+        .await?;
+        Ok(kid)
+    }
+
+    #[cfg(test)]
     fn from_pem(kid: String, pem: &str, issuer: &str) -> anyhow::Result<Self> {
-        let secret = SecretKey::from_pkcs8_pem(pem)?;
-        let public = secret.public_key();
-        let public_pem = public.to_public_key_pem(LineEnding::LF)?;
+        let pair = std::sync::Arc::new(KeyPair::from_pem(kid, pem)?);
+        Ok(Self::with_keys(
+            issuer,
+            KeySet {
+                signing: pair.clone(),
+                verifying: vec![pair],
+            },
+        ))
+    }
+
+    fn with_keys(issuer: &str, keys: KeySet) -> Self {
         let validation = |audience: &str| {
             let mut v = Validation::new(Algorithm::ES256);
             v.set_audience(&[audience]);
@@ -145,21 +225,19 @@ impl SigningKeys {
             v.leeway = 5;
             v
         };
-        Ok(Self {
-            kid,
+        Self {
             issuer: issuer.to_owned(),
-            public,
-            encoding: EncodingKey::from_ec_pem(pem.as_bytes())?,
-            decoding: DecodingKey::from_ec_pem(public_pem.as_bytes())?,
             access: validation(ACCESS_AUDIENCE),
             identity: validation(IDENTITY_AUDIENCE),
-        })
+            keys: parking_lot::RwLock::new(keys),
+        }
     }
 
     fn mint<C: Serialize>(&self, claims: &C) -> anyhow::Result<String> {
+        let signing = self.keys.read().signing.clone();
         let mut header = Header::new(Algorithm::ES256);
-        header.kid = Some(self.kid.clone());
-        Ok(jsonwebtoken::encode(&header, claims, &self.encoding)?)
+        header.kid = Some(signing.kid.clone());
+        Ok(jsonwebtoken::encode(&header, claims, &signing.encoding)?)
     }
 
     fn verify<C: serde::de::DeserializeOwned>(
@@ -167,7 +245,21 @@ impl SigningKeys {
         token: &str,
         validation: &Validation,
     ) -> Result<C, TokenError> {
-        jsonwebtoken::decode::<C>(token, &self.decoding, validation)
+        // The key is the one the token names; a token naming none, or a key this
+        // service does not have (any more), is invalid.
+        let kid = jsonwebtoken::decode_header(token)
+            .ok()
+            .and_then(|h| h.kid)
+            .ok_or(TokenError::Invalid)?;
+        let key = self
+            .keys
+            .read()
+            .verifying
+            .iter()
+            .find(|k| k.kid == kid)
+            .cloned()
+            .ok_or(TokenError::Invalid)?;
+        jsonwebtoken::decode::<C>(token, &key.decoding, validation)
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
                 jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
@@ -230,35 +322,84 @@ impl SigningKeys {
         self.verify(token, &self.identity)
     }
 
-    /// The public key as a JSON Web Key Set, for anyone checking identity tokens.
+    /// The public keys as a JSON Web Key Set, for anyone checking identity
+    /// tokens: every key that verifies, so a rotated key is known before it signs.
     pub fn jwks(&self) -> serde_json::Value {
         use base64::Engine as _;
         use p256::elliptic_curve::sec1::ToEncodedPoint;
-        let point = self.public.to_encoded_point(false);
         let b64 = |bytes: Option<&p256::FieldBytes>| {
             base64::engine::general_purpose::URL_SAFE_NO_PAD
                 .encode(bytes.map(|b| &b[..]).unwrap_or_default())
         };
-        serde_json::json!({
-            "keys": [{
-                "kty": "EC",
-                "crv": "P-256",
-                "alg": "ES256",
-                "use": "sig",
-                "kid": self.kid,
-                "x": b64(point.x()),
-                "y": b64(point.y()),
-            }]
-        })
+        let keys: Vec<serde_json::Value> = self
+            .keys
+            .read()
+            .verifying
+            .iter()
+            .map(|key| {
+                let point = key.public.to_encoded_point(false);
+                serde_json::json!({
+                    "kty": "EC",
+                    "crv": "P-256",
+                    "alg": "ES256",
+                    "use": "sig",
+                    "kid": key.kid,
+                    "x": b64(point.x()),
+                    "y": b64(point.y()),
+                })
+            })
+            .collect();
+        serde_json::json!({ "keys": keys })
     }
 }
 
-async fn newest_key(db: &Db) -> DbResult<Option<(String, String)>> {
-    Ok(sqlx::query_as(
-        "SELECT kid, private_pem FROM signing_keys ORDER BY created_at DESC, kid DESC LIMIT 1",
-    )
-    .fetch_optional(db.pool())
-    .await?)
+/// The keys in the database, opened: the newest active one signs, all verify.
+async fn read_keys(db: &Db, sealer: &PinKeys, verify_for_secs: i64) -> anyhow::Result<KeySet> {
+    let at = now();
+    let mut verifying = Vec::new();
+    let mut signing = None;
+    for stored in db.token_keys(at, verify_for_secs).await? {
+        let pem = sealer
+            .open_signing_key(&stored.kid, &stored.sealed)
+            .map_err(|_| {
+                anyhow::anyhow!(
+                    "token signing key {} does not open: is pin_secret the one it was sealed with?",
+                    stored.kid
+                )
+            })?;
+        let pair = std::sync::Arc::new(KeyPair::from_pem(stored.kid.clone(), &pem)?);
+        if signing.is_none()
+            && stored.activated_at <= at
+            && stored.retired_at.is_none_or(|r| r > at)
+        {
+            signing = Some(pair.clone());
+        }
+        verifying.push(pair);
+    }
+    // Between a rotation's publication and its activation the previous key
+    // still signs; it is retired from the activation time on.
+    let signing = signing
+        .or_else(|| verifying.last().cloned())
+        .ok_or_else(|| anyhow::anyhow!("no token signing key"))?;
+    Ok(KeySet { signing, verifying })
+}
+
+/// Reads the keys again every [`RELOAD_EVERY`] until the service stops.
+pub async fn reload_forever(state: crate::state::AppState) {
+    let verify_for = state.settings.token_lifetime_secs();
+    let mut ticks = tokio::time::interval(RELOAD_EVERY);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        if let Err(e) = state
+            .keys
+            .reload(&state.db, &state.pin_keys, verify_for)
+            .await
+        {
+            tracing::warn!(error = %e, "token signing keys not reloaded");
+        }
+    }
 }
 
 #[cfg(test)]

@@ -325,6 +325,12 @@ impl Settings {
         Ok(())
     }
 
+    /// The longest a token the service signs lives: how long a retired signing
+    /// key must keep verifying.
+    pub fn token_lifetime_secs(&self) -> i64 {
+        self.access_token_ttl_secs.max(self.identity_token_ttl_secs) as i64
+    }
+
     /// The database URL in force: the configured one, or SQLite in `data_dir`.
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| {

@@ -12,6 +12,7 @@ mod nfts;
 mod pin_unlocks;
 mod refresh;
 mod sessions;
+mod token_keys;
 mod transactions;
 mod users;
 mod wallet_keys;
@@ -25,6 +26,7 @@ pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use refresh::{RefreshPurpose, RefreshUse};
+pub use token_keys::StoredTokenKey;
 pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};
 pub use wallet_keys::{
     CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,

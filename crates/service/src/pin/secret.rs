@@ -26,6 +26,9 @@ pub const SECRET_FILE: &str = "pin.secret";
 /// HKDF contexts of the two keys, versioned.
 const PEPPER_CONTEXT: &[u8] = b"satchel pin proof pepper v1";
 const SHARE_KEY_CONTEXT: &[u8] = b"satchel pin share key v1";
+const SIGNING_KEY_CONTEXT: &[u8] = b"satchel token signing key seal v1";
+/// Associated data of a sealed token signing key, before its kid.
+const SIGNING_KEY_AAD: &[u8] = b"satchel signing key v1:";
 /// Associated data of a sealed share, before the wallet id: a share sealed for
 /// one wallet does not open as another's.
 const SHARE_AAD: &[u8] = b"satchel share v1:";
@@ -35,6 +38,8 @@ const NONCE_LEN: usize = 24;
 pub struct PinKeys {
     pepper: [u8; 32],
     cipher: XChaCha20Poly1305,
+    /// Seals the service's token signing keys (`crate::tokens`).
+    key_cipher: XChaCha20Poly1305,
 }
 
 impl std::fmt::Debug for PinKeys {
@@ -73,11 +78,37 @@ impl PinKeys {
         let hkdf = hkdf::Hkdf::<Sha256>::new(None, secret);
         let mut pepper = [0u8; 32];
         let mut share_key = [0u8; 32];
+        let mut signing_seal = [0u8; 32];
         // 32 bytes is far below HKDF-SHA256's limit of 8160.
         let _ = hkdf.expand(PEPPER_CONTEXT, &mut pepper);
         let _ = hkdf.expand(SHARE_KEY_CONTEXT, &mut share_key);
+        let _ = hkdf.expand(SIGNING_KEY_CONTEXT, &mut signing_seal);
         let cipher = XChaCha20Poly1305::new((&share_key).into());
-        Self { pepper, cipher }
+        let key_cipher = XChaCha20Poly1305::new((&signing_seal).into());
+        Self {
+            pepper,
+            cipher,
+            key_cipher,
+        }
+    }
+
+    /// A token signing key (PKCS#8 PEM) sealed for storage, bound to its kid.
+    pub fn seal_signing_key(&self, kid: &str, pem: &str) -> String {
+        seal(
+            &self.key_cipher,
+            &[SIGNING_KEY_AAD, kid.as_bytes()].concat(),
+            pem.as_bytes(),
+        )
+    }
+
+    /// The PEM [`seal_signing_key`](Self::seal_signing_key) sealed for `kid`.
+    pub fn open_signing_key(&self, kid: &str, sealed: &str) -> Result<String, ShareError> {
+        let bytes = open(
+            &self.key_cipher,
+            &[SIGNING_KEY_AAD, kid.as_bytes()].concat(),
+            sealed,
+        )?;
+        String::from_utf8(bytes).map_err(|_| ShareError)
     }
 
     /// HMAC-SHA256(pepper, proof), hex: what is stored of a proof.
@@ -145,6 +176,40 @@ impl PinKeys {
             .map_err(|_| ShareError)?;
         share.as_slice().try_into().map_err(|_| ShareError)
     }
+}
+
+/// base64(random nonce || XChaCha20-Poly1305(msg)) with `aad`.
+fn seal(cipher: &XChaCha20Poly1305, aad: &[u8], msg: &[u8]) -> String {
+    let mut nonce = [0u8; NONCE_LEN];
+    rand::rngs::OsRng.fill_bytes(&mut nonce);
+    // Encryption fails only for messages longer than the cipher allows.
+    let ciphertext = cipher
+        .encrypt(&XNonce::from(nonce), Payload { msg, aad })
+        .unwrap_or_default();
+    let mut sealed = nonce.to_vec();
+    sealed.extend(ciphertext);
+    base64::engine::general_purpose::STANDARD.encode(sealed)
+}
+
+/// What [`seal`] sealed with `aad`.
+fn open(cipher: &XChaCha20Poly1305, aad: &[u8], sealed: &str) -> Result<Vec<u8>, ShareError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(sealed)
+        .map_err(|_| ShareError)?;
+    if bytes.len() <= NONCE_LEN {
+        return Err(ShareError);
+    }
+    let (nonce, ciphertext) = bytes.split_at(NONCE_LEN);
+    let nonce = <[u8; NONCE_LEN]>::try_from(nonce).map_err(|_| ShareError)?;
+    cipher
+        .decrypt(
+            &XNonce::from(nonce),
+            Payload {
+                msg: ciphertext,
+                aad,
+            },
+        )
+        .map_err(|_| ShareError)
 }
 
 /// The 32 bytes of `path`, made first when it does not exist. A new secret is
