@@ -12,11 +12,37 @@ pub use anvil::Anvil;
 pub use demo::{DEPLOYER_KEY, Demo};
 pub use faucet::with_faucet;
 pub use service::RunningService;
-pub use stack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions, verification_link};
+pub use stack::{
+    DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions, mail_links, verification_link,
+};
 
 /// A TCP port that was free a moment ago, for programs that cannot be given port 0.
 pub fn free_port() -> std::io::Result<u16> {
     Ok(std::net::TcpListener::bind(("127.0.0.1", 0))?
         .local_addr()?
         .port())
+}
+
+/// A test's real dependency (`POSTGRES`, `KEYCHAIN`, `UI`) is missing: the test
+/// fails, so `cargo test` never passes by testing nothing, unless
+/// `SATCHEL_SKIP_<NAME>=1` says to skip it. A skip is printed and written as a
+/// line to the file `SATCHEL_SKIPPED_FILE` names, which the test command counts.
+pub fn missing_dependency(name: &str, why: &str) {
+    let switch = format!("SATCHEL_SKIP_{name}");
+    assert!(
+        std::env::var(&switch).as_deref() == Ok("1"),
+        "{why}; {switch}=1 skips these tests"
+    );
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    eprintln!("skipped ({name}): {test}: {why}");
+    if let Ok(path) = std::env::var("SATCHEL_SKIPPED_FILE") {
+        use std::io::Write as _;
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(file, "{name} {test}");
+        }
+    }
 }

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use satchel_sdk::{KeyringStore, TokenStore};
 use satchel_tests::{Backend, Stack};
 
-/// Whether a Secret Service answers; `SATCHEL_REQUIRE_KEYCHAIN=1` (set by the test
-/// command) makes its absence a failure instead of a skip.
+/// Whether a Secret Service answers; without one the tests fail, unless
+/// `SATCHEL_SKIP_KEYCHAIN=1` skips them.
 fn keychain(service: &str) -> Option<KeyringStore> {
     let store = KeyringStore::new(service);
     match store
@@ -17,11 +17,10 @@ fn keychain(service: &str) -> Option<KeyringStore> {
     {
         Ok(()) => Some(store),
         Err(e) => {
-            assert!(
-                std::env::var("SATCHEL_REQUIRE_KEYCHAIN").as_deref() != Ok("1"),
-                "SATCHEL_REQUIRE_KEYCHAIN=1 but the keychain is unavailable: {e}"
+            satchel_devstack::missing_dependency(
+                "KEYCHAIN",
+                &format!("no Secret Service keychain answers ({e})"),
             );
-            eprintln!("skipped: no Secret Service keychain ({e})");
             None
         }
     }

@@ -19,18 +19,17 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// The PostgreSQL server named by `SATCHEL_TEST_POSTGRES_URL`. Without it the
-    /// PostgreSQL tests are skipped, unless `SATCHEL_REQUIRE_POSTGRES=1` (set by
-    /// the test command) makes that a failure.
+    /// The PostgreSQL server named by `SATCHEL_TEST_POSTGRES_URL` (the test
+    /// command starts one). Without it the PostgreSQL tests fail, unless
+    /// `SATCHEL_SKIP_POSTGRES=1` skips them.
     pub fn postgres() -> Option<Self> {
         match std::env::var("SATCHEL_TEST_POSTGRES_URL") {
             Ok(url) if !url.is_empty() => Some(Self::Postgres(url)),
             _ => {
-                assert!(
-                    std::env::var("SATCHEL_REQUIRE_POSTGRES").as_deref() != Ok("1"),
-                    "SATCHEL_REQUIRE_POSTGRES=1 but SATCHEL_TEST_POSTGRES_URL is not set"
+                satchel_devstack::missing_dependency(
+                    "POSTGRES",
+                    "SATCHEL_TEST_POSTGRES_URL is not set (scripts/test.sh starts a server)",
                 );
-                eprintln!("skipped: SATCHEL_TEST_POSTGRES_URL is not set");
                 None
             }
         }
@@ -262,6 +261,25 @@ impl Stack {
     pub fn verification_link(&self, to: &str) -> Option<String> {
         let outbox = self.service.state.settings.data_dir.join("outbox");
         satchel_devstack::verification_link(&outbox, to)
+    }
+
+    /// The link of every e-mail to `to` in the outbox (verification, password
+    /// reset, PIN unlock), oldest first; e-mails of the same second in either
+    /// order, so a test tells a new one by comparing with the links before.
+    pub fn mail_links(&self, to: &str) -> Vec<String> {
+        let outbox = self.service.state.settings.data_dir.join("outbox");
+        satchel_devstack::mail_links(&outbox, to)
+    }
+
+    /// The one link e-mailed to `to` since `before` (an earlier `mail_links`).
+    pub fn new_mail_link(&self, to: &str, before: &[String]) -> Option<String> {
+        let mut new: Vec<String> = self
+            .mail_links(to)
+            .into_iter()
+            .filter(|link| !before.contains(link))
+            .collect();
+        assert!(new.len() <= 1, "more than one new e-mail to {to}: {new:?}");
+        new.pop()
     }
 }
 

@@ -30,9 +30,8 @@ fn program(name: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
-/// The programs, or `None` (with the reason printed) when this machine
-/// lacks one: then the UI tests are skipped, unless `SATCHEL_REQUIRE_UI=1` (set by
-/// the test command) makes that a failure.
+/// The programs, or `None` when this machine lacks one and
+/// `SATCHEL_SKIP_UI=1` says to skip; without it a missing tool fails the test.
 pub fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
     let found = (
         program("Xvfb"),
@@ -43,11 +42,12 @@ pub fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
     match found {
         (Some(xvfb), Some(driver), Some(native), Some(_)) => Some((xvfb, driver, native)),
         missing => {
-            assert!(
-                std::env::var("SATCHEL_REQUIRE_UI").as_deref() != Ok("1"),
-                "SATCHEL_REQUIRE_UI=1 but a UI test tool is missing (Xvfb, tauri-driver, WebKitWebDriver, ImageMagick's import): {missing:?}"
+            satchel_devstack::missing_dependency(
+                "UI",
+                &format!(
+                    "a UI test tool is missing (Xvfb, tauri-driver, WebKitWebDriver, ImageMagick's import; scripts/setup.sh installs them): {missing:?}"
+                ),
             );
-            eprintln!("skipped: a UI test tool is missing (run scripts/setup.sh): {missing:?}");
             None
         }
     }
