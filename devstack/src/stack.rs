@@ -167,6 +167,40 @@ pub fn verification_link(outbox: &Path, to: &str) -> Option<String> {
     })
 }
 
+/// The link of every e-mail to `to` in an outbox folder (the first `http://` link
+/// of each), in the order of the files' names: oldest first, though two e-mails
+/// written in the same second may come in either order.
+pub fn mail_links(outbox: &Path, to: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(outbox) else {
+        return Vec::new();
+    };
+    let mut mails: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    mails.sort();
+    mails
+        .iter()
+        .filter_map(|path| {
+            let text = decode_quoted_printable(&std::fs::read_to_string(path).ok()?);
+            if !text
+                .lines()
+                .any(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))
+            {
+                return None;
+            }
+            let start = text.find("http://")?;
+            Some(
+                text[start..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 /// Undoes quoted-printable: soft line breaks and `=XX` escapes.
 fn decode_quoted_printable(text: &str) -> String {
     let joined = text.replace("=\r\n", "").replace("=\n", "");
