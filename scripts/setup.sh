@@ -11,6 +11,8 @@ packages=(
   # tests: PostgreSQL, a virtual display, WebKit's WebDriver, the Secret Service keychain
   postgresql xvfb webkit2gtk-driver imagemagick gnome-keyring dbus dbus-x11 libdbus-1-dev libsecret-1-dev
   curl ca-certificates
+  # scripts/schemathesis.sh: a virtualenv for Schemathesis
+  python3 python3-venv
 )
 missing=()
 for p in "${packages[@]}"; do

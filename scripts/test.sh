@@ -22,6 +22,9 @@ npm --prefix ui test --silent -- --reporter=default 2>&1 | tee "$results"
 step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
 SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench rest
 
+step "the OpenAPI document against the service: Schemathesis, every check (scripts/schemathesis.sh)"
+if [ "${SATCHEL_SKIP_SCHEMATHESIS:-}" = 1 ]; then echo "skipped: schemathesis"; else scripts/schemathesis.sh; fi
+
 step "a PostgreSQL server for the PostgreSQL half of the contract suite"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d /tmp/satchel-pg.XXXXXX)
@@ -53,6 +56,9 @@ dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   SATCHEL_BENCH_QUICK=1 cargo test --locked -p satchel --bench desktop
 ' 2> >(grep -v "Failed to set fd limit" >&2) | tee -a "$results"
 rm -rf "$keyring_home"
+
+step "Wepin's own web client (@wepin/fetch-js) against the service, real and localhost domains (scripts/interop.sh)"
+if [ "${SATCHEL_SKIP_INTEROP:-}" = 1 ]; then echo "skipped: interop"; else scripts/interop.sh; fi
 
 # One closing line for the whole run: cargo's test binaries and Vitest's (the
 # last runner to print is a doc-test binary with nothing in it, which says

@@ -21,6 +21,11 @@ struct Args {
     /// The domain the demo app calls from (X-API-DOMAIN).
     #[arg(long, default_value = "localhost")]
     domain: String,
+    /// Give this address what a demo wallet gets (ether, both tokens, NFTs) once
+    /// the stack is up, as the faucet does for a registered wallet; repeat for
+    /// more. For wallets made with `satchel-service admin create-wallet`.
+    #[arg(long = "fund", value_name = "ADDRESS")]
+    fund: Vec<alloy::primitives::Address>,
 }
 
 /// Ctrl-C, or the SIGTERM a script's `kill` sends: either stops the stack cleanly,
@@ -55,6 +60,9 @@ async fn main() -> anyhow::Result<()> {
         domain: args.domain,
     })
     .await?;
+    for address in &args.fund {
+        stack.demo.fund(*address).await?;
+    }
     println!(
         "Satchel local stack is up.\n\
          \x20 dev chain     {anvil}\n\

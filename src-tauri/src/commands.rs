@@ -54,11 +54,20 @@ pub fn getCurrentServiceUser(widget: WidgetState<'_>) -> Option<ServiceUser> {
     widget.current_user()
 }
 
-/// loginWithUI: the user when someone is logged in; the page shows the login
-/// page otherwise.
+/// loginWithUI: the user when someone is logged in, without showing the
+/// widget; otherwise shows the widget's login page and resolves with the user
+/// once they log in, or `UserCancelled` when the widget is closed.
 #[tauri::command]
-pub fn loginWithUI(widget: WidgetState<'_>) -> Option<ServiceUser> {
-    widget.current_user()
+pub async fn loginWithUI<R: Runtime>(
+    widget: WidgetState<'_>,
+    window: WebviewWindow<R>,
+) -> Result<ServiceUser> {
+    if let Some(user) = widget.current_user() {
+        return Ok(user);
+    }
+    let _ = window.show();
+    let _ = window.set_focus();
+    widget.login_with_ui().await
 }
 
 #[tauri::command]
@@ -95,6 +104,13 @@ pub async fn signUpWithEmailAndPassword(
 #[tauri::command]
 pub async fn resendVerification(widget: WidgetState<'_>, email: String) -> Result<()> {
     widget.login().resend_verification(&email).await
+}
+
+/// E-mails a link that sets a new password; the same answer whether or not the
+/// address has a login.
+#[tauri::command]
+pub async fn sendPasswordResetEmail(widget: WidgetState<'_>, email: String) -> Result<()> {
+    widget.login().send_password_reset_email(&email).await
 }
 
 /// Makes the wallet with the PIN the person chose on the register page; with

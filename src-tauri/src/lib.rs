@@ -40,6 +40,7 @@ widget_commands![
     loginWithEmailAndPassword,
     signUpWithEmailAndPassword,
     resendVerification,
+    sendPasswordResetEmail,
     register,
     getKeyState,
     getPinStatus,
@@ -117,6 +118,13 @@ pub fn run() {
                 });
             },
         )
+        // Closing the window closes the widget (closeWidget): a loginWithUI that
+        // waits for a login hears UserCancelled.
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::CloseRequested { .. } = event {
+                tray::closed(window.app_handle());
+            }
+        })
         .setup(move |app| {
             widget.set_thumbnails(Thumbnails::new(
                 app.path().app_cache_dir()?.join("thumbnails"),

@@ -85,7 +85,23 @@ fn with_no_one_logged_in_the_page_gets_null_and_invalid_login_session() {
     let h = harness();
     h.initialise();
     assert_eq!(h.call("getStatus", json!({})), Ok(json!("before_login")));
-    assert_eq!(h.call("loginWithUI", json!({})), Ok(Value::Null));
+    // loginWithUI waits for a login on the login page; closing the widget
+    // answers UserCancelled.
+    let widget = h.widget.clone();
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let closer = std::thread::spawn({
+        let done = done.clone();
+        move || {
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                widget.close_widget();
+                std::thread::yield_now();
+            }
+        }
+    });
+    let answer = h.call("loginWithUI", json!({}));
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    closer.join().expect("joined");
+    assert_eq!(answer.expect_err("cancelled")["code"], "UserCancelled");
     assert_eq!(h.call("getCurrentServiceUser", json!({})), Ok(Value::Null));
     assert_eq!(
         h.call("getBalance", json!({"accounts": null}))

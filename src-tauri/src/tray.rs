@@ -1,8 +1,16 @@
 //! The tray icon: open the window, close it (the app keeps running), quit.
 
+use std::sync::Arc;
 use tauri::menu::{Menu, MenuItem};
 use tauri::tray::TrayIconBuilder;
+
+use satchel_sdk::Widget;
 use tauri::{AppHandle, Manager};
+
+/// The widget was closed (a `loginWithUI` waiting for a login is cancelled).
+pub fn closed<R: tauri::Runtime>(app: &AppHandle<R>) {
+    app.state::<Arc<Widget>>().close_widget();
+}
 
 /// Brings the widget window to the front.
 pub fn show_main(app: &AppHandle) {
@@ -31,8 +39,14 @@ pub fn build(app: &tauri::App) -> tauri::Result<()> {
                 if let Some(window) = app.get_webview_window("main") {
                     let _ = window.hide();
                 }
+                closed(app);
             }
-            "quit" => app.exit(0),
+            "quit" => {
+                // finalize: the widget lets go of its connection and state.
+                let widget = app.state::<Arc<Widget>>().inner().clone();
+                tauri::async_runtime::block_on(widget.finalize());
+                app.exit(0)
+            }
             _ => {}
         })
         .build(app)?;

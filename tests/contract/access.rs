@@ -1,7 +1,10 @@
 //! Who may call: the app headers, the bearer token, and whose ids may be asked for.
 
+use alloy::signers::local::PrivateKeySigner;
+use reqwest::StatusCode;
 use satchel_service::admin;
-use satchel_tests::{Backend, Stack, send};
+use satchel_tests::{Backend, Stack, User, send};
+use serde_json::Value;
 
 use crate::{assert_error, first_account_id, operations};
 
@@ -203,4 +206,153 @@ pub async fn another_users_ids_get_403_and_no_data(backend: Backend) {
         .get(&format!("/v1/nft?{}", bob.wallet_query()), &bob.token)
         .await;
     assert_eq!(body["nfts"], serde_json::json!([]));
+}
+
+/// Wepin's web client (`@wepin/fetch-js`) sends an empty `X-API-DOMAIN` when the
+/// app's domain contains "localhost". The service takes it as `localhost` for an
+/// app key registered for `localhost` alone, and refuses it (400, as a missing
+/// one) for any other app's key (a key that is no app's is a 401, as with any
+/// domain); a missing header stays a 400 for every key.
+pub async fn an_empty_domain_is_taken_only_for_a_localhost_only_app(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let db = &stack.service.state.db;
+
+    // A localhost-only app: all four operations answer with an empty domain.
+    let local = admin::create_app(db, "Local", &["localhost".into()])
+        .await
+        .expect("app");
+    let lou = app_user(&stack, &local.app_id, "lou@example.com").await;
+    let accounts = format!("/v1/account?{}", lou.wallet_query());
+    let (status, body) = get_as(&stack, &local.app_key, Some(""), &lou.token, &accounts).await;
+    assert_eq!(status, 200, "{body}");
+    let account_id = body["accounts"][0]["accountId"]
+        .as_str()
+        .expect("an accountId")
+        .to_owned();
+    for (name, path) in operations(&lou, &account_id) {
+        let (status, body) = get_as(&stack, &local.app_key, Some(""), &lou.token, &path).await;
+        assert_eq!(status, 200, "{name}: {body}");
+        match name {
+            "accounts" => assert!(body["accounts"].as_array().is_some_and(|a| !a.is_empty())),
+            "balance" => assert!(body["balance"].is_string(), "{name}: {body}"),
+            _ => assert!(body["nfts"].is_array(), "{name}: {body}"),
+        }
+    }
+    // The same key with its domain spelt out, or with another, is as before.
+    let (status, body) = get_as(
+        &stack,
+        &local.app_key,
+        Some("localhost"),
+        &lou.token,
+        &accounts,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = get_as(
+        &stack,
+        &local.app_key,
+        Some("evil.example"),
+        &lou.token,
+        &accounts,
+    )
+    .await;
+    assert_error(status, &body, 403, "InvalidDomain");
+    // Missing is still missing.
+    let (status, body) = get_as(&stack, &local.app_key, None, &lou.token, &accounts).await;
+    assert_error(status, &body, 400, "InvalidParameters");
+    // The empty domain loosens nothing else: another app's token is refused.
+    let ada = stack.user("ada@example.com").await;
+    let (status, body) = get_as(&stack, &local.app_key, Some(""), &ada.token, &accounts).await;
+    assert_error(status, &body, 401, "InvalidToken");
+
+    // An app with a real domain: refused on every operation, as before.
+    let ada_account = first_account_id(&stack, &ada).await;
+    for (name, path) in operations(&ada, &ada_account) {
+        let (status, body) = get_as(&stack, &stack.app_key, Some(""), &ada.token, &path).await;
+        assert_error(status, &body, 400, "InvalidParameters");
+        assert!(
+            body["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("X-API-DOMAIN")),
+            "{name}: {body}"
+        );
+    }
+
+    // An app with localhost and a real domain: refused too, though each of its
+    // domains spelt out is taken.
+    let mixed = admin::create_app(db, "Mixed", &["localhost".into(), "shop.example".into()])
+        .await
+        .expect("app");
+    let max = app_user(&stack, &mixed.app_id, "max@example.com").await;
+    let max_account = {
+        let path = format!("/v1/account?{}", max.wallet_query());
+        let (status, body) = get_as(
+            &stack,
+            &mixed.app_key,
+            Some("shop.example"),
+            &max.token,
+            &path,
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) =
+            get_as(&stack, &mixed.app_key, Some("localhost"), &max.token, &path).await;
+        assert_eq!(status, 200, "{body}");
+        body["accounts"][0]["accountId"]
+            .as_str()
+            .expect("an accountId")
+            .to_owned()
+    };
+    for (_, path) in operations(&max, &max_account) {
+        let (status, body) = get_as(&stack, &mixed.app_key, Some(""), &max.token, &path).await;
+        assert_error(status, &body, 400, "InvalidParameters");
+    }
+
+    // A key that is no app's, with an empty domain: refused for the key, as with
+    // any other domain.
+    let (status, body) = get_as(&stack, "sk_not_a_key", Some(""), &lou.token, &accounts).await;
+    assert_error(status, &body, 401, "InvalidAppKey");
+}
+
+/// A user of `app_id` (not the stack's test app) with a wallet and a token.
+async fn app_user(stack: &Stack, app_id: &str, email: &str) -> User {
+    let state = &stack.service.state;
+    let user_id = admin::create_email_account(state, app_id, email, "correct1horse")
+        .await
+        .expect("user");
+    let signer = PrivateKeySigner::random();
+    let wallet_id = admin::create_wallet(state, &user_id, &signer.address().to_string())
+        .await
+        .expect("wallet");
+    let token = admin::mint_access_token(state, &user_id, 600)
+        .await
+        .expect("token");
+    User {
+        user_id,
+        wallet_id,
+        signer,
+        token,
+    }
+}
+
+/// A GET as a web client sends it: the app's key, `domain` as `X-API-DOMAIN`
+/// (`None`: no such header), `web_rest_api`, and the bearer token.
+async fn get_as(
+    stack: &Stack,
+    app_key: &str,
+    domain: Option<&str>,
+    token: &str,
+    path: &str,
+) -> (StatusCode, Value) {
+    let mut request = stack
+        .http
+        .get(stack.url(path))
+        .header("X-API-KEY", app_key)
+        .header("X-SDK-TYPE", "web_rest_api")
+        .header("Content-Type", "application/json")
+        .bearer_auth(token);
+    if let Some(domain) = domain {
+        request = request.header("X-API-DOMAIN", domain);
+    }
+    send(request).await
 }

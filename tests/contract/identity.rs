@@ -1,6 +1,8 @@
 //! Identity and the login library against the real service: sign-up with the
 //! e-mail in the outbox, verification, login, service login, token rotation,
-//! logout, and every error of the e-mail methods from a request that causes it.
+//! logout, every error of the e-mail methods from a request that causes it, an
+//! unverified sign-up that gives way to the address's owner, and the password
+//! reset by e-mail link.
 //!
 //! Over 400 lines: every error of the identity methods from a real request.
 
@@ -327,6 +329,14 @@ pub async fn every_error_of_the_email_methods_comes_from_a_real_request(backend:
         e.code,
         login_code(LoginLibraryError::EmailVerificationRequired)
     );
+    // Taken once verified (an unverified sign-up gives way to a new one).
+    let link = stack
+        .verification_link("ada@example.com")
+        .expect("a verification e-mail");
+    assert_eq!(
+        stack.http.get(&link).send().await.expect("opened").status(),
+        200
+    );
     let e = login
         .sign_up_with_email_and_password("ada@example.com", PASSWORD, false)
         .await
@@ -642,4 +652,390 @@ pub async fn get_login_session_returns_and_replaces_the_stored_tokens(backend: B
             .expect_err("no one")
             .is(ServiceErrorCode::InvalidLoginSession)
     );
+}
+
+/// The outcome of a sign-up the service answered with a verification e-mail.
+async fn signed_up(login: &Login, email: &str, password: &str) {
+    let e = login
+        .sign_up_with_email_and_password(email, password, false)
+        .await
+        .expect_err("verification comes first");
+    assert_eq!(
+        e.code,
+        login_code(LoginLibraryError::EmailVerificationRequired),
+        "a normal sign-up: {e:?}"
+    );
+}
+
+async fn status_of(stack: &Stack, link: &str) -> u16 {
+    stack
+        .http
+        .get(link)
+        .send()
+        .await
+        .expect("opened")
+        .status()
+        .as_u16()
+}
+
+pub async fn an_unverified_sign_up_does_not_hold_the_address(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let login = stack.login(Arc::new(MemoryStore::default())).await;
+    const MALLORYS: &str = "mallory1squats";
+
+    // Mallory signs up with Ada's address and never opens the link (it is in
+    // Ada's inbox).
+    signed_up(&login, "ada@example.com", MALLORYS).await;
+    let mallorys_link = stack
+        .new_mail_link("ada@example.com", &[])
+        .expect("a verification e-mail");
+
+    // Ada signs up with her own password: a normal sign-up, with a new link.
+    signed_up(&login, "Ada@Example.com", PASSWORD).await;
+    let adas_link = stack
+        .new_mail_link("ada@example.com", std::slice::from_ref(&mallorys_link))
+        .expect("a new verification e-mail");
+    assert_eq!(
+        status_of(&stack, &mallorys_link).await,
+        400,
+        "the squatter's link died with the new sign-up"
+    );
+    let e = login
+        .login_with_email_and_password("ada@example.com", MALLORYS)
+        .await
+        .expect_err("not Mallory's password any more");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+    assert_eq!(status_of(&stack, &adas_link).await, 200);
+
+    let result = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect("Ada logs in with her password");
+    login
+        .login_service(result.provider, result.token)
+        .await
+        .expect("service login");
+    let e = login
+        .login_with_email_and_password("ada@example.com", MALLORYS)
+        .await
+        .expect_err("Mallory's password");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+
+    // A verified address is taken, for the library and for a bare request.
+    let e = login
+        .sign_up_with_email_and_password("ada@example.com", MALLORYS, false)
+        .await
+        .expect_err("taken");
+    assert_eq!(e.code, login_code(LoginLibraryError::ExistedEmail));
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/signup",
+            serde_json::json!({"email": "ada@example.com", "password": MALLORYS}),
+        )
+        .await;
+    assert_error(status, &body, 409, "ExistedEmail");
+    let e = login
+        .login_with_email_and_password("ada@example.com", MALLORYS)
+        .await
+        .expect_err("still not Mallory's");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+
+    // An unverified login that is someone's user (it signed up while the app
+    // asked for no verification) is never replaced either.
+    let app_id = stack.app_id().await;
+    let db = &stack.service.state.db;
+    db.set_app_policy(&app_id, &[Provider::Email], false, &[])
+        .await
+        .expect("policy");
+    let result = login
+        .sign_up_with_email_and_password("bob@example.com", PASSWORD, false)
+        .await
+        .expect("logged in at once");
+    login
+        .login_service(result.provider, result.token)
+        .await
+        .expect("a user");
+    db.set_app_policy(&app_id, &[Provider::Email], true, &[])
+        .await
+        .expect("policy");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/signup",
+            serde_json::json!({"email": "bob@example.com", "password": MALLORYS}),
+        )
+        .await;
+    assert_error(status, &body, 409, "ExistedEmail");
+}
+
+pub async fn an_unverified_sign_up_expires(backend: Backend) {
+    // Three seconds: the checks before it ends have two at least (the service
+    // counts in whole seconds).
+    let stack = Stack::start_with(backend, |s| s.unverified_identity_ttl_secs = 3).await;
+    let login = stack.login(Arc::new(MemoryStore::default())).await;
+    signed_up(&login, "ada@example.com", PASSWORD).await;
+    let link = stack
+        .new_mail_link("ada@example.com", &[])
+        .expect("a verification e-mail");
+    let e = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("unverified");
+    assert!(e.is(ServiceErrorCode::RequiredEmailVerified), "{e:?}");
+
+    tokio::time::sleep(Duration::from_millis(4100)).await;
+    // Expired: as if it had never been. Its link works no longer than it, the
+    // login is unknown, and no e-mail goes out for it.
+    assert_eq!(status_of(&stack, &link).await, 400);
+    let e = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("gone");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+    login
+        .resend_verification("ada@example.com")
+        .await
+        .expect("answered");
+    login
+        .send_password_reset_email("ada@example.com")
+        .await
+        .expect("answered");
+    assert_eq!(stack.mail_links("ada@example.com"), vec![link.clone()]);
+
+    // The address is free for a new sign-up, which verifies and logs in.
+    signed_up(&login, "ada@example.com", PASSWORD).await;
+    let fresh = stack
+        .new_mail_link("ada@example.com", std::slice::from_ref(&link))
+        .expect("a new verification e-mail");
+    assert_eq!(status_of(&stack, &fresh).await, 200);
+    tokio::time::sleep(Duration::from_millis(4100)).await;
+    login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect("a verified login does not expire");
+}
+
+/// Posts the reset page's form, as a browser does.
+async fn post_reset_form(stack: &Stack, fields: &[(&str, &str)]) -> (u16, String) {
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(fields)
+        .finish();
+    let response = stack
+        .http
+        .post(stack.url("/v1/auth/email/password-reset/confirm"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await
+        .expect("posted");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("html"))
+}
+
+/// The `token` of a password-reset link.
+fn token_of(link: &str) -> String {
+    let url: url::Url = link.parse().expect("a URL");
+    assert_eq!(url.path(), "/v1/auth/email/password-reset", "{link}");
+    url.query_pairs()
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v.into_owned())
+        .expect("a token")
+}
+
+pub async fn a_password_reset_link_sets_a_new_password_and_ends_every_session(backend: Backend) {
+    const NEW: &str = "new1horse-battery";
+    let stack = Stack::start(backend).await;
+    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    let old = login.session().await.expect("store").expect("a session");
+    let before = stack.mail_links("ada@example.com");
+
+    // An unknown address gets the same answer, and nothing is sent.
+    login
+        .send_password_reset_email("nobody@example.com")
+        .await
+        .expect("204 for anyone");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset",
+            serde_json::json!({"email": "nobody@example.com"}),
+        )
+        .await;
+    assert_eq!((status.as_u16(), body), (204, serde_json::Value::Null));
+    assert_eq!(stack.mail_links("nobody@example.com"), Vec::<String>::new());
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset",
+            serde_json::json!({"email": "not an address"}),
+        )
+        .await;
+    assert_error(status, &body, 400, "IncorrectEmailForm");
+
+    login
+        .send_password_reset_email("Ada@Example.com")
+        .await
+        .expect("sent");
+    let link = stack
+        .new_mail_link("ada@example.com", &before)
+        .expect("a password-reset e-mail");
+    let token = token_of(&link);
+
+    // Opening the link shows the form and changes nothing (a mail scanner may
+    // follow it): twice the form, and the old password still works.
+    for _ in 0..2 {
+        let page = stack.http.get(&link).send().await.expect("opened");
+        assert_eq!(page.status(), 200);
+        let html = page.text().await.expect("html");
+        assert!(html.contains("<form method=\"post\""), "{html}");
+        assert!(
+            html.contains("/v1/auth/email/password-reset/confirm"),
+            "{html}"
+        );
+        assert!(html.contains("name=\"confirm\""), "{html}");
+    }
+    let thief = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect("the old password works until the form is sent");
+
+    // A password against the rules, or two that differ, change nothing.
+    let (status, html) = post_reset_form(
+        &stack,
+        &[
+            ("token", &token),
+            ("password", "short"),
+            ("confirm", "short"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 400, "{html}");
+    assert!(html.contains("must have"), "{html}");
+    let (status, html) = post_reset_form(
+        &stack,
+        &[
+            ("token", &token),
+            ("password", NEW),
+            ("confirm", "other1horse"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 400, "{html}");
+    assert!(html.contains("not the same"), "{html}");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset/confirm",
+            serde_json::json!({"token": "not-a-token", "password": NEW}),
+        )
+        .await;
+    assert_error(status, &body, 400, "InvalidToken");
+
+    let (status, html) = post_reset_form(
+        &stack,
+        &[("token", &token), ("password", NEW), ("confirm", NEW)],
+    )
+    .await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("Password changed"), "{html}");
+
+    // The old password fails, the new one works.
+    let e = login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("the old password");
+    assert!(e.is(ServiceErrorCode::FailedLogin), "{e:?}");
+    login
+        .login_with_email_and_password("ada@example.com", NEW)
+        .await
+        .expect("the new password");
+
+    // Every session from before is over: the service session's refresh and
+    // access tokens, its identity login, and the thief's login.
+    let (status, body) = stack
+        .post(
+            "/v1/auth/service/refresh",
+            serde_json::json!({"refreshToken": old.service.refresh_token}),
+        )
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    let (status, body) = stack
+        .get("/v1/auth/service/user", &old.service.access_token)
+        .await;
+    assert_error(status, &body, 401, "InvalidLoginSession");
+    for refresh_token in [&old.identity.refresh_token, &thief.token.refresh_token] {
+        let (status, body) = stack
+            .post(
+                "/v1/auth/identity/refresh",
+                serde_json::json!({"refreshToken": refresh_token}),
+            )
+            .await;
+        assert_error(status, &body, 401, "InvalidLoginSession");
+    }
+    let e = login
+        .login_service(thief.provider, thief.token)
+        .await
+        .expect_err("the thief's identity login ended");
+    assert!(e.is(ServiceErrorCode::InvalidLoginSession), "{e:?}");
+
+    // The link works once.
+    assert_eq!(status_of(&stack, &link).await, 400);
+    let (status, html) = post_reset_form(
+        &stack,
+        &[
+            ("token", &token),
+            ("password", "third1horse"),
+            ("confirm", "third1horse"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 400, "{html}");
+    assert!(html.contains("does not work"), "{html}");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset/confirm",
+            serde_json::json!({"token": token, "password": "third1horse"}),
+        )
+        .await;
+    assert_error(status, &body, 400, "InvalidToken");
+
+    // Clients may send the new password as JSON: 204, or the JSON error.
+    let before = stack.mail_links("ada@example.com");
+    login
+        .send_password_reset_email("ada@example.com")
+        .await
+        .expect("sent");
+    let token = token_of(
+        &stack
+            .new_mail_link("ada@example.com", &before)
+            .expect("another reset e-mail"),
+    );
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset/confirm",
+            serde_json::json!({"token": token, "password": "nodigits"}),
+        )
+        .await;
+    assert_error(status, &body, 400, "IncorrectPasswordForm");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset/confirm",
+            serde_json::json!({"token": token, "password": "third1horse"}),
+        )
+        .await;
+    assert_eq!((status.as_u16(), body), (204, serde_json::Value::Null));
+    login
+        .login_with_email_and_password("ada@example.com", "third1horse")
+        .await
+        .expect("the newest password");
+
+    // Asking again and again for one address is limited, registered or not.
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        let (status, _) = stack
+            .post(
+                "/v1/auth/email/password-reset",
+                serde_json::json!({"email": "carol@example.com"}),
+            )
+            .await;
+        statuses.push(status.as_u16());
+    }
+    assert!(statuses.starts_with(&[204; 6]), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
 }

@@ -533,3 +533,38 @@ pub async fn a_pending_key_the_service_has_is_taken_after_a_restart(backend: Bac
     let signer = w.unlock("246810").await.expect("the key");
     assert_eq!(signer.address().to_checksum(None), address);
 }
+
+pub async fn login_with_ui_resolves_after_a_login_or_a_close(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let fresh: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let w = Arc::new(widget(&stack, fresh).await);
+    assert_eq!(w.get_status(), ServiceLifeCycle::BeforeLogin);
+
+    // Closed before anyone logs in: UserCancelled.
+    let waiting = tokio::spawn({
+        let w = w.clone();
+        async move { w.login_with_ui().await }
+    });
+    tokio::task::yield_now().await;
+    while !waiting.is_finished() {
+        w.close_widget();
+        tokio::task::yield_now().await;
+    }
+    let e = waiting.await.expect("joined").expect_err("cancelled");
+    assert!(e.is(ServiceErrorCode::UserCancelled), "{e:?}");
+
+    // Someone logs in through the login page: it resolves with the user.
+    let waiting = tokio::spawn({
+        let w = w.clone();
+        async move { w.login_with_ui().await }
+    });
+    w.login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    let user = waiting.await.expect("joined").expect("the user");
+    assert_eq!(user.user_info.expect("info").email, "ada@example.com");
+    // Logged in already: at once.
+    assert!(w.login_with_ui().await.is_ok());
+}

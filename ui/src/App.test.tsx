@@ -237,6 +237,34 @@ describe('App routing', () => {
     expect(screen.getByLabelText('Password')).toHaveValue('');
   });
 
+  it('opens "Forgot password?" with the typed address, sends the link, and goes back to the login with it', async () => {
+    const ipc = mockCommands({
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      sendPasswordResetEmail: () => null,
+    });
+    const page = renderPage(<App />);
+    await tick();
+    await page.user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await page.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+
+    expect(screen.getByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).toHaveValue('ada@example.com');
+    await page.user.click(screen.getByRole('button', { name: 'Send the link' }));
+    await tick();
+    expect(ipc.argsOf('sendPasswordResetEmail')).toEqual([{ email: 'ada@example.com' }]);
+    expect(screen.getByRole('heading', { name: 'Check your e-mail' })).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Back to log in' }));
+    expect(screen.getByLabelText('E-mail')).toHaveValue('ada@example.com');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+
+    await page.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await page.user.keyboard('{Escape}');
+    expect(screen.getByLabelText('E-mail')).toHaveValue('ada@example.com');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+
   it('opens the sign-up page from "Create an account", and Escape goes back to the login page', async () => {
     mockCommands({ watchStatus: watching('before_login'), getCurrentServiceUser: () => null });
     const page = renderPage(<App />);

@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { api, type SendRequest, type ServiceLifeCycle, type ServiceUser } from './api';
 import { I18nProvider, useI18n } from './i18n';
 import { CheckEmail } from './pages/CheckEmail';
+import { ForgotPassword } from './pages/ForgotPassword';
 import { Login } from './pages/Login';
 import { Nfts } from './pages/Nfts';
 import { Register } from './pages/Register';
@@ -21,6 +22,7 @@ type Route =
   | { page: 'login'; email: string }
   | { page: 'signup' }
   | { page: 'check'; email: string }
+  | { page: 'forgot'; email: string }
   | { page: 'register' }
   /** `activity`: the wallet's activity takes the focus (after a send). */
   | { page: 'home'; tab: Tab; activity?: boolean }
@@ -91,7 +93,9 @@ function Widget() {
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
-      setRoute((r) => (r.page === 'signup' || r.page === 'check' ? { page: 'login', email: '' } : r));
+      setRoute((r) =>
+        r.page === 'signup' || r.page === 'check' ? { page: 'login', email: '' } : r.page === 'forgot' ? { page: 'login', email: r.email } : r,
+      );
     };
     window.addEventListener('keydown', back);
     return () => window.removeEventListener('keydown', back);
@@ -162,8 +166,11 @@ function Widget() {
           onLoggedIn={signedIn}
           onCreateAccount={() => setRoute({ page: 'signup' })}
           onVerifyEmail={(email) => setRoute({ page: 'check', email })}
+          onForgotPassword={(email) => setRoute({ page: 'forgot', email })}
         />
       );
+    case 'forgot':
+      return <ForgotPassword initialEmail={route.email} onBack={(email) => setRoute({ page: 'login', email })} />;
     case 'signup':
       return (
         <SignUp

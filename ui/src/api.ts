@@ -84,6 +84,9 @@ export const api = {
   signUpWithEmailAndPassword: (email: string, password: string) =>
     invoke<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
   resendVerification: (email: string) => invoke<void>('resendVerification', { email }),
+  /** E-mails a link that sets a new password; the same answer whether or not the
+   * address has an account. */
+  sendPasswordResetEmail: (email: string) => invoke<void>('sendPasswordResetEmail', { email }),
   /** Makes the wallet's key on the device, sealed under `pin`; `backup`: the service
    * also keeps the recovery phrase encrypted under the PIN. */
   register: (pin: string, backup: boolean) => invoke<ServiceUser>('register', { pin, backup }),

@@ -1,5 +1,6 @@
 //! Bodies of the identity and session endpoints, which the spec leaves to the
-//! design ("not shown"): sign-up, e-mail login, token refresh, service login.
+//! design ("not shown"): sign-up, e-mail login, password reset, token refresh,
+//! service login.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +14,20 @@ use crate::{IdentityTokens, Provider};
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EmailCredentials {
+    /// An e-mail address: one `@`, a domain with a dot, no spaces (compared
+    /// without case and surrounding space).
+    #[cfg_attr(feature = "openapi", schema(format = Email, max_length = 254))]
     pub email: String,
+    /// 8 to 128 characters, with at least one letter and one digit (the
+    /// `passwordRules` of `GET /v1/app`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 8,
+            max_length = 128,
+            pattern = r"\p{L}[\s\S]*[0-9]|[0-9][\s\S]*\p{L}"
+        )
+    )]
     pub password: String,
 }
 
@@ -42,7 +56,46 @@ pub struct SignUpResponse {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResendRequest {
+    #[cfg_attr(feature = "openapi", schema(format = Email, max_length = 254))]
     pub email: String,
+}
+
+/// `POST /v1/auth/email/password-reset`: e-mail a link that sets a new password.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordResetRequest {
+    #[cfg_attr(feature = "openapi", schema(format = Email, max_length = 254))]
+    pub email: String,
+}
+
+/// `POST /v1/auth/email/password-reset/confirm` (as JSON): the token of the
+/// e-mailed link and the new password.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordResetConfirm {
+    pub token: String,
+    /// 8 to 128 characters, with at least one letter and one digit (the
+    /// `passwordRules` of `GET /v1/app`).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            min_length = 8,
+            max_length = 128,
+            pattern = r"\p{L}[\s\S]*[0-9]|[0-9][\s\S]*\p{L}"
+        )
+    )]
+    pub password: String,
+}
+
+impl std::fmt::Debug for PasswordResetConfirm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PasswordResetConfirm")
+            .field("token", &"<redacted>")
+            .field("password", &"<redacted>")
+            .finish()
+    }
 }
 
 /// `POST /v1/auth/identity/refresh` and `POST /v1/auth/service/refresh`.
@@ -64,8 +117,25 @@ impl std::fmt::Debug for RefreshRequest {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceLoginRequest {
+    /// The service logs in e-mail identities only, for now: any other provider
+    /// is 400 `InvalidLoginProvider`.
+    #[cfg_attr(feature = "openapi", schema(schema_with = email_provider_only))]
     pub provider: Provider,
     pub token: IdentityTokens,
+}
+
+/// The schema of [`ServiceLoginRequest::provider`]: the one provider the service
+/// logs in to itself.
+#[cfg(feature = "openapi")]
+fn email_provider_only() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .enum_values(Some([Provider::Email.as_str()]))
+        .description(Some(
+            "The service logs in e-mail identities only, for now: any other provider is \
+             400 InvalidLoginProvider.",
+        ))
+        .build()
 }
 
 /// `GET /v1/app`: what the app key may use.
@@ -105,17 +175,37 @@ pub struct NetworkInfo {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterRequest {
+    /// The EVM address (20 bytes as hex, `0x` optional).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^(0[xX])?[0-9a-fA-F]{40}$"))]
     pub address: String,
+    /// A BIP-44 path on Ethereum's coin type, like `m/44'/60'/0'/0/0`.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = "^m/44'/60'/[0-9]{1,10}'?(/[0-9]{1,10}'?)*$")
+    )]
     pub address_path: String,
     /// The nonce of a `POST /v1/wallets/challenge` answer, used once.
     pub nonce: String,
     /// EIP-191 `personal_sign` of the challenge's `message` by `address`'s key,
     /// 65 bytes `r || s || v` as 0x-hex.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(0[xX])?[0-9a-fA-F]{128}(0[01]|1[bBcC]|2[3-9a-fA-F]|[3-9a-fA-F][0-9a-fA-F])$"
+        )
+    )]
     pub signature: String,
     pub pin: crate::PinSetup,
     /// The mnemonic sealed under the device key ([`crate::PinSetup`]), if the person
     /// opted into a backup the service keeps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/][AQgw](==?)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)$"
+        )
+    )]
     pub backup: Option<String>,
 }
 

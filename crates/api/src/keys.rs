@@ -61,11 +61,56 @@ pub struct WalletChallenge {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PinKdf {
+    /// 16 to 64 bytes, as standard base64 (padding optional).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(([A-Za-z0-9+/]{4}){5}([A-Za-z0-9+/][AQgw](==?)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)|([A-Za-z0-9+/]{4}){6,20}([A-Za-z0-9+/][AQgw](==?)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)?|([A-Za-z0-9+/]{4}){21}([A-Za-z0-9+/][AQgw](==?)?)?)$"
+        )
+    )]
     pub salt: String,
     /// Memory in KiB, iterations, lanes.
+    #[serde(deserialize_with = "whole_u32")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 8192, maximum = 1048576))]
     pub m_cost: u32,
+    #[serde(deserialize_with = "whole_u32")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
     pub t_cost: u32,
+    #[serde(deserialize_with = "whole_u32")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4))]
     pub p_cost: u32,
+}
+
+/// A `u32` as JSON Schema's `integer` has it: `6` or `6.0`, which are the same
+/// number (the OpenAPI document says `integer`, and a client may well write a
+/// whole number with a fraction).
+fn whole_u32<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u32, D::Error> {
+    struct Whole;
+    impl serde::de::Visitor<'_> for Whole {
+        type Value = u32;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an integer from 0 to 4294967295")
+        }
+
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u32, E> {
+            u32::try_from(v)
+                .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u32, E> {
+            u32::try_from(v).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+        }
+
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<u32, E> {
+            if v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v) {
+                Ok(v as u32)
+            } else {
+                Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+    deserializer.deserialize_any(Whole)
 }
 
 /// What the service keeps of a PIN: how to derive `k`, the proof, and the share
@@ -75,7 +120,15 @@ pub struct PinKdf {
 #[serde(rename_all = "camelCase")]
 pub struct PinSetup {
     pub kdf: PinKdf,
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$")
+    )]
     pub proof: String,
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$")
+    )]
     pub share: String,
 }
 
@@ -102,6 +155,11 @@ pub struct PinStatus {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PinProof {
+    /// 32 bytes as standard base64 (padding optional).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$")
+    )]
     pub proof: String,
 }
 
@@ -121,9 +179,21 @@ pub struct PinRelease {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PinChange {
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = r"^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$")
+    )]
     pub proof: String,
     pub pin: PinSetup,
+    /// Standard base64, at most 2048 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/][AQgw](==?)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)$"
+        )
+    )]
     pub backup: Option<String>,
 }
 
@@ -134,9 +204,24 @@ pub struct PinChange {
 #[serde(rename_all = "camelCase")]
 pub struct PinReset {
     pub nonce: String,
+    /// 65 bytes `r || s || v` as hex (`0x` optional).
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(0[xX])?[0-9a-fA-F]{128}(0[01]|1[bBcC]|2[3-9a-fA-F]|[3-9a-fA-F][0-9a-fA-F])$"
+        )
+    )]
     pub signature: String,
     pub pin: PinSetup,
+    /// Standard base64, at most 2048 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            max_length = 2048,
+            pattern = r"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{4}|[A-Za-z0-9+/][AQgw](==?)?|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=?)$"
+        )
+    )]
     pub backup: Option<String>,
 }
 
@@ -155,4 +240,28 @@ redacted!(PinSetup, PinProof, PinRelease, PinChange, PinReset);
 /// The text a device signs to prove it holds a wallet's key for `user_id`.
 pub fn challenge_message(user_id: &str, nonce: &str) -> String {
     format!("Satchel: I hold this wallet's key.\nuser: {user_id}\nnonce: {nonce}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kdf_costs_are_integers_written_either_way() {
+        let kdf = |costs: &str| {
+            serde_json::from_str::<PinKdf>(&format!(
+                r#"{{"salt": "AAAAAAAAAAAAAAAAAAAAAA", {costs}}}"#
+            ))
+        };
+        let read = kdf(r#""mCost": 19456, "tCost": 2.0, "pCost": 1"#).expect("whole numbers");
+        assert_eq!((read.m_cost, read.t_cost, read.p_cost), (19_456, 2, 1));
+        for refused in [
+            r#""mCost": 19456, "tCost": 2.5, "pCost": 1"#,
+            r#""mCost": -1, "tCost": 2, "pCost": 1"#,
+            r#""mCost": 4294967296, "tCost": 2, "pCost": 1"#,
+            r#""mCost": "19456", "tCost": 2, "pCost": 1"#,
+        ] {
+            assert!(kdf(refused).is_err(), "{refused}");
+        }
+    }
 }

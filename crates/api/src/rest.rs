@@ -233,6 +233,8 @@ pub struct NftsResponse {
 #[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
 #[serde(rename_all = "camelCase")]
 pub struct WalletQuery {
+    /// The caller's id: `userInfo.userId` of the login.
     pub user_id: String,
+    /// The caller's wallet: `walletId` of the login.
     pub wallet_id: String,
 }

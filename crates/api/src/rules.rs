@@ -74,6 +74,18 @@ pub struct RuleViolation {
     pub message: String,
 }
 
+/// Checks a password against [`PASSWORD_RULES`] (a new one at sign-up or reset).
+pub fn check_password(password: &str) -> Result<(), RuleViolation> {
+    if is_password_form(password) {
+        Ok(())
+    } else {
+        Err(RuleViolation {
+            code: ServiceErrorCode::IncorrectPasswordForm,
+            message: format!("the password must have {PASSWORD_RULES}"),
+        })
+    }
+}
+
 /// Normalises the e-mail and checks both against the rules: the one check the
 /// service and the SDK share, with the same codes and messages.
 pub fn check_credentials(email: &str, password: &str) -> Result<EmailCredentials, RuleViolation> {
@@ -84,12 +96,7 @@ pub fn check_credentials(email: &str, password: &str) -> Result<EmailCredentials
             message: "the e-mail address is not valid".into(),
         });
     }
-    if !is_password_form(password) {
-        return Err(RuleViolation {
-            code: ServiceErrorCode::IncorrectPasswordForm,
-            message: format!("the password must have {PASSWORD_RULES}"),
-        });
-    }
+    check_password(password)?;
     Ok(EmailCredentials {
         email,
         password: password.to_owned(),

@@ -31,9 +31,16 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase")]
 pub struct PrepareRequest {
     pub account_id: String,
+    /// One of the account's network's tokens (`0x` and 40 hex digits; mixed
+    /// case must be the EIP-55 checksum).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
     pub contract: Option<String>,
+    /// `0x` and 40 hex digits; mixed case must be the EIP-55 checksum.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
     pub to: String,
+    /// Decimal digits, at most 2^256 - 1.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]{1,78}$"))]
     pub amount: String,
     /// The hash of a pending transaction of this account to replace (speed up or
     /// cancel): its nonce is used, and the fees are raised enough for the node to
@@ -100,6 +107,11 @@ pub struct PreparedTransaction {
 #[serde(rename_all = "camelCase")]
 pub struct BroadcastRequest {
     pub account_id: String,
+    /// Hex (`0x` optional) of at most 16 KiB.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = "^(0x)?([0-9a-fA-F]{2}){0,16384}$")
+    )]
     pub raw: String,
 }
 

@@ -57,6 +57,19 @@ fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
+/// `X-API-DOMAIN`: a missing (or unreadable) one is a 400. An empty one is
+/// passed on as `""`: Wepin's web client (`@wepin/fetch-js`) sends it so for an
+/// app on `localhost`, and the app lookup allows it only for an app whose one
+/// registered domain is `localhost` (`Db::app_for_key`).
+fn api_domain(parts: &Parts) -> ApiResult<&str> {
+    parts
+        .headers
+        .get(headers::API_DOMAIN)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .ok_or_else(|| ApiError::bad_request("X-API-DOMAIN is missing"))
+}
+
 fn is_sdk_type(value: &str) -> bool {
     value.len() <= 64
         && value
@@ -75,8 +88,7 @@ impl FromRequestParts<AppState> for CallingApp {
                 "X-API-KEY is missing",
             )
         })?;
-        let domain = header(parts, headers::API_DOMAIN)
-            .ok_or_else(|| ApiError::bad_request("X-API-DOMAIN is missing"))?;
+        let domain = api_domain(parts)?;
         let sdk_type = header(parts, headers::SDK_TYPE)
             .ok_or_else(|| ApiError::bad_request("X-SDK-TYPE is missing"))?;
         if !is_sdk_type(sdk_type) {
@@ -86,16 +98,21 @@ impl FromRequestParts<AppState> for CallingApp {
         }
         let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {
+            Some(app) if app.domain_allowed => Ok(Self {
+                app_id: app.app_id,
+                sdk_type: sdk_type.to_owned(),
+            }),
             None => Err(ApiError::unknown_app_key()),
-            Some(app) if !app.domain_allowed => Err(ApiError::new(
+            // Any other app's key: an empty domain stays the 400 it always was.
+            Some(_) if domain.is_empty() => Err(ApiError::bad_request(
+                "X-API-DOMAIN is empty, which only an app key registered for localhost \
+                 alone may send",
+            )),
+            Some(_) => Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 RestErrorCode::InvalidDomain,
                 "X-API-DOMAIN is not registered for this app key",
             )),
-            Some(app) => Ok(Self {
-                app_id: app.app_id,
-                sdk_type: sdk_type.to_owned(),
-            }),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Outgoing e-mail (verification links, PIN unlock links): through SMTP when `mail.smtp_url` is set, else into an outbox
+//! Outgoing e-mail (verification, password-reset and PIN unlock links): through SMTP when `mail.smtp_url` is set, else into an outbox
 //! folder of `.eml` files that a person or a test opens.
 
 use std::path::PathBuf;
@@ -103,6 +103,33 @@ impl Mailer {
             link = html_escape(link),
         );
         self.send(to, format!("Unlock your {app_name} PIN"), text, html)
+            .await
+    }
+
+    /// Sends the link that sets a new password for `to`'s login.
+    pub async fn send_password_reset(
+        &self,
+        to: &str,
+        app_name: &str,
+        link: &str,
+    ) -> Result<(), MailError> {
+        let text = format!(
+            "Someone asked to reset the password of your {app_name} login.\n\n\
+             If that was you, open this link to choose a new password:\n\n{link}\n\n\
+             The link works once, for 1 hour. Setting a new password logs out every \
+             device that is logged in. If it was not you, ignore this e-mail: your \
+             password stays as it is."
+        );
+        let html = format!(
+            "<p>Someone asked to reset the password of your {app} login.</p>\
+             <p>If that was you: <a href=\"{link}\">Choose a new password</a></p>\
+             <p>The link works once, for 1 hour. Setting a new password logs out every \
+             device that is logged in. If it was not you, ignore this e-mail: your \
+             password stays as it is.</p>",
+            app = html_escape(app_name),
+            link = html_escape(link),
+        );
+        self.send(to, format!("Reset your {app_name} password"), text, html)
             .await
     }
 

@@ -1,7 +1,7 @@
 //! Refresh limits: how often one account's balance (`GET
 //! /v1/accountbalance/{accountId}/balance`), one wallet's NFTs (`GET
-//! /v1/nft/refresh`), one address's verification e-mail or one wallet's PIN
-//! unlock e-mail may be asked for, so a runaway client cannot turn the service
+//! /v1/nft/refresh`), one address's verification or password-reset e-mail or one
+//! wallet's PIN unlock e-mail may be asked for, so a runaway client cannot turn the service
 //! into a load generator against a node or a mail server. Each key gets a
 //! `governor` limiter of `refresh_per_minute`; the limiters live in a `moka` cache
 //! bounded by count, and a limiter idle for a whole minute (back at its full
@@ -40,6 +40,11 @@ pub enum RefreshKey<'a> {
     SignUpFrom { address: std::net::IpAddr },
     /// Verification e-mails asked for from one network address.
     ResendFrom { address: std::net::IpAddr },
+    /// Password-reset e-mails asked for one address of one app (counted whether
+    /// or not the address is registered, so the limit tells nothing).
+    PasswordReset { app_id: &'a str, email: &'a str },
+    /// Password-reset e-mails asked for from one network address.
+    PasswordResetFrom { address: std::net::IpAddr },
 }
 
 impl fmt::Display for RefreshKey<'_> {
@@ -51,6 +56,8 @@ impl fmt::Display for RefreshKey<'_> {
             Self::PinUnlockEmail { wallet_id } => write!(f, "pin-unlock:{wallet_id}"),
             Self::SignUpFrom { address } => write!(f, "signup-from:{address}"),
             Self::ResendFrom { address } => write!(f, "resend-from:{address}"),
+            Self::PasswordReset { app_id, email } => write!(f, "password-reset:{app_id}:{email}"),
+            Self::PasswordResetFrom { address } => write!(f, "password-reset-from:{address}"),
         }
     }
 }
@@ -127,7 +134,9 @@ where
     /// next one is.
     pub fn check(&self, key: RefreshKey<'_>) -> Result<(), Duration> {
         let quota = match key {
-            RefreshKey::SignUpFrom { .. } | RefreshKey::ResendFrom { .. } => self.address_quota,
+            RefreshKey::SignUpFrom { .. }
+            | RefreshKey::ResendFrom { .. }
+            | RefreshKey::PasswordResetFrom { .. } => self.address_quota,
             _ => self.quota,
         };
         let limiter = self.limiters.get_with(key.to_string(), || {
@@ -184,6 +193,11 @@ mod tests {
             email: "a@b.co",
         };
         assert_eq!(resend.to_string(), "resend:app:a@b.co");
+        let reset = RefreshKey::PasswordReset {
+            app_id: "app",
+            email: "a@b.co",
+        };
+        assert_eq!(reset.to_string(), "password-reset:app:a@b.co");
         assert_eq!(BALANCE.to_string(), "balance:a");
     }
 

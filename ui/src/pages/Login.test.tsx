@@ -4,7 +4,7 @@ import { Login } from './Login';
 import { deferred, fail, mockCommands, renderPage, serviceUser, tick } from '../test/harness';
 
 function renderLogin(initialEmail = '') {
-  const props = { onLoggedIn: vi.fn(), onCreateAccount: vi.fn(), onVerifyEmail: vi.fn() };
+  const props = { onLoggedIn: vi.fn(), onCreateAccount: vi.fn(), onVerifyEmail: vi.fn(), onForgotPassword: vi.fn() };
   return { ...props, ...renderPage(<Login initialEmail={initialEmail} {...props} />) };
 }
 
@@ -88,6 +88,17 @@ describe('Login', () => {
     await tick();
 
     expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong: the service is down');
+  });
+
+  it('opens "Forgot password?" with the address typed so far, without logging in', async () => {
+    const ipc = mockCommands({});
+    const page = renderLogin();
+
+    await page.user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await page.user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+
+    expect(page.onForgotPassword).toHaveBeenCalledWith('ada@example.com');
+    expect(ipc.calls).toEqual([]);
   });
 
   it('opens the sign-up page from "Create an account" without logging in', async () => {

@@ -9,11 +9,14 @@ export function Login({
   onLoggedIn,
   onCreateAccount,
   onVerifyEmail,
+  onForgotPassword,
 }: {
   initialEmail: string;
   onLoggedIn: (user: ServiceUser) => void;
   onCreateAccount: () => void;
   onVerifyEmail: (email: string) => void;
+  /** "Forgot password?", with the e-mail typed so far. */
+  onForgotPassword: (email: string) => void;
 }) {
   const { t } = useI18n();
   const [email, setEmail] = useState(initialEmail);
@@ -58,6 +61,9 @@ export function Login({
           {emailError && <span className="field-error">{t('error.IncorrectEmailForm')}</span>}
         </div>
         <PasswordField id="login-password" label={t('common.password')} value={password} onChange={setPassword} autoComplete="current-password" />
+        <button id="login-forgot" type="button" className="link-button forgot" onClick={() => onForgotPassword(email)}>
+          {t('login.forgot')}
+        </button>
         <ErrorNotice error={otherError} />
         <button id="login-submit" className="primary" type="submit" disabled={busy || !email || !password}>
           {busy ? t('login.busy') : t('login.submit')}

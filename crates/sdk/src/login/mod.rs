@@ -1,5 +1,6 @@
 //! The login library: the spec's methods in snake_case (e-mail sign-up and login,
-//! service login, token refresh, the current user, the login session, logout).
+//! service login, token refresh, the current user, the login session, logout),
+//! and the e-mails beside them (verification again, password reset).
 //!
 //! After `login_service` the session (identity and service tokens) is kept in the
 //! [`TokenStore`], so it survives a restart: a new `Login` over the same store
@@ -148,6 +149,30 @@ impl Login {
                 Caller::Login,
                 Method::POST,
                 "v1/auth/email/resend",
+                Some(&request),
+                None,
+            )
+            .await
+    }
+
+    /// Asks the service to e-mail a link that sets a new password (single use,
+    /// for an hour). The answer is the same whether or not the address has a
+    /// login; a malformed address is `IncorrectEmailForm` before anything is sent.
+    pub async fn send_password_reset_email(&self, email: &str) -> Result<(), SdkError> {
+        let email = normalize_email(email);
+        if !satchel_api::rules::is_email_form(&email) {
+            return Err(SdkError::service(
+                ServiceErrorCode::IncorrectEmailForm,
+                "the e-mail address is not valid",
+            ));
+        }
+        let request = satchel_api::PasswordResetRequest { email };
+        self.client()
+            .await?
+            .send(
+                Caller::Login,
+                Method::POST,
+                "v1/auth/email/password-reset",
                 Some(&request),
                 None,
             )
@@ -386,6 +411,11 @@ mod tests {
             .await
             .expect_err("form");
         assert!(e.is(ServiceErrorCode::IncorrectPasswordForm));
+        let e = login
+            .send_password_reset_email("not an address")
+            .await
+            .expect_err("form");
+        assert!(e.is(ServiceErrorCode::IncorrectEmailForm));
     }
 
     #[tokio::test]

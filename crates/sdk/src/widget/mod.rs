@@ -68,6 +68,9 @@ pub struct Widget {
     status_changes: watch::Sender<ServiceLifeCycle>,
     /// The newest application `send`, for the page to open its form with.
     send_requests: watch::Sender<Option<send::SendRequest>>,
+    /// Counts the times the widget was closed: a `loginWithUI` waiting for a
+    /// login ends with `UserCancelled` when it changes.
+    closed: watch::Sender<u64>,
     thumbnails: OnceLock<Thumbnails>,
 }
 
@@ -103,6 +106,7 @@ impl Widget {
             state: Mutex::new(WidgetState::default()),
             status_changes: watch::Sender::new(ServiceLifeCycle::NotInitialized),
             send_requests: watch::Sender::new(None),
+            closed: watch::Sender::new(0),
             thumbnails: OnceLock::new(),
         }
     }
@@ -278,9 +282,33 @@ impl Widget {
         self.get_status() == ServiceLifeCycle::Login
     }
 
-    /// Closing the widget never logs the user out.
+    /// Closing the widget never logs the user out; a `loginWithUI` waiting for
+    /// a login ends with `UserCancelled`.
     pub fn close_widget(&self) -> bool {
+        self.closed.send_modify(|n| *n += 1);
         true
+    }
+
+    /// loginWithUI: the logged-in user at once; with no one logged in, waits
+    /// while the widget's login page is shown until someone logs in (the user,
+    /// who may still need to register) or the widget is closed
+    /// (`UserCancelled`).
+    pub async fn login_with_ui(&self) -> Result<ServiceUser, SdkError> {
+        self.require_initialized()?;
+        let mut changes = self.status_changes.subscribe();
+        let mut closed = self.closed.subscribe();
+        closed.mark_unchanged();
+        loop {
+            if let Some(user) = self.current_user() {
+                return Ok(user);
+            }
+            let cancelled =
+                || SdkError::service(ServiceErrorCode::UserCancelled, "the login was cancelled");
+            tokio::select! {
+                changed = changes.changed() => changed.map_err(|_| cancelled())?,
+                _ = closed.changed() => return Err(cancelled()),
+            }
+        }
     }
 
     /// Logs out; the widget stays initialised.

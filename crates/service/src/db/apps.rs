@@ -36,6 +36,9 @@ fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// The one domain under which an app may be called with an empty `X-API-DOMAIN`.
+const LOCALHOST: &str = "localhost";
+
 /// The app an API key belongs to, and whether the domain is one of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppMatch {
@@ -102,7 +105,14 @@ impl Db {
     }
 
     /// Finds the app whose key hashes to `key_hash` and checks `domain` against it.
+    /// An empty `domain` is what a web client on `localhost` sends (Wepin's
+    /// `@wepin/fetch-js` blanks any domain containing "localhost"): it is allowed
+    /// only for an app whose registered domains are [`LOCALHOST`] alone, and is
+    /// then that domain.
     pub async fn app_for_key(&self, key_hash: &str, domain: &str) -> DbResult<Option<AppMatch>> {
+        if domain.is_empty() {
+            return self.localhost_app_for_key(key_hash).await;
+        }
         let row: Option<(String, Option<String>)> = sqlx::query_as(
             "SELECT a.id, d.domain FROM apps a \
              LEFT JOIN app_domains d ON d.app_id = a.id AND d.domain = $2 \
@@ -115,6 +125,28 @@ impl Db {
         Ok(row.map(|(app_id, matched)| AppMatch {
             app_id,
             domain_allowed: matched.is_some(),
+        }))
+    }
+
+    /// The app whose key hashes to `key_hash`, allowed when every domain it
+    /// registered is [`LOCALHOST`] (and it registered one).
+    async fn localhost_app_for_key(&self, key_hash: &str) -> DbResult<Option<AppMatch>> {
+        let rows: Vec<(String, Option<String>)> = sqlx::query_as(
+            "SELECT a.id, d.domain FROM apps a \
+             LEFT JOIN app_domains d ON d.app_id = a.id \
+             WHERE a.key_hash = $1",
+        )
+        .bind(key_hash)
+        .fetch_all(self.pool())
+        .await?;
+        let Some((app_id, _)) = rows.first() else {
+            return Ok(None);
+        };
+        Ok(Some(AppMatch {
+            app_id: app_id.clone(),
+            domain_allowed: rows
+                .iter()
+                .all(|(_, domain)| domain.as_deref() == Some(LOCALHOST)),
         }))
     }
 }

@@ -11,15 +11,64 @@ pub struct IdentityRow {
     pub email: String,
     pub password_hash: String,
     pub verified_at: Option<i64>,
+    /// When it was signed up (or last replaced by a new sign-up).
+    pub created_at: i64,
+    /// How many service users it is (0 or 1): an identity that is someone's user
+    /// is never replaced or expired.
+    pub user_count: i64,
 }
 
 impl IdentityRow {
     pub fn verified(&self) -> bool {
         self.verified_at.is_some()
     }
+
+    /// Whether a service user (and so maybe a wallet) belongs to it.
+    pub fn has_user(&self) -> bool {
+        self.user_count > 0
+    }
 }
 
-const IDENTITY_COLUMNS: &str = "id, app_id, email, password_hash, verified_at";
+/// The users table's `provider` of e-mail identities (their `subject` is the
+/// identity's id).
+const EMAIL_PROVIDER: &str = "email";
+
+const IDENTITY_COLUMNS: &str = "id, app_id, email, password_hash, verified_at, created_at, \
+     (SELECT COUNT(*) FROM users u WHERE u.app_id = email_identities.app_id \
+      AND u.provider = 'email' AND u.subject = email_identities.id) AS user_count";
+
+/// An identity that nobody has proven the address of and that no user is.
+const UNCLAIMED: &str = "verified_at IS NULL AND NOT EXISTS (SELECT 1 FROM users u \
+     WHERE u.app_id = email_identities.app_id AND u.provider = 'email' \
+     AND u.subject = email_identities.id)";
+
+/// Ends every identity session of an identity and every service session of its
+/// user, inside the caller's transaction; the service sessions' ids, for the
+/// caches.
+pub(super) async fn revoke_identity_sessions(
+    conn: &mut sqlx::AnyConnection,
+    identity_id: &str,
+    app_id: &str,
+    at: i64,
+) -> DbResult<Vec<String>> {
+    sqlx::query(
+        "UPDATE identity_sessions SET revoked_at = $2 WHERE identity_id = $1 AND revoked_at IS NULL",
+    )
+    .bind(identity_id)
+    .bind(at)
+    .execute(&mut *conn)
+    .await?;
+    Ok(sqlx::query_scalar(
+        "UPDATE sessions SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN \
+         (SELECT id FROM users WHERE app_id = $3 AND provider = $4 AND subject = $1) RETURNING id",
+    )
+    .bind(identity_id)
+    .bind(at)
+    .bind(app_id)
+    .bind(EMAIL_PROVIDER)
+    .fetch_all(&mut *conn)
+    .await?)
+}
 
 impl Db {
     pub async fn create_email_identity(
@@ -55,6 +104,83 @@ impl Db {
             .execute(self.pool())
             .await?;
         Ok(())
+    }
+
+    /// Gives an unclaimed identity (unverified, no user) to a new sign-up: the new
+    /// password, a new sign-up time, and none of the old links or sessions. The
+    /// links go first, so a verification racing this either finishes before (and
+    /// this replaces nothing) or finds its link gone. Returns whether it replaced.
+    pub async fn replace_unclaimed_identity(
+        &self,
+        identity_id: &str,
+        password_hash: &str,
+    ) -> DbResult<bool> {
+        let at = now();
+        let mut tx = self.pool().begin().await?;
+        for table in ["email_verifications", "password_resets"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE identity_id = $1"))
+                .bind(identity_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let replaced = sqlx::query(&format!(
+            "UPDATE email_identities SET password_hash = $2, created_at = $3 \
+             WHERE id = $1 AND {UNCLAIMED}"
+        ))
+        .bind(identity_id)
+        .bind(password_hash)
+        .bind(at)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if !replaced {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        sqlx::query(
+            "UPDATE identity_sessions SET revoked_at = $2 WHERE identity_id = $1 AND revoked_at IS NULL",
+        )
+        .bind(identity_id)
+        .bind(at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Deletes an unclaimed identity (unverified, no user) signed up at or before
+    /// `created_by`: an expired one. Returns whether it did.
+    pub async fn delete_unclaimed_identity(
+        &self,
+        identity_id: &str,
+        created_by: i64,
+    ) -> DbResult<bool> {
+        let mut tx = self.pool().begin().await?;
+        let deleted = sqlx::query(&format!(
+            "DELETE FROM email_identities WHERE id = $1 AND created_at <= $2 AND {UNCLAIMED}"
+        ))
+        .bind(identity_id)
+        .bind(created_by)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        if deleted {
+            // The foreign keys cascade; said here too, for a connection without them.
+            for table in [
+                "email_verifications",
+                "password_resets",
+                "identity_sessions",
+            ] {
+                sqlx::query(&format!("DELETE FROM {table} WHERE identity_id = $1"))
+                    .bind(identity_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(deleted)
     }
 
     pub async fn email_identity(&self, app_id: &str, email: &str) -> DbResult<Option<IdentityRow>> {

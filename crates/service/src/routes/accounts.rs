@@ -19,12 +19,10 @@ use crate::{chain_refresh, views};
     params(WalletQuery),
     responses(
         (status = 200, body = AccountsResponse),
-        (status = 400, body = satchel_api::ApiErrorBody, description = "missing or malformed parameter or header"),
-        (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "domain not registered, or the wallet is another user's"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such wallet"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: userId is not the caller's, or the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn get_accounts(
     State(state): State<AppState>,
@@ -71,13 +69,12 @@ async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<Wall
     params(("accountId" = String, Path, description = "accountId from operation 1")),
     responses(
         (status = 200, body = BalanceResponse),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "the account is another user's"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account"),
-        (status = 429, body = satchel_api::ApiErrorBody, description = "refreshed too often"),
-        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: the account's balance was refreshed too often in the last minute"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn refresh_balance(
     State(state): State<AppState>,

@@ -1,16 +1,17 @@
 //! Identity and session endpoints (the spec leaves them to the design): e-mail
-//! sign-up, verification and login, token refresh, service login, the current
-//! user, logout, and the app's own facts.
+//! sign-up, verification and login, password reset, token refresh, service
+//! login, the current user, logout, and the app's own facts.
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::response::Html;
+use axum::response::{Html, IntoResponse, Response};
 use satchel_api::{
-    AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, RegisterRequest,
-    ResendRequest, ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
+    AppInfo, EmailCredentials, LoginResult, NetworkInfo, PasswordResetConfirm,
+    PasswordResetRequest, RefreshRequest, RegisterRequest, ResendRequest, ServiceLoginRequest,
+    ServiceToken, ServiceUser, SignUpResponse,
 };
 use serde::Deserialize;
 
@@ -21,6 +22,7 @@ use crate::identity;
 use crate::mail::html_escape;
 use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
+use satchel_api::ServiceErrorCode;
 
 type Reply<T> = ApiResult<axum::Json<T>>;
 
@@ -87,9 +89,11 @@ fn per_address(state: &AppState, key: RefreshKey<'_>) -> ApiResult<()> {
 /// Signs up with an e-mail and password.
 #[utoipa::path(post, path = "/v1/auth/email/signup", request_body = EmailCredentials,
     responses((status = 200, body = SignUpResponse),
-              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm, IncorrectPasswordForm, InvalidEmailDomain"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm, IncorrectPasswordForm, InvalidEmailDomain (the app takes other domains only); InvalidLoginProvider when the app has no e-mail logins"),
               (status = 409, body = satchel_api::ApiErrorBody, description = "ExistedEmail"),
-              (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")))]
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: too many sign-ups from this network address, or the service is sending too many e-mails"),
+              (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")),
+    security(("appKey" = [])))]
 pub async fn sign_up(
     State(state): State<AppState>,
     app: CallingApp,
@@ -106,7 +110,12 @@ pub async fn sign_up(
 }
 
 /// Sends the verification e-mail again.
-#[utoipa::path(post, path = "/v1/auth/email/resend", request_body = ResendRequest, responses((status = 204)))]
+#[utoipa::path(post, path = "/v1/auth/email/resend", request_body = ResendRequest,
+    responses((status = 204, description = "if the address has an unverified login, a new link is on its way (the answer is the same otherwise)"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm; InvalidLoginProvider when the app has no e-mail logins"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: asked for too often for this address or from this network address, or the service is sending too many e-mails"),
+              (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")),
+    security(("appKey" = [])))]
 pub async fn resend(
     State(state): State<AppState>,
     app: CallingApp,
@@ -127,6 +136,11 @@ pub struct VerifyQuery {
 }
 
 /// The link in the verification e-mail: verifies the address and says so.
+#[utoipa::path(get, path = "/v1/auth/email/verify",
+    params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page: the address is verified", content_type = "text/html"),
+              (status = 400, description = "an HTML page: the link was used already or has expired; InvalidParameters (JSON) when the link has no token",
+               content((String = "text/html"), (satchel_api::ApiErrorBody = "application/json")))))]
 pub async fn verify(
     State(state): State<AppState>,
     Query(query): Query<VerifyQuery>,
@@ -148,6 +162,229 @@ pub async fn verify(
     Ok((status, Html(page(title, text))))
 }
 
+/// E-mails a link that sets a new password (single use, 1 hour). The answer is
+/// the same whether or not the address is registered.
+#[utoipa::path(post, path = "/v1/auth/email/password-reset", request_body = PasswordResetRequest,
+    responses((status = 204, description = "if the address has a login, the e-mail is on its way (the answer is the same when it has none)"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm; InvalidLoginProvider when the app has no e-mail logins"),
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: asked for too often for this address, or from this network address")),
+    security(("appKey" = [])))]
+pub async fn password_reset(
+    State(state): State<AppState>,
+    app: CallingApp,
+    ClientAddress(address): ClientAddress,
+    Json(body): Json<PasswordResetRequest>,
+) -> ApiResult<StatusCode> {
+    let app = app.policy(&state).await?;
+    if let Some(address) = address {
+        per_address(&state, RefreshKey::PasswordResetFrom { address })?;
+    }
+    identity::email::request_password_reset(&state, &app, &body.email).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+pub struct ResetQuery {
+    token: String,
+}
+
+/// The link in the password-reset e-mail: a page with a form for the new
+/// password (twice), which posts to `/v1/auth/email/password-reset/confirm`.
+/// Opening the link changes nothing.
+#[utoipa::path(get, path = "/v1/auth/email/password-reset",
+    params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page with the new-password form", content_type = "text/html"),
+              (status = 400, description = "an HTML page: the link was used already or has expired; InvalidParameters (JSON) when the link has no token",
+               content((String = "text/html"), (satchel_api::ApiErrorBody = "application/json")))))]
+pub async fn password_reset_page(
+    State(state): State<AppState>,
+    Query(query): Query<ResetQuery>,
+) -> ApiResult<Response> {
+    Ok(
+        if identity::email::password_reset_usable(&state, &query.token).await? {
+            reset_page(&state, StatusCode::OK, &query.token, None)
+        } else {
+            link_refused_page()
+        },
+    )
+}
+
+/// The form's fields: the token, the new password and (from the page) the same
+/// password again.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ResetForm {
+    token: String,
+    password: String,
+    #[serde(default)]
+    confirm: Option<String>,
+}
+
+/// Sets the new password. From the link's page (form-encoded `token`,
+/// `password`, `confirm`) the answer is an HTML page; as JSON
+/// (`{token, password}`, for clients) it is 204 or the JSON error. Every session
+/// of the login ends, and the address counts as verified.
+#[utoipa::path(post, path = "/v1/auth/email/password-reset/confirm",
+    request_body(description = "the link's token and the new password",
+        content((PasswordResetConfirm = "application/json"),
+                (ResetForm = "application/x-www-form-urlencoded"))),
+    responses((status = 204, description = "JSON: the new password is in force; every session of the login has ended"),
+              (status = 200, description = "form: an HTML page saying the password is changed", content_type = "text/html"),
+              (status = 400, description = "JSON: InvalidToken (the link is unknown, used or expired), IncorrectPasswordForm (the link stays usable), InvalidParameters; from the form (or a body that is neither): an HTML page saying which",
+               content((satchel_api::ApiErrorBody = "application/json"), (String = "text/html")))))]
+pub async fn password_reset_confirm(
+    State(state): State<AppState>,
+    request: axum::extract::Request,
+) -> Response {
+    let json = request
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("application/json"));
+    if json {
+        let body = match Json::<PasswordResetConfirm>::from_request(request, &state).await {
+            Ok(Json(body)) => body,
+            Err(e) => return e.into_response(),
+        };
+        return match identity::email::reset_password(&state, &body.token, body.password).await {
+            Ok(()) => StatusCode::NO_CONTENT.into_response(),
+            Err(e) => e.into_response(),
+        };
+    }
+    let form = match axum::Form::<ResetForm>::from_request(request, &state).await {
+        Ok(axum::Form(form)) => form,
+        Err(_) => {
+            return html_page(
+                StatusCode::BAD_REQUEST,
+                page(
+                    "This form was not complete",
+                    "Open the link in the e-mail again and fill in both fields.",
+                ),
+            );
+        }
+    };
+    if form.confirm.as_deref().is_some_and(|c| c != form.password) {
+        return reset_page(
+            &state,
+            StatusCode::BAD_REQUEST,
+            &form.token,
+            Some("The two passwords are not the same. Type the new password twice."),
+        );
+    }
+    match identity::email::reset_password(&state, &form.token, form.password).await {
+        Ok(()) => html_page(
+            StatusCode::OK,
+            page(
+                "Password changed",
+                "Your new password is in force, and every device that was logged in is \
+                 logged out. Go back to the app and log in with the new password.",
+            ),
+        ),
+        Err(e) if e.code == ServiceErrorCode::IncorrectPasswordForm.into() => reset_page(
+            &state,
+            StatusCode::BAD_REQUEST,
+            &form.token,
+            Some(&format!(
+                "The password must have {}.",
+                satchel_api::rules::PASSWORD_RULES
+            )),
+        ),
+        Err(e) if e.status == StatusCode::BAD_REQUEST => link_refused_page(),
+        Err(e) => {
+            tracing::error!(status = e.status.as_u16(), "password reset failed: {e}");
+            html_page(
+                e.status,
+                page(
+                    "Something went wrong",
+                    "The password was not changed. Try again in a moment.",
+                ),
+            )
+        }
+    }
+}
+
+/// An HTML answer that is never cached, framed or followed by a `Referer` (the
+/// link's token is in its URL).
+fn html_page(status: StatusCode, html: String) -> Response {
+    (
+        status,
+        [
+            (axum::http::header::CACHE_CONTROL, "no-store"),
+            (axum::http::header::REFERRER_POLICY, "no-referrer"),
+            (axum::http::header::X_FRAME_OPTIONS, "DENY"),
+            (
+                axum::http::header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+            ),
+        ],
+        Html(html),
+    )
+        .into_response()
+}
+
+fn link_refused_page() -> Response {
+    html_page(
+        StatusCode::BAD_REQUEST,
+        page(
+            "This link does not work",
+            "The link was used already or has expired. Ask the app for a new password-reset e-mail.",
+        ),
+    )
+}
+
+/// The page of a reset link: the form for the new password, twice, with
+/// `problem` above it when the last try was refused.
+fn reset_page(
+    state: &AppState,
+    status: StatusCode,
+    token: &str,
+    problem: Option<&str>,
+) -> Response {
+    let token: String = token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .take(128)
+        .collect();
+    let action = state
+        .settings
+        .public_url
+        .join("v1/auth/email/password-reset/confirm")
+        .map(|u| u.to_string())
+        .unwrap_or_else(|_| "/v1/auth/email/password-reset/confirm".to_owned());
+    let problem = problem
+        .map(|p| {
+            format!(
+                "<p role=\"alert\" style=\"color:#b42318\">{}</p>",
+                html_escape(p)
+            )
+        })
+        .unwrap_or_default();
+    let form = format!(
+        "{problem}<form method=\"post\" action=\"{action}\" style=\"display:grid;gap:8px;text-align:left\">\
+         <input type=\"hidden\" name=\"token\" value=\"{token}\">\
+         <label for=\"password\">New password</label>\
+         <input id=\"password\" name=\"password\" type=\"password\" autocomplete=\"new-password\" \
+         minlength=\"{min}\" maxlength=\"{max}\" required>\
+         <label for=\"confirm\">The new password again</label>\
+         <input id=\"confirm\" name=\"confirm\" type=\"password\" autocomplete=\"new-password\" \
+         minlength=\"{min}\" maxlength=\"{max}\" required>\
+         <button type=\"submit\">Set the new password</button></form></main>",
+        action = html_escape(&action),
+        min = satchel_api::rules::PASSWORD_MIN_CHARS,
+        max = satchel_api::rules::PASSWORD_MAX_CHARS,
+    );
+    html_page(
+        status,
+        page(
+            "Choose a new password",
+            &format!(
+                "The new password needs {}. Setting it logs out every device that is logged in.",
+                satchel_api::rules::PASSWORD_RULES
+            ),
+        )
+        .replace("</main>", &form),
+    )
+}
+
 /// A small HTML page for a link opened in a browser.
 pub(super) fn page(title: &str, text: &str) -> String {
     format!(
@@ -164,9 +401,11 @@ pub(super) fn page(title: &str, text: &str) -> String {
 /// Logs in with an e-mail and password; gives identity tokens.
 #[utoipa::path(post, path = "/v1/auth/email/login", request_body = EmailCredentials,
     responses((status = 200, body = LoginResult),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "FailedLogin"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidLoginProvider when the app has no e-mail logins"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "FailedLogin: the e-mail or password is wrong"),
               (status = 428, body = satchel_api::ApiErrorBody, description = "RequiredEmailVerified"),
-              (status = 429, body = satchel_api::ApiErrorBody, description = "too many failed logins")))]
+              (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: too many failed logins for this e-mail or from this network address")),
+    security(("appKey" = [])))]
 pub async fn email_login(
     State(state): State<AppState>,
     app: CallingApp,
@@ -180,7 +419,10 @@ pub async fn email_login(
 }
 
 /// Renews identity tokens (getRefreshIdentityToken).
-#[utoipa::path(post, path = "/v1/auth/identity/refresh", request_body = RefreshRequest, responses((status = 200, body = LoginResult)))]
+#[utoipa::path(post, path = "/v1/auth/identity/refresh", request_body = RefreshRequest,
+    responses((status = 200, body = LoginResult),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "InvalidToken: the refresh token is not valid, or another app's; InvalidLoginSession: its session has ended, or it was used before (which ends the session)")),
+    security(("appKey" = [])))]
 pub async fn refresh_identity(
     State(state): State<AppState>,
     app: CallingApp,
@@ -193,7 +435,12 @@ pub async fn refresh_identity(
 }
 
 /// Logs in to the service with identity tokens (loginService).
-#[utoipa::path(post, path = "/v1/auth/service/login", request_body = ServiceLoginRequest, responses((status = 200, body = ServiceUser)))]
+#[utoipa::path(post, path = "/v1/auth/service/login", request_body = ServiceLoginRequest,
+    responses((status = 200, body = ServiceUser),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidLoginProvider: the app does not allow the provider"),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "InvalidToken: the identity token is not valid, expired, or another app's; InvalidLoginSession: its login has ended"),
+              (status = 428, body = satchel_api::ApiErrorBody, description = "RequiredEmailVerified")),
+    security(("appKey" = [])))]
 pub async fn service_login(
     State(state): State<AppState>,
     app: CallingApp,
@@ -206,7 +453,10 @@ pub async fn service_login(
 }
 
 /// Renews the service access token; the refresh token is used up and replaced.
-#[utoipa::path(post, path = "/v1/auth/service/refresh", request_body = RefreshRequest, responses((status = 200, body = ServiceToken)))]
+#[utoipa::path(post, path = "/v1/auth/service/refresh", request_body = RefreshRequest,
+    responses((status = 200, body = ServiceToken),
+              (status = 401, body = satchel_api::ApiErrorBody, description = "InvalidToken: the refresh token is not valid, or another app's; InvalidLoginSession: its session has ended, or it was used before (which ends the session)")),
+    security(("appKey" = [])))]
 pub async fn refresh_service(
     State(state): State<AppState>,
     app: CallingApp,
@@ -219,7 +469,8 @@ pub async fn refresh_service(
 }
 
 /// The logged-in user (getCurrentServiceUser), without tokens.
-#[utoipa::path(get, path = "/v1/auth/service/user", responses((status = 200, body = ServiceUser)))]
+#[utoipa::path(get, path = "/v1/auth/service/user", responses((status = 200, body = ServiceUser)),
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn current_user(State(state): State<AppState>, user: AuthUser) -> Reply<ServiceUser> {
     Ok(axum::Json(
         identity::sessions::service_user(&state, &user.user_id, None).await?,
@@ -227,7 +478,9 @@ pub async fn current_user(State(state): State<AppState>, user: AuthUser) -> Repl
 }
 
 /// Ends the session: its access and refresh tokens and its identity tokens.
-#[utoipa::path(post, path = "/v1/auth/logout", responses((status = 204)))]
+#[utoipa::path(post, path = "/v1/auth/logout",
+    responses((status = 204, description = "the session has ended")),
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<StatusCode> {
     identity::sessions::logout(&state, &user).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -240,9 +493,8 @@ pub async fn logout(State(state): State<AppState>, user: AuthUser) -> ApiResult<
 #[utoipa::path(post, path = "/v1/wallets", request_body = RegisterRequest,
     responses((status = 200, body = ServiceUser),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed address, path, PIN material, backup or signature; a nonce that is unknown, another user's, used or expired; a signature not by the address's key (the message says which)"),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 409, body = satchel_api::ApiErrorBody, description = "Conflict: the user has a wallet already")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn register(
     State(state): State<AppState>,
     user: AuthUser,
@@ -255,7 +507,8 @@ pub async fn register(
 }
 
 /// What the app key may use: providers, networks, e-mail rules.
-#[utoipa::path(get, path = "/v1/app", responses((status = 200, body = AppInfo)))]
+#[utoipa::path(get, path = "/v1/app", responses((status = 200, body = AppInfo)),
+    security(("appKey" = [])))]
 pub async fn app_info(State(state): State<AppState>, app: CallingApp) -> Reply<AppInfo> {
     let app = app.policy(&state).await?;
     let mut networks: Vec<NetworkInfo> = state

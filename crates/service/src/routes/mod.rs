@@ -36,6 +36,14 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/auth/email/resend", post(auth::resend))
         .route("/v1/auth/email/verify", get(auth::verify))
         .route("/v1/auth/email/login", post(auth::email_login))
+        .route(
+            "/v1/auth/email/password-reset",
+            get(auth::password_reset_page).merge(post(auth::password_reset)),
+        )
+        .route(
+            "/v1/auth/email/password-reset/confirm",
+            post(auth::password_reset_confirm),
+        )
         .route("/v1/auth/identity/refresh", post(auth::refresh_identity))
         .route("/v1/auth/service/login", post(auth::service_login))
         .route("/v1/auth/service/refresh", post(auth::refresh_service))
@@ -135,7 +143,8 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
     info(
         title = "Satchel wallet service",
         description = "Accounts, balances and NFTs of a Satchel wallet, and its PIN. Every /v1 \
-                       operation but the links in e-mails needs X-API-KEY, X-API-DOMAIN and \
+                       operation but the links in e-mails needs the app's key (X-API-KEY, \
+                       security scheme appKey) and the header parameters X-API-DOMAIN and \
                        X-SDK-TYPE; the wallet operations also need Authorization: Bearer \
                        <accessToken>. Errors are {statusCode, code, message}."
     ),
@@ -147,7 +156,11 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         auth::app_info,
         auth::sign_up,
         auth::resend,
+        auth::verify,
         auth::email_login,
+        auth::password_reset,
+        auth::password_reset_page,
+        auth::password_reset_confirm,
         auth::refresh_identity,
         auth::service_login,
         auth::refresh_service,
@@ -168,29 +181,197 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         transactions::get_one,
     ),
     components(schemas(satchel_api::ApiErrorBody)),
-    modifiers(&SecurityHeaders)
+    modifiers(&SecurityHeaders, &CommonResponses)
 )]
 pub struct ApiDoc;
 
+/// The names of the security schemes an operation asks for.
+fn schemes(operation: &utoipa::openapi::path::Operation) -> Vec<String> {
+    operation
+        .security
+        .iter()
+        .flatten()
+        .filter_map(|requirement| serde_json::to_value(requirement).ok())
+        .filter_map(|value| value.as_object().map(|o| o.keys().cloned().collect()))
+        .flat_map(|names: Vec<String>| names)
+        .collect()
+}
+
+/// The answers every operation of a kind can give, documented once: those of the
+/// app headers (400, 401, 403) on every operation that takes them, with the
+/// access token's 401, and those of a JSON body (400 when it is not the body
+/// described, or not sent as `application/json`; 413 over [`BODY_LIMIT`]). An
+/// operation that documents one of these statuses itself keeps its own
+/// description, with these reasons added to it.
+struct CommonResponses;
+
+impl CommonResponses {
+    // The reasons of a 400 `InvalidParameters`, joined into one description.
+    const BAD_HEADERS: &str = "X-API-DOMAIN or X-SDK-TYPE is missing, X-SDK-TYPE is \
+                               malformed, or X-API-DOMAIN is empty for an app not registered \
+                               for localhost alone";
+    const BAD_BODY: &str = "the body is not the JSON described, or not sent as application/json";
+    const BAD_PATH: &str = "a path parameter is not UTF-8 once decoded";
+    const BAD_QUERY: &str = "a query parameter is missing";
+    const NO_APP: &str = "InvalidAppKey: X-API-KEY is missing or is no app's key";
+    const NO_USER: &str = "InvalidToken: the access token is missing, not valid, expired or \
+                           another app's; InvalidLoginSession: its session has ended";
+    const DOMAIN: &str = "InvalidDomain: X-API-DOMAIN is not registered for the app key";
+    const TOO_LARGE: &str = "InvalidParameters: the body is larger than 64 KiB";
+}
+
+impl utoipa::Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+        for (path, item) in openapi.paths.paths.iter_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let schemes = schemes(operation);
+                let app = schemes.iter().any(|s| s == "appKey");
+                let user = schemes.iter().any(|s| s == "accessToken");
+                let json_body = operation
+                    .request_body
+                    .as_ref()
+                    .is_some_and(|body| body.content.contains_key("application/json"));
+                let path_params = path.contains('{');
+                let query_params =
+                    operation.parameters.iter().flatten().any(|p| {
+                        matches!(p.parameter_in, utoipa::openapi::path::ParameterIn::Query)
+                    });
+                let bad: Vec<&str> = [
+                    (app, Self::BAD_HEADERS),
+                    (json_body, Self::BAD_BODY),
+                    (app && path_params, Self::BAD_PATH),
+                    (app && query_params, Self::BAD_QUERY),
+                ]
+                .into_iter()
+                .filter_map(|(applies, reason)| applies.then_some(reason))
+                .collect();
+                let mut reasons: Vec<(&str, String)> = Vec::new();
+                if !bad.is_empty() {
+                    reasons.push(("400", format!("InvalidParameters: {}", bad.join("; "))));
+                }
+                if app {
+                    reasons.push(("401", Self::NO_APP.to_owned()));
+                    reasons.push(("403", Self::DOMAIN.to_owned()));
+                }
+                if user {
+                    reasons.push(("401", Self::NO_USER.to_owned()));
+                }
+                if json_body {
+                    reasons.push(("413", Self::TOO_LARGE.to_owned()));
+                }
+                for (status, reason) in reasons {
+                    match operation.responses.responses.get_mut(status) {
+                        Some(RefOr::T(response)) => {
+                            if !response.description.contains(&reason) {
+                                if !response.description.is_empty() {
+                                    response.description.push_str("; ");
+                                }
+                                response.description.push_str(&reason);
+                            }
+                        }
+                        Some(RefOr::Ref(_)) => {}
+                        None => {
+                            let error = ResponseBuilder::new()
+                                .description(reason)
+                                .content(
+                                    "application/json",
+                                    ContentBuilder::new()
+                                        .schema(Some(Ref::from_schema_name("ApiErrorBody")))
+                                        .build(),
+                                )
+                                .build();
+                            operation
+                                .responses
+                                .responses
+                                .insert(status.to_owned(), RefOr::T(error));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The credentials (the app's key, the user's access token) as security schemes,
+/// and the two other app headers as the parameters they are: on every operation
+/// that takes the key, X-API-DOMAIN (a missing one is 400, one not registered for
+/// the key 403) and X-SDK-TYPE (400 when missing or malformed).
 struct SecurityHeaders;
+
+impl SecurityHeaders {
+    fn app_headers() -> [utoipa::openapi::path::Parameter; 2] {
+        use utoipa::openapi::Required;
+        use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        // What the service takes: visible ASCII, spaces and tabs (around the value
+        // they do not count), nothing else (`crate::auth`).
+        let header = |name: &str, description: &str, pattern: &str| {
+            ParameterBuilder::new()
+                .name(name)
+                .parameter_in(ParameterIn::Header)
+                .required(Required::True)
+                .description(Some(description))
+                .schema(Some(
+                    ObjectBuilder::new()
+                        .schema_type(Type::String)
+                        .pattern(Some(pattern)),
+                ))
+                .build()
+        };
+        [
+            header(
+                "X-API-DOMAIN",
+                "The domain the app calls from, registered for its key (else 403 \
+                 InvalidDomain). Empty only for an app registered for localhost alone \
+                 (else 400).",
+                r"^[\t -~]*$",
+            ),
+            header(
+                "X-SDK-TYPE",
+                "<platform>_rest_api, e.g. desktop_rest_api: lowercase letters, digits, `_` \
+                 and `-`, at most 64",
+                r"^[\t ]*[a-z0-9_-]{1,64}[\t ]*$",
+            ),
+        ]
+    }
+}
 
 impl utoipa::Modify for SecurityHeaders {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use utoipa::openapi::security::{
             ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme,
         };
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                if schemes(operation).iter().any(|s| s == "appKey") {
+                    let parameters = operation.parameters.get_or_insert_with(Vec::new);
+                    for header in Self::app_headers() {
+                        if !parameters.iter().any(|p| p.name == header.name) {
+                            parameters.push(header);
+                        }
+                    }
+                }
+            }
+        }
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "appKey",
             SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-KEY"))),
-        );
-        components.add_security_scheme(
-            "appDomain",
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-DOMAIN"))),
-        );
-        components.add_security_scheme(
-            "sdkType",
-            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-SDK-TYPE"))),
         );
         components.add_security_scheme(
             "accessToken",
@@ -201,5 +382,77 @@ impl utoipa::Modify for SecurityHeaders {
                     .build(),
             ),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each operation with its method, from the document as served.
+    fn operations(doc: &serde_json::Value) -> Vec<(String, &serde_json::Value)> {
+        doc["paths"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .flat_map(|(path, item)| {
+                item.as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(move |(method, op)| (format!("{method} {path}"), op))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_operation_with_the_app_key_documents_the_app_headers_and_their_errors() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).expect("json");
+        let schemes = doc["components"]["securitySchemes"]
+            .as_object()
+            .expect("schemes");
+        assert_eq!(
+            schemes.keys().collect::<Vec<_>>(),
+            ["accessToken", "appKey"],
+            "only credentials are security schemes"
+        );
+        let mut with_key = 0;
+        for (name, op) in operations(&doc) {
+            let takes_key = op["security"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|r| r.get("appKey").is_some());
+            if !takes_key {
+                continue;
+            }
+            with_key += 1;
+            for header in ["X-API-DOMAIN", "X-SDK-TYPE"] {
+                assert!(
+                    op["parameters"].as_array().into_iter().flatten().any(|p| {
+                        p["name"] == header && p["in"] == "header" && p["required"] == true
+                    }),
+                    "{name}: {header}"
+                );
+            }
+            for status in ["400", "401", "403"] {
+                assert!(op["responses"][status].is_object(), "{name}: {status}");
+            }
+            if op["requestBody"]["content"]["application/json"].is_object() {
+                assert!(op["responses"]["413"].is_object(), "{name}: 413");
+            }
+        }
+        assert!(with_key > 20, "{with_key}");
+    }
+
+    #[test]
+    fn nft_content_type_and_scheme_are_the_integers_sent() {
+        let doc = serde_json::to_value(ApiDoc::openapi()).expect("json");
+        for schema in ["NftContentType", "NftScheme"] {
+            let schema = &doc["components"]["schemas"][schema];
+            assert_eq!(schema["type"], "integer", "{schema}");
+            assert_eq!(schema["enum"], serde_json::json!([1, 2]), "{schema}");
+        }
+        let nft = serde_json::to_value(satchel_api::NftContentType::Video).expect("json");
+        assert_eq!(nft, serde_json::json!(2));
     }
 }

@@ -18,11 +18,10 @@ use crate::state::AppState;
     params(WalletQuery),
     responses(
         (status = 200, body = NftsResponse),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody),
-        (status = 404, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: userId is not the caller's, or the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn get_nfts(
     State(state): State<AppState>,
@@ -44,13 +43,12 @@ const EMPTY: &str = r#"{"nfts":[]}"#;
     params(WalletQuery),
     responses(
         (status = 200, body = NftsResponse),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody),
-        (status = 404, body = satchel_api::ApiErrorBody),
-        (status = 429, body = satchel_api::ApiErrorBody),
-        (status = 502, body = satchel_api::ApiErrorBody),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: userId is not the caller's, or the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: the wallet's NFTs were refreshed too often in the last minute"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn refresh_nfts(
     State(state): State<AppState>,

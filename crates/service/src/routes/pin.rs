@@ -20,9 +20,8 @@ type Reply<T> = ApiResult<axum::Json<T>>;
 /// A nonce to sign with the wallet's key (register, PIN reset): single use, for
 /// 10 minutes; a user's 5 newest work.
 #[utoipa::path(post, path = "/v1/wallets/challenge",
-    responses((status = 200, body = WalletChallenge),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    responses((status = 200, body = WalletChallenge)),
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn challenge(State(state): State<AppState>, user: AuthUser) -> Reply<WalletChallenge> {
     Ok(axum::Json(pin::challenge(&state, &user.user_id).await?))
 }
@@ -32,10 +31,9 @@ pub async fn challenge(State(state): State<AppState>, user: AuthUser) -> Reply<W
 #[utoipa::path(get, path = "/v1/wallets/{walletId}/pin",
     params(("walletId" = String, Path, description = "the user's wallet")),
     responses((status = 200, body = PinStatus),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
               (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn status(
     State(state): State<AppState>,
     user: AuthUser,
@@ -51,12 +49,11 @@ pub async fn status(
     params(("walletId" = String, Path, description = "the user's wallet")),
     responses((status = 200, body = PinRelease),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the proof is not base64 of 32 bytes"),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 403, body = satchel_api::ApiErrorBody, description = "WrongPin: a wrong proof (the message says how many tries are left); Forbidden: the wallet is another user's"),
               (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
               (status = 423, body = satchel_api::ApiErrorBody, description = "PinLocked: 10 wrong proofs in a row; the e-mail link or a reset lifts the lock"),
               (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: paused after wrong proofs (the message says for how many seconds); even a right proof waits")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn verify(
     State(state): State<AppState>,
     user: AuthUser,
@@ -75,12 +72,11 @@ pub async fn verify(
     params(("walletId" = String, Path, description = "the user's wallet")),
     responses((status = 204, description = "the new PIN is in force"),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed proof, PIN material or backup, or a share that is not the wallet's"),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 403, body = satchel_api::ApiErrorBody, description = "WrongPin: the old proof is wrong; Forbidden: the wallet is another user's"),
               (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
               (status = 423, body = satchel_api::ApiErrorBody, description = "PinLocked"),
               (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: paused after wrong proofs")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn change(
     State(state): State<AppState>,
     user: AuthUser,
@@ -98,10 +94,9 @@ pub async fn change(
     params(("walletId" = String, Path, description = "the user's wallet")),
     responses((status = 204, description = "the new PIN and share are in force"),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: malformed PIN material, backup or signature; a nonce that is unknown, another user's, used or expired; a signature not by the wallet's key (the message says which)"),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
               (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn reset(
     State(state): State<AppState>,
     user: AuthUser,
@@ -118,12 +113,11 @@ pub async fn reset(
     params(("walletId" = String, Path, description = "the user's wallet")),
     responses((status = 204, description = "the e-mail is sent"),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the PIN is not locked, or the user has no e-mail address"),
-              (status = 401, body = satchel_api::ApiErrorBody, description = "unknown app key, or missing, invalid or expired access token"),
               (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the wallet is another user's"),
               (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet, or it has no PIN at the service"),
               (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: asked for too often"),
               (status = 502, body = satchel_api::ApiErrorBody, description = "FailedSendEmail")),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = [])))]
+    security(("appKey" = [], "accessToken" = [])))]
 pub async fn send_unlock_email(
     State(state): State<AppState>,
     user: AuthUser,
@@ -133,7 +127,8 @@ pub async fn send_unlock_email(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
+/// The token of an unlock link: the link's query, and the form its page posts.
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct UnlockQuery {
     token: String,
 }
@@ -142,21 +137,27 @@ pub struct UnlockQuery {
 /// changes nothing, so a mail scanner that follows links cannot lift the lock.
 #[utoipa::path(get, path = "/v1/wallets/pin/unlock",
     params(("token" = String, Query, description = "the token of the e-mailed link")),
-    responses((status = 200, description = "an HTML page with the button that lifts the lock", content_type = "text/html")))]
+    responses((status = 200, description = "an HTML page with the button that lifts the lock", content_type = "text/html"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the link has no token")))]
 pub async fn unlock_page(Query(query): Query<UnlockQuery>) -> Html<String> {
     Html(confirm_page(&query.token))
 }
 
 /// The page's button: lifts the PIN lock and says so.
 #[utoipa::path(post, path = "/v1/wallets/pin/unlock",
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "token=<the link's token>"),
+    request_body(content = UnlockQuery, content_type = "application/x-www-form-urlencoded", description = "the page's form: the link's token"),
     responses((status = 200, description = "an HTML page: the PIN is unlocked", content_type = "text/html"),
-              (status = 400, description = "an HTML page: the link was used already or has expired", content_type = "text/html")))]
+              (status = 400, description = "an HTML page: the link was used already or has expired (or the form is not the page's)", content_type = "text/html")))]
 pub async fn unlock(
     State(state): State<AppState>,
-    axum::Form(form): axum::Form<UnlockQuery>,
+    form: Result<axum::Form<UnlockQuery>, axum::extract::rejection::FormRejection>,
 ) -> ApiResult<(StatusCode, Html<String>)> {
-    let unlocked = pin::use_unlock_link(&state, &form.token).await?;
+    // A post that is not the page's form (not form-encoded, no token) opens no
+    // link: the same page as a used one, never axum's plain-text rejection.
+    let unlocked = match form {
+        Ok(axum::Form(form)) => pin::use_unlock_link(&state, &form.token).await?,
+        Err(_) => false,
+    };
     let (status, title, text) = if unlocked {
         (
             StatusCode::OK,

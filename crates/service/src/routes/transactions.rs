@@ -23,12 +23,11 @@ use crate::state::AppState;
     responses(
         (status = 200, body = PreparedTransaction),
         (status = 400, body = satchel_api::ApiErrorBody, description = "a bad address or amount (InvalidParameters), or TransactionWouldFail with the reason"),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "the account, or the transaction replaced, is another user's"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account or transaction"),
-        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account, or the transaction replaced, is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account, or no such transaction to replace"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn prepare(
     State(state): State<AppState>,
@@ -49,12 +48,11 @@ pub async fn prepare(
     responses(
         (status = 200, body = TransactionRecord),
         (status = 400, body = satchel_api::ApiErrorBody, description = "not a signed transfer for the account's network (InvalidParameters), or the node refused it (TransactionWouldFail)"),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "the account is another user's, or the transaction is signed by another key"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such account"),
-        (status = 502, body = satchel_api::ApiErrorBody, description = "the network's node failed"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account is another user's, or the transaction is signed by another key"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn broadcast(
     State(state): State<AppState>,
@@ -74,11 +72,10 @@ pub async fn broadcast(
     params(WalletQuery),
     responses(
         (status = 200, body = TransactionList),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "the wallet is another user's"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such wallet"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: userId is not the caller's, or the wallet is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -98,11 +95,10 @@ pub async fn list(
     params(("txHash" = String, Path, description = "the transaction's hash")),
     responses(
         (status = 200, body = TransactionRecord),
-        (status = 401, body = satchel_api::ApiErrorBody),
-        (status = 403, body = satchel_api::ApiErrorBody, description = "another user's transaction"),
-        (status = 404, body = satchel_api::ApiErrorBody, description = "no such transaction"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: another user's transaction"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such transaction"),
     ),
-    security(("appKey" = [], "appDomain" = [], "sdkType" = [], "accessToken" = []))
+    security(("appKey" = [], "accessToken" = []))
 )]
 pub async fn get_one(
     State(state): State<AppState>,

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Checks that the service's OpenAPI document is exact: Schemathesis (every check)
+# against a local stack of its own (anvil with the demo contracts, the service on
+# SQLite in a temporary folder, free ports) with two users, each with a funded
+# wallet and an access token. User A sends the requests; user B is the peer whose
+# objects A must not get, and B's ids are among the values the parameters take.
+# Any failure, or any 5xx, fails the run. Logout, which ends the session it is
+# called with, runs last, as a third user.
+#
+# Knobs (environment): SATCHEL_SCHEMATHESIS_EXAMPLES (test cases per operation and
+# phase, default 150), SATCHEL_SCHEMATHESIS_SEED (default 1),
+# SATCHEL_SCHEMATHESIS_VENV (the virtualenv to use or make; default under
+# ~/.cache), SATCHEL_SCHEMATHESIS_KEEP=1 (keep the temporary folder: the stack's
+# log and the reports).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The version this document was last checked with; a newer one may bring checks
+# of its own, so it moves on purpose.
+schemathesis_version=4.32.5
+examples=${SATCHEL_SCHEMATHESIS_EXAMPLES:-150}
+seed=${SATCHEL_SCHEMATHESIS_SEED:-1}
+
+command -v python3 >/dev/null || {
+  echo "schemathesis.sh: python3 is needed (or set SATCHEL_SKIP_SCHEMATHESIS=1 to skip)" >&2
+  exit 1
+}
+venv=${SATCHEL_SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/satchel/schemathesis-$schemathesis_version}
+if ! "$venv/bin/st" --version 2>/dev/null | grep -qF "$schemathesis_version"; then
+  echo "schemathesis.sh: installing schemathesis $schemathesis_version into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+fi
+
+cargo build --locked --quiet -p satchel-service -p satchel-devstack
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+service_bin="$target_dir/debug/satchel-service"
+devstack_bin="$target_dir/debug/satchel-devstack"
+
+work=$(mktemp -d /tmp/satchel-schemathesis.XXXXXX)
+stack_pid=
+stop_stack() {
+  if [ -n "$stack_pid" ]; then
+    kill "$stack_pid" 2>/dev/null || true
+    wait "$stack_pid" 2>/dev/null || true
+  fi
+  if [ "${SATCHEL_SCHEMATHESIS_KEEP:-}" = 1 ]; then
+    echo "schemathesis.sh: kept $work"
+  else
+    rm -rf "$work"
+  fi
+}
+trap stop_stack EXIT
+
+# Both wallets get what a demo wallet has (ether, both tokens, NFTs, one a video),
+# so every response schema is met with real data.
+address_a=0x00000000000000000000000000000000000a11ce
+address_b=0x0000000000000000000000000000000000000b0b
+data="$work/stack"
+# Port 0: the stack picks free ports and writes the service's URL into app.env.
+"$devstack_bin" --data-dir "$data" --anvil-port 0 --service-port 0 \
+  --fund "$address_a" --fund "$address_b" >"$work/stack.log" 2>&1 &
+stack_pid=$!
+for _ in $(seq 600); do
+  grep -q 'local stack is up' "$work/stack.log" 2>/dev/null && break
+  kill -0 "$stack_pid" 2>/dev/null || { cat "$work/stack.log" >&2; exit 1; }
+  sleep 0.2
+done
+grep -q 'local stack is up' "$work/stack.log" || {
+  echo "schemathesis.sh: the local stack did not start" >&2
+  cat "$work/stack.log" >&2
+  exit 1
+}
+env_value() { sed -n "s/^$1=//p" "$data/app.env"; }
+base_url=$(env_value SATCHEL_SERVICE_URL)
+base_url=${base_url%/}
+app_id=$(env_value SATCHEL_APP_ID)
+app_key=$(env_value SATCHEL_APP_KEY)
+domain=$(env_value SATCHEL_APP_DOMAIN)
+sdk_type=desktop_rest_api
+
+admin() { RUST_LOG=warn "$service_bin" --config "$data/service.toml" admin "$@"; }
+value_of() { sed -n "s/^$1=//p"; }
+declare -A user wallet token
+for who in a b c; do
+  user[$who]=$(SATCHEL_NEW_USER_PASSWORD="schemathesis-$who-1" \
+    admin create-user --app "$app_id" --email "user-$who@schemathesis.example" | value_of user_id)
+  token[$who]=$(admin mint-token --user "${user[$who]}" --ttl 3600)
+done
+for who in a b; do
+  address_var="address_$who"
+  wallet[$who]=$(admin create-wallet --user "${user[$who]}" --address "${!address_var}" | value_of wallet_id)
+done
+
+# A's and B's account ids (operation 1), and each wallet's NFTs read once (operation
+# 4), so operation 3 lists them.
+api() {
+  curl --silent --show-error --fail-with-body \
+    -H "X-API-KEY: $app_key" -H "X-API-DOMAIN: $domain" -H "X-SDK-TYPE: $sdk_type" \
+    -H "Authorization: Bearer $2" "$base_url$1"
+}
+accounts=()
+for who in a b; do
+  query="userId=${user[$who]}&walletId=${wallet[$who]}"
+  mapfile -t -O "${#accounts[@]}" accounts < <(api "/v1/account?$query" "${token[$who]}" |
+    python3 -c 'import json, sys; print("\n".join(sorted({a["accountId"] for a in json.load(sys.stdin)["accounts"]})))')
+  api "/v1/nft/refresh?$query" "${token[$who]}" >/dev/null
+done
+
+json_list() { python3 -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "$@"; }
+wfc_user() {
+  cat <<EOF
+    {"name": "user-$1", "fixedHeaders": [
+      {"name": "X-API-KEY", "value": "$app_key"},
+      {"name": "Authorization", "value": "Bearer ${token[$1]}"}]}
+EOF
+}
+cat >"$work/auth.json" <<EOF
+{"schemaVersion": "1.0", "auth": [
+$(wfc_user a),
+$(wfc_user b),
+$(wfc_user c)
+]}
+EOF
+# User A sends every request; B is the peer A's reads are replayed as. The ids
+# parameters are drawn from both users' (or generated, half of the time), the
+# app's domain mostly from the app's (X-SDK-TYPE is generated).
+cat >"$work/schemathesis.toml" <<EOF
+[auth]
+auto-signup = false
+
+[auth.wfc]
+path = "$work/auth.json"
+user = "user-a"
+peers = ["user-a", "user-b"]
+
+[dictionaries.domains]
+values = $(json_list "$domain")
+[dictionaries.users]
+values = $(json_list "${user[a]}" "${user[b]}")
+[dictionaries.wallets]
+values = $(json_list "${wallet[a]}" "${wallet[b]}")
+[dictionaries.accounts]
+values = $(json_list "${accounts[@]}")
+
+[parameters]
+"header.X-API-DOMAIN" = { dictionary = "domains", probability = 0.9 }
+"query.userId" = { dictionary = "users", probability = 0.5 }
+"query.walletId" = { dictionary = "wallets", probability = 0.5 }
+"path.walletId" = { dictionary = "wallets", probability = 0.5 }
+"path.accountId" = { dictionary = "accounts", probability = 0.5 }
+"body.accountId" = { dictionary = "accounts", probability = 0.5 }
+
+# Well-formed requests these operations refuse with a 400 for what no schema can
+# say: a challenge nonce and a signature by the wallet's key, a signed
+# transaction, the chain's state (balance, the network's tokens, a pending
+# transaction to replace), the secret token of an e-mailed link.
+[[operations]]
+include-operation-id = ["register", "reset", "prepare", "broadcast", "verify", "unlock", "password_reset_page", "password_reset_confirm"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+EOF
+
+cd "$work"
+st_run() {
+  "$venv/bin/st" --config-file "$1" run "$base_url/v1/openapi.json" \
+    --checks all \
+    --max-examples "$examples" \
+    --seed "$seed" \
+    --workers 2 \
+    --no-color \
+    --report "${SATCHEL_SCHEMATHESIS_REPORTS:-junit}" --report-dir "$work/report" "${@:2}"
+}
+status=0
+st_run "$work/schemathesis.toml" --exclude-operation-id logout || status=$?
+sed -e 's/^user = "user-a"/user = "user-c"/' -e '/^peers = /d' "$work/schemathesis.toml" >"$work/logout.toml"
+st_run "$work/logout.toml" --include-operation-id logout || status=$?
+exit "$status"
