@@ -158,7 +158,17 @@ values = $(json_list "${accounts[@]}")
 # transaction to replace), the secret token of an e-mailed link.
 [[operations]]
 include-operation-id = ["register", "reset", "prepare", "broadcast", "verify", "unlock", "password_reset_page", "password_reset_confirm"]
-checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "429"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "423", "429"]
+
+# Well-formed requests refused by the state they meet, as documented: a login of
+# an address signed up but not yet verified (428 RequiredEmailVerified), a PIN
+# that ten wrong proofs locked (423 PinLocked).
+[[operations]]
+include-operation-id = ["email_login"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "428", "429"]
+[[operations]]
+include-operation-id = ["change", "send_unlock_email"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "423", "429"]
 EOF
 
 cd "$work"

@@ -91,6 +91,16 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     let app = desktop.open(application(), &shots).await?;
     app.find("#login-email").await?;
     app.shot("01-login").await?;
+    // An application asks for loginWithUI while no one is logged in: it waits
+    // while the person signs up and logs in on the login page.
+    app.script(
+        "window.__loginResult = null;
+         window.__TAURI_INTERNALS__.invoke('loginWithUI', {}).then(
+           u => { window.__loginResult = { ok: u }; },
+           e => { window.__loginResult = { err: e }; });
+         return true",
+    )
+    .await?;
     app.click("#login-create").await?;
     app.type_into("#signup-email", EMAIL).await?;
     app.type_into("#signup-password", PASSWORD).await?;
@@ -109,6 +119,15 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.click("#check-verified").await?;
     app.text_when("#login-email", |_| true).await?;
     log_in(&app, None).await?;
+
+    // The application's loginWithUI answers with the person who logged in.
+    app.until("loginWithUI resolves with the user", || async {
+        let email = app
+            .script("return window.__loginResult?.ok?.userInfo?.email ?? ''")
+            .await?;
+        Ok(email == EMAIL)
+    })
+    .await?;
 
     // Register with a PIN.
     app.type_into("#register-pin", PIN).await?;
