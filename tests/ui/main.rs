@@ -91,6 +91,16 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     let app = desktop.open(application(), &shots).await?;
     app.find("#login-email").await?;
     app.shot("01-login").await?;
+    // Forgot password: the page asks for the e-mail and says a link is on its
+    // way (whether or not the address has an account).
+    app.click("#login-forgot").await?;
+    app.type_into("#forgot-email", EMAIL).await?;
+    app.shot("01b-forgot-password").await?;
+    app.click("#forgot-submit").await?;
+    app.text_when("#forgot-sent", |t| t.contains(EMAIL)).await?;
+    app.shot("01c-forgot-password-sent").await?;
+    app.click("#forgot-back").await?;
+    app.find("#login-email").await?;
     // An application asks for loginWithUI while no one is logged in: it waits
     // while the person signs up and logs in on the login page.
     app.script(
