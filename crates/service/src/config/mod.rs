@@ -1,3 +1,6 @@
+//! Over 400 lines: one concern, every setting with its doc, default, masked
+//! `Debug` and validation, and their tests; networks live in `networks.rs`.
+//!
 //! Service settings: declared once here (doc, default), read from a TOML file, with
 //! environment overrides for what differs between deployments (`SATCHEL_BIND`,
 //! `DATABASE_URL`, `SATCHEL_DATA_DIR`, `SATCHEL_PUBLIC_URL`, `SATCHEL_SMTP_URL`,

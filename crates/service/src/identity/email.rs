@@ -1,3 +1,6 @@
+//! Over 400 lines: the one life of an e-mail identity (sign-up, link, login,
+//! reset), whose steps share its rules and limits.
+//!
 //! E-mail logins: sign-up with a verification e-mail, sending the link again,
 //! opening the link, logging in with the password, and resetting the password
 //! by an e-mailed link.

@@ -1,3 +1,6 @@
+//! Over 400 lines: thin handlers with their OpenAPI entries, and the two small
+//! HTML pages the e-mailed links open.
+//!
 //! Identity and session endpoints (the spec leaves them to the design): e-mail
 //! sign-up, verification and login, password reset, token refresh, service
 //! login, the current user, logout, and the app's own facts.

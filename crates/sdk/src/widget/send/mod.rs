@@ -1,3 +1,7 @@
+//! Over 400 lines: one flow, quote → review → sign → broadcast, with its
+//! replacements (speed up, cancel) and the activity that follows it; the page's
+//! types are in `types.rs`.
+//!
 //! Sending: the page asks for a quote (the service prepares nonce, fees and gas
 //! and simulates the transfer), the person reviews it and confirms with the PIN,
 //! and the device signs exactly what was quoted and hands the signed bytes to the
@@ -18,11 +22,14 @@ use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::sol_types::SolCall;
 use reqwest::Method;
 use satchel_api::{
-    Account, BroadcastRequest, FeeLevel, PrepareRequest, PreparedTransaction, ServiceAccount,
-    ServiceErrorCode, TransactionDirection, TransactionList, TransactionRecord, TransactionStatus,
+    Account, BroadcastRequest, FeeLevel, PrepareRequest, PreparedTransaction, ServiceErrorCode,
+    TransactionDirection, TransactionList, TransactionRecord, TransactionStatus,
 };
-use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
+
+mod types;
+
+pub use types::*;
 
 use super::{AccountRef, Widget};
 use crate::client::Caller;
@@ -37,191 +44,6 @@ alloy::sol! {
 const QUOTE_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// Quotes kept at once (the newest); the page needs only its current one.
 const QUOTES_KEPT: usize = 8;
-
-/// The spec's `txData`: where to and how much, each optional (`to` on the Web,
-/// `toAddress` in React Native).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TxData {
-    #[serde(default)]
-    pub to: Option<String>,
-    #[serde(default)]
-    pub to_address: Option<String>,
-    #[serde(default)]
-    pub amount: Option<String>,
-}
-
-/// An application's `send` waiting for the page: the form opens with these.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct SendRequest {
-    pub id: u64,
-    pub account: ServiceAccount,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub amount: Option<String>,
-}
-
-/// The spec's result of `send`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct SendResult {
-    pub tx_id: String,
-}
-
-/// What the send form holds: the amount as typed, in the coin's or token's units.
-#[derive(Debug, Clone, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct SendForm {
-    pub account: AccountRef,
-    pub to: String,
-    pub amount: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub enum FeeSpeed {
-    Slow,
-    Normal,
-    Fast,
-}
-
-/// One fee choice and what it does to the balances. Amounts are exact decimal
-/// strings; the coin's for fees and totals.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct FeeOption {
-    pub speed: FeeSpeed,
-    /// The fee cap per gas, in gwei (decimal).
-    pub max_fee_per_gas_gwei: String,
-    /// The most the fee can be: gas limit × fee cap.
-    pub fee: String,
-    /// Amount plus fee, when the coin itself is sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub total: Option<String>,
-    /// The coin balance after, at the most the fee can be (never below 0).
-    pub coin_after: String,
-    /// The token balance after, when a token is sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub token_after: Option<String>,
-    /// What Max fills in: the whole balance less this fee for the coin, the
-    /// whole token balance for a token.
-    pub max: String,
-    /// Whether the balance covers the amount and this fee.
-    pub enough: bool,
-}
-
-/// A replacement of a pending transaction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub enum ReplaceAction {
-    /// The same transfer with a higher fee.
-    SpeedUp,
-    /// Nothing (0 to itself) with a higher fee, in the pending one's place.
-    Cancel,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Replacement {
-    pub tx_hash: String,
-    pub action: ReplaceAction,
-}
-
-/// What the review page shows, and what confirming it signs.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct SendQuote {
-    pub quote_id: String,
-    pub network: String,
-    pub chain_id: u64,
-    pub from: String,
-    /// The recipient (EIP-55).
-    pub to: String,
-    /// The token's contract, when a token is sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract: Option<String>,
-    pub symbol: String,
-    pub decimals: u32,
-    pub coin_symbol: String,
-    /// The amount sent, exact, in `symbol`'s units.
-    pub amount: String,
-    pub coin_balance: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub token_balance: Option<String>,
-    pub gas_limit: u64,
-    /// The latest block's base fee, in gwei.
-    pub base_fee_gwei: String,
-    /// Slow, normal, fast; one option for a replacement.
-    pub options: Vec<FeeOption>,
-    pub recipient_is_contract: bool,
-    pub recipient_is_self: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replaces: Option<Replacement>,
-}
-
-/// Confirms a quote with the PIN; `request_id` settles an application's `send`.
-#[derive(Debug, Clone, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct ConfirmSend {
-    pub quote_id: String,
-    pub speed: FeeSpeed,
-    pub pin: String,
-    #[serde(default)]
-    pub request_id: Option<u64>,
-}
-
-/// A typed recipient, checked.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct AddressCheck {
-    /// The address in EIP-55 form.
-    pub address: String,
-    /// It is the sending account itself.
-    pub is_self: bool,
-}
-
-/// One line of the wallet's activity, amounts as exact decimal strings.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct ActivityEntry {
-    pub tx_hash: String,
-    pub network: String,
-    /// The wallet's account this is about (EIP-55).
-    pub address: String,
-    pub direction: TransactionDirection,
-    pub status: TransactionStatus,
-    pub counterparty: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract: Option<String>,
-    pub symbol: String,
-    pub amount: String,
-    pub coin_symbol: String,
-    /// Paid (mined) or at most (pending), in the coin.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fee: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nonce: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub block_number: Option<u64>,
-    pub created_at: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replaced_by: Option<String>,
-    /// A cancel: nothing sent to itself in a pending one's place.
-    pub is_cancel: bool,
-}
 
 /// What is signed when a quote is confirmed.
 #[derive(Debug, Clone)]
@@ -460,14 +282,7 @@ impl Widget {
             .map(str::parse::<Address>)
             .transpose()
             .map_err(|_| invalid("the token's contract does not parse"))?;
-        let (tx_to, value, input) = match contract {
-            None => (to, amount, Bytes::new()),
-            Some(token) => (
-                token,
-                U256::ZERO,
-                Bytes::from(transferCall { to, amount }.abi_encode()),
-            ),
-        };
+        let (tx_to, value, input) = transfer_parts(to, amount, contract);
         let prepared = self
             .prepare(&PrepareRequest {
                 account_id: entry.account_id.clone(),
@@ -548,25 +363,21 @@ impl Widget {
             .address
             .parse()
             .map_err(|_| invalid("not one of your accounts"))?;
-        let (to, amount, tx_to, value, input) = match action {
-            ReplaceAction::Cancel => (from, U256::ZERO, from, U256::ZERO, Bytes::new()),
-            ReplaceAction::SpeedUp => {
-                let to = check_address(&record.counterparty)?;
-                let amount = wei(&record.amount, "amount")?;
-                match &entry.contract {
-                    None => (to, amount, to, amount, Bytes::new()),
-                    Some(token) => (
-                        to,
-                        amount,
-                        token
-                            .parse()
-                            .map_err(|_| invalid("the token's contract does not parse"))?,
-                        U256::ZERO,
-                        Bytes::from(transferCall { to, amount }.abi_encode()),
-                    ),
-                }
-            }
+        // A cancel sends nothing to itself; a speed-up the same transfer again.
+        let (to, amount, contract) = match action {
+            ReplaceAction::Cancel => (from, U256::ZERO, None),
+            ReplaceAction::SpeedUp => (
+                check_address(&record.counterparty)?,
+                wei(&record.amount, "amount")?,
+                entry
+                    .contract
+                    .as_deref()
+                    .map(str::parse::<Address>)
+                    .transpose()
+                    .map_err(|_| invalid("the token's contract does not parse"))?,
+            ),
         };
+        let (tx_to, value, input) = transfer_parts(to, amount, contract);
         let (entry, coin) = match action {
             ReplaceAction::Cancel => (coin.clone(), coin),
             ReplaceAction::SpeedUp => (entry, coin),
@@ -861,6 +672,19 @@ struct QuoteParts<'a> {
     replaces: Option<Replacement>,
 }
 
+/// The transaction's own `to`, value and call data for sending `amount` to `to`:
+/// the coin itself, or the token at `contract` by its `transfer`.
+fn transfer_parts(to: Address, amount: U256, contract: Option<Address>) -> (Address, U256, Bytes) {
+    match contract {
+        None => (to, amount, Bytes::new()),
+        Some(token) => (
+            token,
+            U256::ZERO,
+            Bytes::from(transferCall { to, amount }.abi_encode()),
+        ),
+    }
+}
+
 /// A random quote id.
 fn uuid_like() -> String {
     use rand::RngCore as _;
@@ -870,90 +694,4 @@ fn uuid_like() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn addresses_need_their_checksum_when_mixed_case() {
-        let good = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-        assert!(check_address(good).is_ok());
-        assert!(check_address(&good.to_lowercase()).is_ok());
-        assert!(check_address(&format!("0x{}", good[2..].to_uppercase())).is_ok());
-        let typo = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92267";
-        let e = check_address(typo).expect_err("a typo");
-        assert!(e.message.contains("checksum"), "{}", e.message);
-        let flipped = "0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-        assert!(check_address(flipped).is_err(), "one letter's case changed");
-        for bad in [
-            "",
-            "0x",
-            "f39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-            "0x123",
-            "0xzz9Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-            "vitalik.eth",
-        ] {
-            assert!(check_address(bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn a_newer_send_cancels_the_waiting_one_and_only_its_own_id_settles_it() {
-        let mut sends = Sends::default();
-        let (first, mut first_rx) = oneshot::channel();
-        sends.waiting = Some((1, first));
-        let (second, mut second_rx) = oneshot::channel();
-        if let Some((_, earlier)) = sends.waiting.replace((2, second)) {
-            let _ = earlier.send(Err(cancelled()));
-        }
-        let first_result = first_rx.try_recv().expect("settled");
-        assert!(
-            first_result
-                .expect_err("cancelled")
-                .is(ServiceErrorCode::UserCancelled)
-        );
-        sends.settle(
-            1,
-            Ok(SendResult {
-                tx_id: "0x1".into(),
-            }),
-        );
-        assert!(
-            second_rx.try_recv().is_err(),
-            "an old id does not settle the new one"
-        );
-        sends.settle(
-            2,
-            Ok(SendResult {
-                tx_id: "0x2".into(),
-            }),
-        );
-        assert_eq!(
-            second_rx.try_recv().expect("settled").expect("ok").tx_id,
-            "0x2"
-        );
-    }
-
-    #[test]
-    fn quotes_are_bounded_and_taken_once() {
-        let mut sends = Sends::default();
-        for n in 0..20 {
-            sends.keep(StoredQuote {
-                id: n.to_string(),
-                made: Instant::now(),
-                account_id: String::new(),
-                chain_id: 1,
-                from: Address::ZERO,
-                nonce: 0,
-                gas_limit: 21_000,
-                to: Address::ZERO,
-                value: U256::ZERO,
-                input: Bytes::new(),
-                fees: Vec::new(),
-            });
-        }
-        assert_eq!(sends.quotes.len(), QUOTES_KEPT);
-        assert!(sends.take("0").is_none(), "the oldest went");
-        assert!(sends.take("19").is_some());
-        assert!(sends.take("19").is_none(), "taken once");
-    }
-}
+mod tests;
