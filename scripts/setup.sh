@@ -13,6 +13,8 @@ packages=(
   curl ca-certificates
   # scripts/schemathesis.sh: a virtualenv for Schemathesis
   python3 python3-venv
+  # the OAuth logins: a real browser completes the local OpenID provider's login page
+  chromium chromium-driver
 )
 missing=()
 for p in "${packages[@]}"; do

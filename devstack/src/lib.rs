@@ -3,14 +3,20 @@
 //! runs it for a person; the end-to-end tests start one per test from here.
 
 pub mod anvil;
+pub mod browser;
 pub mod demo;
+pub mod example_backend;
 pub mod faucet;
+pub mod oidc;
 pub mod service;
 pub mod stack;
 
 pub use anvil::Anvil;
+pub use browser::Browser;
 pub use demo::{DEPLOYER_KEY, Demo};
+pub use example_backend::ExampleBackend;
 pub use faucet::with_faucet;
+pub use oidc::{OAuthClient, OidcProvider, ProviderEndpoints};
 pub use service::RunningService;
 pub use stack::{
     DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions, mail_links, verification_link,

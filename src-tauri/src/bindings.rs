@@ -11,9 +11,10 @@ use satchel_api::{
 };
 use satchel_api::{TransactionDirection, TransactionStatus};
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ErrorCode, FeeOption, FeeSpeed, KeyState,
-    KeyStatus, ReceiveInfo, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm,
-    SendQuote, SendRequest, SendResult,
+    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ErrorCode, ExternalLoginOutcome,
+    FeeOption, FeeSpeed, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, ReceiveInfo,
+    RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote,
+    SendRequest, SendResult,
 };
 use ts_rs::{Config, TS};
 
@@ -39,7 +40,12 @@ fn declarations() -> String {
         ServiceNftContract::decl(&cfg),
         ServiceNft::decl(&cfg),
         NetworkInfo::decl(&cfg),
+        satchel_api::OAuthProviderInfo::decl(&cfg),
         AppInfo::decl(&cfg),
+        LoginProviderChoice::decl(&cfg),
+        LoginOptions::decl(&cfg),
+        RegisterEmailPrompt::decl(&cfg),
+        ExternalLoginOutcome::decl(&cfg),
         ServiceErrorCode::decl(&cfg),
         LoginLibraryError::decl(&cfg),
         SdkErrorCode::decl(&cfg),

@@ -1,6 +1,7 @@
 //! The Satchel desktop shell: the widget window, the tray and the command list.
 //! Every command is a thin call into `satchel-sdk`; no wallet logic lives here.
 
+mod browser;
 mod commands;
 pub mod config;
 mod protocol;
@@ -37,6 +38,16 @@ widget_commands![
     getAppInfo,
     getCurrentServiceUser,
     loginWithUI,
+    getLoginOptions,
+    loginWithOauthProvider,
+    cancelOauth,
+    loginWithIdToken,
+    loginWithAccessToken,
+    getSignForLogin,
+    sendVerifyEmail,
+    resumeLogin,
+    registerUserEmail,
+    watchRegisterEmailRequests,
     loginWithEmailAndPassword,
     signUpWithEmailAndPassword,
     resendVerification,
@@ -97,7 +108,10 @@ pub fn run() {
         }
     };
     let store = Arc::new(KeyringStore::new(&config.keychain));
-    let login = Arc::new(Login::new(&config.app_id, &config.app_key, store.clone()));
+    let login = Arc::new(
+        Login::new(&config.app_id, &config.app_key, store.clone())
+            .with_browser(Arc::new(browser::SystemBrowser)),
+    );
     let widget = Arc::new(Widget::new(login, store));
     let service = ServiceConfig::new(config.service_url.clone(), &config.domain);
 

@@ -5,6 +5,7 @@
 mod access;
 mod accounts;
 mod balances;
+mod external;
 mod identity;
 mod keys;
 mod nfts;
@@ -74,6 +75,9 @@ on_every_backend!(
     identity::an_unverified_sign_up_does_not_hold_the_address,
     identity::an_unverified_sign_up_expires,
     identity::a_password_reset_link_sets_a_new_password_and_ends_every_session,
+    external::an_id_token_logs_in_only_with_its_sign_issuer_audience_key_and_time,
+    external::an_app_that_does_not_take_external_tokens_refuses_them,
+    external::a_token_without_e_mail_registers_one_then_logs_in_with_the_same_token,
     keys::registration_needs_a_fresh_nonce_signed_by_the_address,
     keys::wrong_proofs_pause_and_the_right_proof_then_releases_the_share,
     keys::ten_wrong_proofs_lock_until_the_emailed_link_is_opened,

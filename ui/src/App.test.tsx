@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { Channel } from '@tauri-apps/api/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
-import type { ServiceLifeCycle } from './api';
+import type { ExternalLoginOutcome, ServiceLifeCycle } from './api';
 import ko from './locales/ko.json';
 import {
   ADDRESS,
@@ -11,11 +11,14 @@ import {
   activityEntry,
   appInfo,
   balance,
+  deferred,
   fail,
   keyStatus,
   lifeCycle,
+  loginOptions,
   mockCommands,
   pinStatus,
+  registerEmailRequests,
   renderPage,
   sendQuote,
   sendRequests,
@@ -25,6 +28,13 @@ import {
 
 /** `watchStatus` sending `status` and nothing after. */
 const watching = (status: ServiceLifeCycle) => lifeCycle(status).watchStatus;
+
+/** What every page past the starting page may call: the login page's ways in
+ * (the e-mail form alone) and the watch of applications' `registerUserEmail`. */
+const ready = {
+  getLoginOptions: () => loginOptions(),
+  watchRegisterEmailRequests: () => null,
+};
 
 const home = {
   getKeyState: () => keyStatus(),
@@ -43,6 +53,7 @@ describe('App routing', () => {
   it('waits while the app initialises, as watchStatus tells it, then shows the wallet of the person logged in', async () => {
     const status = lifeCycle('not_initialized');
     const ipc = mockCommands({
+      ...ready,
       watchStatus: status.watchStatus,
       getCurrentServiceUser: () => serviceUser(),
       ...home,
@@ -67,6 +78,7 @@ describe('App routing', () => {
 
   it('leaves the starting page once under StrictMode, whose second effect watches again', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
     });
@@ -79,7 +91,7 @@ describe('App routing', () => {
 
   it('keeps the page the person is on when the status changes later: the pages route themselves', async () => {
     const status = lifeCycle('before_login');
-    mockCommands({ watchStatus: status.watchStatus, getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, watchStatus: status.watchStatus, getCurrentServiceUser: () => null });
     const page = renderPage(<App />);
     await page.user.click(await screen.findByRole('button', { name: 'Create an account' }));
     expect(screen.getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
@@ -94,6 +106,7 @@ describe('App routing', () => {
     let tries = 0;
     const status = lifeCycle('before_login');
     const ipc = mockCommands({
+      ...ready,
       watchStatus: (args) => {
         tries += 1;
         return tries === 1 ? fail('UnknownError', 'command watchStatus not found') : status.watchStatus(args);
@@ -112,6 +125,7 @@ describe('App routing', () => {
 
   it('shows that it cannot start when the app cannot say who is logged in', async () => {
     mockCommands({
+      ...ready,
       watchStatus: watching('login'),
       getCurrentServiceUser: () => fail('KeychainUnavailable', 'locked'),
     });
@@ -123,6 +137,7 @@ describe('App routing', () => {
 
   it('shows the register page when the person is logged in but has no wallet yet', async () => {
     mockCommands({
+      ...ready,
       watchStatus: watching('login_before_register'),
       getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
     });
@@ -135,6 +150,7 @@ describe('App routing', () => {
 
   it('goes from the new PIN through the recovery phrase, skipped, to the wallet, which reminds of it', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('login_before_register'),
       getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
       register: () => serviceUser(),
@@ -159,6 +175,7 @@ describe('App routing', () => {
 
   it('restores a wallet whose key is not on this device with its phrase, then shows the wallet', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('login_before_register'),
       getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'pinRequired' } }),
       getPinStatus: () => pinStatus(),
@@ -182,7 +199,7 @@ describe('App routing', () => {
   });
 
   it.each<ServiceLifeCycle>(['before_login', 'initialized'])('shows the login page when the status is %s', async (status) => {
-    mockCommands({ watchStatus: watching(status), getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, watchStatus: watching(status), getCurrentServiceUser: () => null });
     renderPage(<App />);
     await tick();
 
@@ -194,6 +211,7 @@ describe('App routing', () => {
   it('logs in to the wallet, or to the register page when the account has no wallet yet', async () => {
     let user = serviceUser();
     mockCommands({
+      ...ready,
       watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
       loginWithEmailAndPassword: () => user,
@@ -219,6 +237,7 @@ describe('App routing', () => {
 
   it('sends an unverified login to "check your e-mail", and back to the login with the address filled in', async () => {
     mockCommands({
+      ...ready,
       watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
       loginWithEmailAndPassword: () => fail('RequiredEmailVerified', 'verify first'),
@@ -239,6 +258,7 @@ describe('App routing', () => {
 
   it('opens "Forgot password?" with the typed address, sends the link, and goes back to the login with it', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('before_login'),
       getCurrentServiceUser: () => null,
       sendPasswordResetEmail: () => null,
@@ -266,7 +286,7 @@ describe('App routing', () => {
   });
 
   it('opens the sign-up page from "Create an account", and Escape goes back to the login page', async () => {
-    mockCommands({ watchStatus: watching('before_login'), getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, watchStatus: watching('before_login'), getCurrentServiceUser: () => null });
     const page = renderPage(<App />);
     await tick();
 
@@ -280,7 +300,7 @@ describe('App routing', () => {
   });
 
   it('moves between the tabs, and a language chosen in Settings changes the title and the tab names', async () => {
-    mockCommands({ watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
     const page = renderPage(<App />);
     await tick();
 
@@ -301,6 +321,7 @@ describe('App routing', () => {
 
   it('returns to the login page after logging out in Settings', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('login'),
       getCurrentServiceUser: () => serviceUser(),
       logout: () => null,
@@ -320,7 +341,7 @@ describe('App routing', () => {
   // Each page keeps its own copy of the theme; the saved choice is what counts.
   it('keeps a theme chosen in Settings when the system theme changes later', async () => {
     const system = systemColourScheme();
-    mockCommands({ watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
     const page = renderPage(<App />);
     await tick();
     await page.user.click(screen.getByRole('button', { name: 'Settings' }));
@@ -337,6 +358,7 @@ describe('App routing', () => {
   it('opens the send page filled in when an application sends, once per request, and tells it when the person cancels', async () => {
     const requests = sendRequests();
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('login'),
       getCurrentServiceUser: () => serviceUser(),
       ...home,
@@ -384,6 +406,7 @@ describe('App routing', () => {
 
   it('opens the send page from a wallet row, and goes to the activity once sent', async () => {
     const ipc = mockCommands({
+      ...ready,
       watchStatus: watching('login'),
       getCurrentServiceUser: () => serviceUser(),
       ...home,
@@ -414,6 +437,152 @@ describe('App routing', () => {
     expect(screen.getByRole('heading', { name: 'Activity' })).toHaveFocus();
     expect(screen.getByTestId('activity-row')).toHaveAttribute('data-status', 'pending');
     expect(ipc.count('cancelSend')).toBe(0);
+  });
+});
+
+describe('App: every way in', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('logs in through a provider in the browser, once under StrictMode, and goes on to the wallet', async () => {
+    const answer = deferred<ExternalLoginOutcome>();
+    const ipc = mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      getLoginOptions: () => loginOptions({ oauth: ['google', 'apple'] }),
+      loginWithOauthProvider: () => answer.promise,
+      ...home,
+    });
+    const page = renderPage(<App />, { strict: true });
+    await tick();
+
+    await page.user.click(screen.getByTestId('login-provider-google'));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Continue in your browser' })).toBeInTheDocument();
+    expect(ipc.argsOf('loginWithOauthProvider')).toEqual([{ provider: 'google', withLogout: true }]);
+
+    answer.resolve({ user: serviceUser({ userInfo: { userId: 'u-2', email: 'ada@gmail.com', provider: 'google', use2FA: false } }) });
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(screen.getByText('ada@gmail.com')).toBeInTheDocument();
+    expect(ipc.count('loginWithOauthProvider')).toBe(1);
+    expect(ipc.count('watchRegisterEmailRequests')).toBe(1);
+  });
+
+  it('goes to the register page after a browser login of an account with no wallet yet', async () => {
+    mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      getLoginOptions: () => loginOptions({ oauth: ['line'] }),
+      loginWithOauthProvider: () => ({ user: serviceUser({ userStatus: { loginStatus: 'registerRequired' } }) }),
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.click(screen.getByTestId('login-provider-line'));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Protect your wallet' })).toBeInTheDocument();
+  });
+
+  it('cancels a browser login from its page and comes back to the login page without an error', async () => {
+    const answer = deferred<ExternalLoginOutcome>();
+    const ipc = mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      getLoginOptions: () => loginOptions({ oauth: ['google'] }),
+      loginWithOauthProvider: () => answer.promise,
+      cancelOauth: () => {
+        answer.reject({ code: 'User canceled', message: 'cancelled' });
+        return null;
+      },
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.click(screen.getByTestId('login-provider-google'));
+    await tick();
+    await page.user.click(screen.getByTestId('oauth-cancel'));
+    await tick();
+
+    expect(ipc.count('cancelOauth')).toBe(1);
+    expect(screen.getByTestId('login-provider-google')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('comes back to the login page with a failed browser login shown under the buttons', async () => {
+    mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      getLoginOptions: () => loginOptions({ oauth: ['facebook'] }),
+      loginWithOauthProvider: () => fail('Internal error', 'the provider answered 500'),
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.click(screen.getByTestId('login-provider-facebook'));
+    await tick();
+
+    expect(screen.getByTestId('login-provider-facebook')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('The login did not finish: the provider answered 500');
+  });
+
+  it('asks for an e-mail when the provider gave none, and logs in once it is verified', async () => {
+    let verified = false;
+    const ipc = mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      getLoginOptions: () => loginOptions({ oauth: ['naver'] }),
+      loginWithOauthProvider: () => ({ registerEmail: { provider: 'naver' } }),
+      sendVerifyEmail: () => true,
+      resumeLogin: () => (verified ? serviceUser() : fail('RequiredEmailVerified', 'verify first')),
+      ...home,
+    });
+    const page = renderPage(<App />);
+    await tick();
+
+    await page.user.click(screen.getByTestId('login-provider-naver'));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Add your e-mail' })).toBeInTheDocument();
+    expect(screen.getByText(/^NAVER did not share an e-mail address\./)).toBeInTheDocument();
+
+    await page.user.type(screen.getByTestId('register-email-input'), 'ada@example.com{Enter}');
+    await tick();
+    expect(ipc.argsOf('sendVerifyEmail')).toEqual([{ email: 'ada@example.com' }]);
+    await page.user.click(screen.getByTestId('register-email-continue'));
+    await tick();
+    expect(screen.getByRole('alert')).toHaveTextContent('Not verified yet: open the link in the e-mail first.');
+
+    verified = true;
+    await page.user.click(screen.getByTestId('register-email-continue'));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+  });
+
+  it("opens the register-e-mail page when an application calls registerUserEmail, and Esc goes back to the login page", async () => {
+    const requests = registerEmailRequests();
+    const ipc = mockCommands({
+      ...ready,
+      watchStatus: watching('before_login'),
+      getCurrentServiceUser: () => null,
+      watchRegisterEmailRequests: requests.watchRegisterEmailRequests,
+    });
+    const page = renderPage(<App />);
+    await tick();
+    expect(ipc.argsOf('watchRegisterEmailRequests')).toEqual([{ onEvent: expect.any(Channel) }]);
+
+    await requests.request({ provider: 'external_token' });
+    expect(screen.getByRole('heading', { name: 'Add your e-mail' })).toBeInTheDocument();
+    expect(screen.getByText(/^Your login did not share an e-mail address\./)).toBeInTheDocument();
+
+    await page.user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });
 

@@ -1,13 +1,25 @@
 // The widget: which page shows follows the SDK's life cycle and the person's
 // choices. Pages talk to the app only through `api`.
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
-import { api, type SendRequest, type ServiceLifeCycle, type ServiceUser } from './api';
+import {
+  api,
+  type AppError,
+  type LoginOptions,
+  type OAuthProvider,
+  type RegisterEmailProvider,
+  type RegisterEmailRequest,
+  type SendRequest,
+  type ServiceLifeCycle,
+  type ServiceUser,
+} from './api';
 import { I18nProvider, useI18n } from './i18n';
 import { CheckEmail } from './pages/CheckEmail';
 import { ForgotPassword } from './pages/ForgotPassword';
 import { Login } from './pages/Login';
 import { Nfts } from './pages/Nfts';
+import { OAuthWait } from './pages/OAuthWait';
 import { Register } from './pages/Register';
+import { RegisterEmail } from './pages/RegisterEmail';
 import { Send, type SendTarget } from './pages/Send';
 import { Settings } from './pages/Settings';
 import { SignUp } from './pages/SignUp';
@@ -19,7 +31,13 @@ type Tab = 'wallet' | 'nfts' | 'settings';
 type Route =
   | { page: 'starting' }
   | { page: 'offline' }
-  | { page: 'login'; email: string }
+  /** `notice`: how an OAuth login that came back here ended, shown under the buttons. */
+  | { page: 'login'; email: string; notice?: AppError }
+  /** Waiting for an OAuth login in the system browser. */
+  | { page: 'oauth'; provider: OAuthProvider }
+  /** A login refused for want of an e-mail: add one (after an OAuth login, or an
+   * application's `registerUserEmail`). */
+  | { page: 'registerEmail'; provider: RegisterEmailProvider }
   | { page: 'signup' }
   | { page: 'check'; email: string }
   | { page: 'forgot'; email: string }
@@ -54,6 +72,8 @@ function Widget() {
   useTheme();
   const [route, setRoute] = useState<Route>({ page: 'starting' });
   const [user, setUser] = useState<ServiceUser | null>(null);
+  // The login page's ways in as last read, shown at once when it shows again.
+  const [loginOptions, setLoginOptions] = useState<LoginOptions | null>(null);
 
   // Leave the starting page once the app has initialised: it initialises in the
   // background and tells the page its life cycle through `watchStatus`. Later
@@ -132,6 +152,24 @@ function Widget() {
     });
   }, [inWallet]);
 
+  // An application's `registerUserEmail` opens the register-e-mail page for the
+  // login the service refused. Watched once, from the first time a page past the
+  // starting page shows. A send request the send page was open for is cancelled,
+  // as when the person leaves it.
+  const started = route.page !== 'starting' && route.page !== 'offline';
+  const watchingRegisters = useRef(false);
+  const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {
+    if (route.page === 'send' && route.requestId !== undefined) void api.cancelSend(route.requestId).catch(() => undefined);
+    setRoute({ page: 'registerEmail', provider: request.provider });
+  });
+  useEffect(() => {
+    if (!started || watchingRegisters.current) return;
+    watchingRegisters.current = true;
+    api.watchRegisterEmailRequests((request) => openRegisterEmail(request)).catch(() => {
+      watchingRegisters.current = false;
+    });
+  }, [started]);
+
   const signedIn = (next: ServiceUser) => {
     setUser(next);
     setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
@@ -163,10 +201,33 @@ function Widget() {
       return (
         <Login
           initialEmail={route.email}
+          notice={route.notice}
+          knownOptions={loginOptions}
+          onOptions={setLoginOptions}
           onLoggedIn={signedIn}
+          onOAuth={(provider) => setRoute({ page: 'oauth', provider })}
           onCreateAccount={() => setRoute({ page: 'signup' })}
           onVerifyEmail={(email) => setRoute({ page: 'check', email })}
           onForgotPassword={(email) => setRoute({ page: 'forgot', email })}
+        />
+      );
+    case 'oauth':
+      return (
+        <OAuthWait
+          key={route.provider}
+          provider={route.provider}
+          onLoggedIn={signedIn}
+          onRegisterEmail={(provider) => setRoute({ page: 'registerEmail', provider })}
+          onBack={(notice) => setRoute({ page: 'login', email: '', notice })}
+        />
+      );
+    case 'registerEmail':
+      return (
+        <RegisterEmail
+          key={route.provider}
+          provider={route.provider}
+          onLoggedIn={signedIn}
+          onBack={() => setRoute({ page: 'login', email: '' })}
         />
       );
     case 'forgot':

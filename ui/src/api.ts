@@ -11,7 +11,9 @@ import type {
   AppError,
   AppInfo,
   ConfirmSend,
+  ExternalLoginOutcome,
   KeyStatus,
+  LoginOptions,
   PinStatus,
   ReceiveInfo,
   RefreshWait,
@@ -22,6 +24,8 @@ import type {
   SendResult,
   ServiceLifeCycle,
   ServiceNft,
+  Provider,
+  RegisterEmailPrompt,
   ServiceUser,
   SignUpOutcome,
 } from './generated/api';
@@ -34,12 +38,15 @@ export type {
   AppInfo,
   ConfirmSend,
   ErrorCode,
+  ExternalLoginOutcome,
   FeeOption,
   FeeSpeed,
   KeyState,
   KeyStatus,
+  LoginOptions,
   LoginStatus,
   PinStatus,
+  Provider,
   ReceiveInfo,
   ReplaceAction,
   SendQuote,
@@ -53,6 +60,18 @@ export type {
   ServiceUser,
   TokenBalanceInfo,
 } from './generated/api';
+
+// ---- Hand-written until generated (issue #13) ---------------------------------
+/** A provider a login goes through in the system browser (every `Provider` but
+ * `email` and `external_token`). */
+export type OAuthProvider = Exclude<Provider, 'email' | 'external_token'>;
+
+/** An application's `registerUserEmail`: the register-e-mail page, for the login
+ * the service refused for want of an e-mail. */
+export type RegisterEmailRequest = RegisterEmailPrompt;
+
+/** The identity a login without an e-mail came through. */
+export type RegisterEmailProvider = RegisterEmailRequest['provider'];
 
 /** One of the user's accounts as the commands name it: the coin's, or (`contract`)
  * a token's. */
@@ -84,6 +103,26 @@ export const api = {
   signUpWithEmailAndPassword: (email: string, password: string) =>
     invoke<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
   resendVerification: (email: string) => invoke<void>('resendVerification', { email }),
+  /** The providers and the e-mail form the login page offers: the app's, narrowed
+   * by what the application passed to `loginWithUI`. */
+  getLoginOptions: () => invoke<LoginOptions>('getLoginOptions'),
+  /** Opens `provider`'s login in the system browser; resolves once the person is
+   * through there (logged in, or their account needs an e-mail first). Rejects
+   * `User canceled` after `cancelOauth` or when it timed out. Logs out whoever was
+   * logged in first. */
+  loginWithOauthProvider: (provider: OAuthProvider) =>
+    invoke<ExternalLoginOutcome>('loginWithOauthProvider', { provider, withLogout: true }),
+  /** Ends the waiting `loginWithOauthProvider`, which then rejects `User canceled`. */
+  cancelOauth: () => invoke<void>('cancelOauth'),
+  /** E-mails a link that registers `email` to the login refused for want of one
+   * (its tokens stay in the app); true once it went out. */
+  sendVerifyEmail: (email: string) => invoke<boolean>('sendVerifyEmail', { email }),
+  /** The refused login again, once the registered address is verified; rejects
+   * `RequiredEmailVerified` before that. */
+  resumeLogin: () => invoke<ServiceUser>('resumeLogin'),
+  /** Calls `onRequest` with each application `registerUserEmail`, through a channel. */
+  watchRegisterEmailRequests: (onRequest: (request: RegisterEmailRequest) => void) =>
+    invoke<void>('watchRegisterEmailRequests', { onEvent: new Channel<RegisterEmailRequest>(onRequest) }),
   /** E-mails a link that sets a new password; the same answer whether or not the
    * address has an account. */
   sendPasswordResetEmail: (email: string) => invoke<void>('sendPasswordResetEmail', { email }),

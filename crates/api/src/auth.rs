@@ -117,25 +117,10 @@ impl std::fmt::Debug for RefreshRequest {
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceLoginRequest {
-    /// The service logs in e-mail identities only, for now: any other provider
-    /// is 400 `InvalidLoginProvider`.
-    #[cfg_attr(feature = "openapi", schema(schema_with = email_provider_only))]
+    /// The LoginResult's provider; the identity tokens must be of a login through
+    /// it (400 `InvalidLoginProvider` otherwise, or when the app does not allow it).
     pub provider: Provider,
     pub token: IdentityTokens,
-}
-
-/// The schema of [`ServiceLoginRequest::provider`]: the one provider the service
-/// logs in to itself.
-#[cfg(feature = "openapi")]
-fn email_provider_only() -> utoipa::openapi::Object {
-    utoipa::openapi::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .enum_values(Some([Provider::Email.as_str()]))
-        .description(Some(
-            "The service logs in e-mail identities only, for now: any other provider is \
-             400 InvalidLoginProvider.",
-        ))
-        .build()
 }
 
 /// `GET /v1/app`: what the app key may use.
@@ -147,6 +132,9 @@ pub struct AppInfo {
     pub app_id: String,
     pub name: String,
     pub providers: Vec<Provider>,
+    /// The OAuth providers of `providers` the app has registered with the
+    /// service: where a device sends the person to log in.
+    pub oauth: Vec<crate::OAuthProviderInfo>,
     pub networks: Vec<NetworkInfo>,
     /// Whether e-mail users must verify their address before they can log in.
     pub email_verification: bool,

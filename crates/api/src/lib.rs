@@ -7,7 +7,9 @@
 
 pub mod auth;
 pub mod error;
+pub mod external;
 pub mod keys;
+pub mod login_sign;
 pub mod rest;
 pub mod rules;
 pub mod sdk;
@@ -15,6 +17,7 @@ pub mod transactions;
 
 pub use auth::*;
 pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
+pub use external::*;
 pub use keys::*;
 pub use rest::*;
 pub use sdk::*;

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
-use satchel_api::{ApiErrorBody, ServiceErrorCode, headers};
+use satchel_api::{ApiErrorBody, RegisterEmailRequired, ServiceErrorCode, headers};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use url::Url;
@@ -130,6 +130,56 @@ impl RestClient {
         body: Option<&(dyn erased::Body + Sync)>,
         bearer: Option<&str>,
     ) -> Result<T, SdkError> {
+        let request = self.request(caller, method, path, body, bearer)?;
+        let response = request.send().await.map_err(network_error)?;
+        let status = response.status();
+        let bytes = response.bytes().await.map_err(network_error)?;
+        decode(status, &bytes)
+    }
+
+    /// Like [`send`](Self::send) for the logins through someone else's identity:
+    /// a 428 `RequiredSignupEmail` answer is `Ok(Err(body))`, what
+    /// `sendVerifyEmail` needs back (the provider and the refused token); every
+    /// other error is an [`SdkError`] as `send` makes it. The answer is read up
+    /// to 1 MiB.
+    pub async fn send_or_register_email<T: DeserializeOwned>(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+    ) -> Result<Result<T, RegisterEmailRequired>, SdkError> {
+        let request = self.request(caller, method, path, body, None)?;
+        let mut response = request.send().await.map_err(network_error)?;
+        let status = response.status();
+        let mut bytes = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+            if bytes.len() + chunk.len() > MAX_ANSWER {
+                return Err(SdkError::service(
+                    ServiceErrorCode::ApiRequestError,
+                    "the service's answer is too large",
+                ));
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        if status == StatusCode::PRECONDITION_REQUIRED
+            && let Ok(required) = serde_json::from_slice::<RegisterEmailRequired>(&bytes)
+            && required.code == ServiceErrorCode::RequiredSignupEmail.into()
+        {
+            return Ok(Err(required));
+        }
+        decode(status, &bytes).map(Ok)
+    }
+
+    /// A request to `path` with the app headers (and the bearer token, if any).
+    fn request(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        bearer: Option<&str>,
+    ) -> Result<reqwest::RequestBuilder, SdkError> {
         let url = self
             .base
             .join(path.trim_start_matches('/'))
@@ -151,30 +201,35 @@ impl RestClient {
         if let Some(body) = body {
             request = request.body(body.to_json()?);
         }
-        let response = request.send().await.map_err(network_error)?;
-        let status = response.status();
-        let bytes = response.bytes().await.map_err(network_error)?;
-        if !status.is_success() {
-            return Err(match serde_json::from_slice::<ApiErrorBody>(&bytes) {
-                Ok(body) => SdkError::from_api(body),
-                Err(_) => SdkError::service(
-                    ServiceErrorCode::ApiRequestError,
-                    format!("the service answered {status}"),
-                ),
-            });
-        }
-        let bytes = if bytes.is_empty() || status == StatusCode::NO_CONTENT {
-            &b"null"[..]
-        } else {
-            &bytes[..]
-        };
-        serde_json::from_slice(bytes).map_err(|e| {
-            SdkError::service(
-                ServiceErrorCode::ApiRequestError,
-                format!("unexpected answer from the service: {e}"),
-            )
-        })
+        Ok(request)
     }
+}
+
+/// The most [`RestClient::send_or_register_email`] reads of an answer.
+const MAX_ANSWER: usize = 1 << 20;
+
+/// An answer as a value, or its error body as an [`SdkError`].
+fn decode<T: DeserializeOwned>(status: StatusCode, bytes: &[u8]) -> Result<T, SdkError> {
+    if !status.is_success() {
+        return Err(match serde_json::from_slice::<ApiErrorBody>(bytes) {
+            Ok(body) => SdkError::from_api(body),
+            Err(_) => SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                format!("the service answered {status}"),
+            ),
+        });
+    }
+    let bytes = if bytes.is_empty() || status == StatusCode::NO_CONTENT {
+        &b"null"[..]
+    } else {
+        bytes
+    };
+    serde_json::from_slice(bytes).map_err(|e| {
+        SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            format!("unexpected answer from the service: {e}"),
+        )
+    })
 }
 
 fn network_error(e: reqwest::Error) -> SdkError {

@@ -16,13 +16,14 @@ mod widget;
 
 pub use client::{Caller, RestClient, ServiceConfig};
 pub use error::{ErrorCode, OrUnknown, SdkError, SdkErrorCode};
-pub use login::{Login, SignUpWait};
+pub use login::{Login, OpenUrl, SignUpWait, get_sign_for_login};
 pub use satchel_api as api;
 pub use session::StoredSession;
 pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
-    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, FeeOption, FeeSpeed, KeyState, KeyStatus,
-    REFRESH_COOLDOWN, ReceiveInfo, Refresh, ReplaceAction, Replacement, SendForm, SendQuote,
+    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,
+    FeeSpeed, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN,
+    ReceiveInfo, Refresh, RegisterEmailPrompt, ReplaceAction, Replacement, SendForm, SendQuote,
     SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
 };

@@ -79,6 +79,13 @@ pub struct MemoryStore {
     entries: Mutex<HashMap<String, String>>,
 }
 
+impl MemoryStore {
+    /// Whether nothing is kept (a refused login must leave it so).
+    pub fn is_empty(&self) -> bool {
+        self.entries.lock().is_empty()
+    }
+}
+
 impl TokenStore for MemoryStore {
     fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
         Ok(self.entries.lock().get(key).cloned())

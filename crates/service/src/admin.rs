@@ -88,3 +88,207 @@ pub async fn mint_access_token(
         .await?;
     state.keys.mint_access(user_id, &app_id, &session, ttl_secs)
 }
+
+/// An OAuth provider for an app: its client at the provider, and the
+/// provider's endpoints. Endpoints left out are the real provider's
+/// ([`oauth_preset`]); a local stand-in gives them all.
+#[derive(Debug, Clone)]
+pub struct OAuthProviderSetup {
+    pub provider: satchel_api::Provider,
+    pub client_id: String,
+    pub client_secret: String,
+    pub authorize_url: Option<String>,
+    pub token_url: Option<String>,
+    pub issuer: Option<String>,
+    pub jwks_url: Option<String>,
+    pub userinfo_url: Option<String>,
+    pub scopes: Option<String>,
+}
+
+/// The published endpoints of the real providers: (authorize, token, issuer,
+/// JWKS, userinfo, scopes).
+pub fn oauth_preset(provider: satchel_api::Provider) -> Option<[&'static str; 6]> {
+    use satchel_api::Provider::*;
+    Some(match provider {
+        Google => [
+            "https://accounts.google.com/o/oauth2/v2/auth",
+            "https://oauth2.googleapis.com/token",
+            "https://accounts.google.com",
+            "https://www.googleapis.com/oauth2/v3/certs",
+            "",
+            "openid email",
+        ],
+        Apple => [
+            "https://appleid.apple.com/auth/authorize",
+            "https://appleid.apple.com/auth/token",
+            "https://appleid.apple.com",
+            "https://appleid.apple.com/auth/keys",
+            "",
+            "openid email",
+        ],
+        Line => [
+            "https://access.line.me/oauth2/v2.1/authorize",
+            "https://api.line.me/oauth2/v2.1/token",
+            "https://access.line.me",
+            "https://api.line.me/oauth2/v2.1/certs",
+            "",
+            "openid email",
+        ],
+        Naver => [
+            "https://nid.naver.com/oauth2.0/authorize",
+            "https://nid.naver.com/oauth2.0/token",
+            "",
+            "",
+            "https://openapi.naver.com/v1/nid/me",
+            "",
+        ],
+        Discord => [
+            "https://discord.com/oauth2/authorize",
+            "https://discord.com/api/oauth2/token",
+            "",
+            "",
+            "https://discord.com/api/users/@me",
+            "identify email",
+        ],
+        Facebook => [
+            "https://www.facebook.com/v19.0/dialog/oauth",
+            "https://graph.facebook.com/v19.0/oauth/access_token",
+            "",
+            "",
+            "https://graph.facebook.com/me?fields=id,email",
+            "email",
+        ],
+        Email | ExternalToken => return None,
+    })
+}
+
+/// Lets the app's people log in through `provider` (adds it to the app's list).
+async fn allow_provider(
+    state: &AppState,
+    app_id: &str,
+    provider: satchel_api::Provider,
+) -> anyhow::Result<()> {
+    let app = state
+        .db
+        .app(app_id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no app {app_id}"))?;
+    let mut providers = app.providers();
+    if !providers.contains(&provider) {
+        providers.push(provider);
+    }
+    state
+        .db
+        .set_app_policy(
+            app_id,
+            &providers,
+            app.requires_email_verification(),
+            &app.email_domains(),
+        )
+        .await?;
+    Ok(())
+}
+
+fn absolute_url(name: &str, value: &str) -> anyhow::Result<String> {
+    let url = url::Url::parse(value).map_err(|e| anyhow::anyhow!("{name} {value:?}: {e}"))?;
+    anyhow::ensure!(
+        matches!(url.scheme(), "https" | "http"),
+        "{name} must be an http(s) URL"
+    );
+    Ok(url.to_string())
+}
+
+/// Registers an OAuth provider for an app (its client secret sealed) and allows
+/// logins through it.
+pub async fn set_oauth_provider(
+    state: &AppState,
+    app_id: &str,
+    setup: OAuthProviderSetup,
+) -> anyhow::Result<()> {
+    let preset = oauth_preset(setup.provider)
+        .ok_or_else(|| anyhow::anyhow!("{} is not an OAuth provider", setup.provider.as_str()))?;
+    let pick =
+        |given: &Option<String>, i: usize| given.clone().unwrap_or_else(|| preset[i].to_owned());
+    anyhow::ensure!(
+        !setup.client_id.is_empty() && !setup.client_secret.is_empty(),
+        "a client id and secret are needed"
+    );
+    let oidc = satchel_api::is_oidc_provider(setup.provider);
+    let (issuer, jwks_url, userinfo_url) = (
+        pick(&setup.issuer, 2),
+        pick(&setup.jwks_url, 3),
+        pick(&setup.userinfo_url, 4),
+    );
+    if oidc {
+        anyhow::ensure!(
+            !issuer.is_empty() && !jwks_url.is_empty(),
+            "an OpenID provider needs its issuer and JWKS URL"
+        );
+    } else {
+        anyhow::ensure!(
+            !userinfo_url.is_empty(),
+            "this provider needs its userinfo URL"
+        );
+    }
+    let provider = setup.provider.as_str();
+    let row = crate::db::OAuthProviderRow {
+        app_id: app_id.to_owned(),
+        provider: provider.to_owned(),
+        client_id: setup.client_id,
+        client_secret_sealed: state.pin_keys.seal_client_secret(
+            app_id,
+            provider,
+            &setup.client_secret,
+        ),
+        authorize_url: absolute_url("authorize URL", &pick(&setup.authorize_url, 0))?,
+        token_url: absolute_url("token URL", &pick(&setup.token_url, 1))?,
+        issuer,
+        jwks_url: if jwks_url.is_empty() {
+            jwks_url
+        } else {
+            absolute_url("JWKS URL", &jwks_url)?
+        },
+        userinfo_url: if userinfo_url.is_empty() {
+            userinfo_url
+        } else {
+            absolute_url("userinfo URL", &userinfo_url)?
+        },
+        scopes: pick(&setup.scopes, 5),
+    };
+    state.db.set_oauth_provider(&row).await?;
+    allow_provider(state, app_id, setup.provider).await
+}
+
+/// External tokens for an app: the public key of its authentication key (the
+/// `sign` of `getSignForLogin`), and the issuer, audience (empty: the app id)
+/// and JWKS URL of the id tokens its backend issues.
+#[derive(Debug, Clone)]
+pub struct ExternalTokenSetup {
+    pub public_key: String,
+    pub issuer: String,
+    pub audience: String,
+    pub jwks_url: String,
+}
+
+/// Sets up external tokens for an app and allows `external_token` logins.
+pub async fn set_external_token(
+    state: &AppState,
+    app_id: &str,
+    setup: ExternalTokenSetup,
+) -> anyhow::Result<()> {
+    satchel_api::login_sign::parse_public_key(&setup.public_key)
+        .map_err(|e| anyhow::anyhow!("public key: {e}"))?;
+    anyhow::ensure!(!setup.issuer.is_empty(), "an issuer is needed");
+    let jwks_url = absolute_url("JWKS URL", &setup.jwks_url)?;
+    state
+        .db
+        .set_external_token(
+            app_id,
+            setup.public_key.trim(),
+            &setup.issuer,
+            &setup.audience,
+            &jwks_url,
+        )
+        .await?;
+    allow_provider(state, app_id, satchel_api::Provider::ExternalToken).await
+}

@@ -19,6 +19,8 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Parsed once at start: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Serve the REST interface (the default).
@@ -65,6 +67,50 @@ enum Admin {
         user: String,
         #[arg(long)]
         address: String,
+    },
+    /// Register an OAuth provider for an app (and allow logins through it). The
+    /// endpoints default to the real provider's; give them all for a stand-in.
+    SetOauthProvider {
+        #[arg(long)]
+        app: String,
+        /// google, apple, line (OpenID: id token), naver, discord, facebook
+        /// (userinfo).
+        #[arg(long)]
+        provider: String,
+        #[arg(long)]
+        client_id: String,
+        /// The client secret (sealed before it is stored). Env: SATCHEL_OAUTH_CLIENT_SECRET.
+        #[arg(long, env = "SATCHEL_OAUTH_CLIENT_SECRET", hide_env_values = true)]
+        client_secret: String,
+        #[arg(long)]
+        authorize_url: Option<String>,
+        #[arg(long)]
+        token_url: Option<String>,
+        #[arg(long)]
+        issuer: Option<String>,
+        #[arg(long)]
+        jwks_url: Option<String>,
+        #[arg(long)]
+        userinfo_url: Option<String>,
+        /// Space-separated scopes.
+        #[arg(long)]
+        scopes: Option<String>,
+    },
+    /// Set up external tokens for an app (loginWithIdToken, loginWithAccessToken):
+    /// the public key of its authentication key, and its id tokens' issuer,
+    /// audience (default: the app id) and JWKS URL.
+    SetExternalToken {
+        #[arg(long)]
+        app: String,
+        /// The secp256k1 public key, SEC1 hex (compressed or not).
+        #[arg(long)]
+        public_key: String,
+        #[arg(long)]
+        issuer: String,
+        #[arg(long, default_value = "")]
+        audience: String,
+        #[arg(long)]
+        jwks_url: String,
     },
     /// Add a new token signing key: published at once, signing in 10 minutes
     /// (every instance reads the keys each minute); the current key then
@@ -155,6 +201,58 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
                 "wallet_id={}",
                 admin::create_wallet(state, &user, &address).await?
             );
+        }
+        Admin::SetOauthProvider {
+            app,
+            provider,
+            client_id,
+            client_secret,
+            authorize_url,
+            token_url,
+            issuer,
+            jwks_url,
+            userinfo_url,
+            scopes,
+        } => {
+            let provider = satchel_api::Provider::parse(&provider)
+                .ok_or_else(|| anyhow::anyhow!("unknown provider {provider}"))?;
+            admin::set_oauth_provider(
+                state,
+                &app,
+                admin::OAuthProviderSetup {
+                    provider,
+                    client_id,
+                    client_secret,
+                    authorize_url,
+                    token_url,
+                    issuer,
+                    jwks_url,
+                    userinfo_url,
+                    scopes,
+                },
+            )
+            .await?;
+            println!("{} registered for {app}", provider.as_str());
+        }
+        Admin::SetExternalToken {
+            app,
+            public_key,
+            issuer,
+            audience,
+            jwks_url,
+        } => {
+            admin::set_external_token(
+                state,
+                &app,
+                admin::ExternalTokenSetup {
+                    public_key,
+                    issuer,
+                    audience,
+                    jwks_url,
+                },
+            )
+            .await?;
+            println!("external tokens set up for {app}");
         }
         Admin::MintToken { user, ttl } => {
             println!("{}", admin::mint_access_token(state, &user, ttl).await?);

@@ -45,6 +45,9 @@ pub enum RefreshKey<'a> {
     PasswordReset { app_id: &'a str, email: &'a str },
     /// Password-reset e-mails asked for from one network address.
     PasswordResetFrom { address: std::net::IpAddr },
+    /// OAuth and external-token logins from one network address (each may make
+    /// the service call a provider).
+    ExternalLoginFrom { address: std::net::IpAddr },
 }
 
 impl fmt::Display for RefreshKey<'_> {
@@ -58,6 +61,7 @@ impl fmt::Display for RefreshKey<'_> {
             Self::ResendFrom { address } => write!(f, "resend-from:{address}"),
             Self::PasswordReset { app_id, email } => write!(f, "password-reset:{app_id}:{email}"),
             Self::PasswordResetFrom { address } => write!(f, "password-reset-from:{address}"),
+            Self::ExternalLoginFrom { address } => write!(f, "external-login-from:{address}"),
         }
     }
 }
@@ -136,7 +140,8 @@ where
         let quota = match key {
             RefreshKey::SignUpFrom { .. }
             | RefreshKey::ResendFrom { .. }
-            | RefreshKey::PasswordResetFrom { .. } => self.address_quota,
+            | RefreshKey::PasswordResetFrom { .. }
+            | RefreshKey::ExternalLoginFrom { .. } => self.address_quota,
             _ => self.quota,
         };
         let limiter = self.limiters.get_with(key.to_string(), || {

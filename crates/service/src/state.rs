@@ -34,6 +34,8 @@ pub struct AppState {
     /// Failed e-mail logins per e-mail address and per network address.
     pub login_failures: Arc<LoginFailures>,
     pub mailer: Mailer,
+    /// Calls to identity providers (code exchange, userinfo, key sets).
+    pub providers: crate::identity::providers::Providers,
     caches: Arc<Caches>,
 }
 
@@ -124,6 +126,7 @@ impl AppState {
                 settings.login_failures_per_address,
             )),
             mailer: Mailer::from_settings(&settings)?,
+            providers: crate::identity::providers::Providers::new(),
             caches: Arc::new(caches),
             settings: Arc::new(settings),
         })

@@ -292,7 +292,9 @@ impl SigningKeys {
         self.verify(token, &self.access)
     }
 
-    /// Mints an identity token for an e-mail identity's session.
+    /// Mints an identity token for an identity session; `provider` is the login's
+    /// (`email`, an OAuth provider, or `external_token`).
+    #[allow(clippy::too_many_arguments)]
     pub fn mint_identity(
         &self,
         identity_id: &str,
@@ -300,6 +302,7 @@ impl SigningKeys {
         session_id: &str,
         email: &str,
         email_verified: bool,
+        provider: &str,
         ttl_secs: i64,
     ) -> anyhow::Result<String> {
         let iat = now();
@@ -311,7 +314,7 @@ impl SigningKeys {
             sid: session_id.to_owned(),
             email: email.to_owned(),
             email_verified,
-            provider: "email".to_owned(),
+            provider: provider.to_owned(),
             iat,
             exp: iat + ttl_secs,
         })
@@ -434,7 +437,7 @@ mod tests {
     fn an_identity_token_never_passes_for_an_access_token_or_back() {
         let keys = keys("http://svc/");
         let identity = keys
-            .mint_identity("i1", "a1", "s1", "a@b.co", true, 60)
+            .mint_identity("i1", "a1", "s1", "a@b.co", true, "email", 60)
             .expect("mint");
         assert_eq!(
             keys.verify_identity(&identity).expect("valid").email,

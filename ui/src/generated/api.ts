@@ -35,7 +35,22 @@ state: number, };
 
 export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
 
-export type AppInfo = { appId: string, name: string, providers: Array<Provider>, networks: Array<NetworkInfo>, 
+export type OAuthProviderInfo = { provider: Provider, clientId: string, 
+/**
+ * The provider's authorization endpoint.
+ */
+authorizeUrl: string, 
+/**
+ * Space-separated scopes to ask for.
+ */
+scopes: string, };
+
+export type AppInfo = { appId: string, name: string, providers: Array<Provider>, 
+/**
+ * The OAuth providers of `providers` the app has registered with the
+ * service: where a device sends the person to log in.
+ */
+oauth: Array<OAuthProviderInfo>, networks: Array<NetworkInfo>, 
 /**
  * Whether e-mail users must verify their address before they can log in.
  */
@@ -44,6 +59,14 @@ emailVerification: boolean,
  * The e-mail domains sign-up is limited to; empty allows every domain.
  */
 emailDomains: Array<string>, passwordRules: string, };
+
+export type LoginProviderChoice = { provider: string, clientId: string, };
+
+export type LoginOptions = { oauth: Array<Provider>, email: boolean, prefillEmail?: string, };
+
+export type RegisterEmailPrompt = { provider: Provider, };
+
+export type ExternalLoginOutcome = { "user": ServiceUser } | { "registerEmail": RegisterEmailPrompt };
 
 export type ServiceErrorCode = "ApiRequestError" | "InvalidParameters" | "NotInitialized" | "InvalidAppKey" | "InvalidLoginProvider" | "InvalidToken" | "InvalidLoginSession" | "UserCancelled" | "UnknownError" | "NotConnectedInternet" | "FailedLogin" | "AlreadyLogout" | "AlreadyInitialized" | "InvalidEmailDomain" | "FailedSendEmail" | "RequiredEmailVerified" | "IncorrectEmailForm" | "IncorrectPasswordForm" | "NotInitializedNetwork" | "RequiredSignupEmail" | "FailedEmailVerified" | "FailedPasswordStateSetting" | "FailedPasswordSetting" | "ExistedEmail" | "NotActivity";
 

@@ -15,8 +15,10 @@ import type {
   ErrorCode,
   FeeOption,
   KeyStatus,
+  LoginOptions,
   PinStatus,
   ReceiveInfo,
+  RegisterEmailRequest,
   SendQuote,
   SendRequest,
   ServiceLifeCycle,
@@ -149,6 +151,34 @@ export function sendRequests(initial: SendRequest | null = null) {
   };
 }
 
+/**
+ * Applications' `registerUserEmail`s as the shell's `watchRegisterEmailRequests`
+ * sends them: the handler for `mockCommands`, and `request`, which sends the next
+ * one to every watcher.
+ */
+export function registerEmailRequests() {
+  const watchers: { channel: Channel<RegisterEmailRequest>; sent: number }[] = [];
+  const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
+  const watchRegisterEmailRequests: Handler = (args) => {
+    watchers.push({ channel: args.onEvent as Channel<RegisterEmailRequest>, sent: 0 });
+    return null;
+  };
+  return {
+    watchRegisterEmailRequests,
+    /** An application calls `registerUserEmail`: every watcher hears of it. */
+    async request(next: RegisterEmailRequest) {
+      await act(async () => {
+        for (const watcher of watchers) internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: next });
+      });
+    },
+  };
+}
+
+/** `getLoginOptions`' answer: by default the e-mail form alone. */
+export function loginOptions(overrides: Partial<LoginOptions> = {}): LoginOptions {
+  return { oauth: [], email: true, ...overrides };
+}
+
 /** A promise the test settles when it wants: for loading states. */
 export function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -268,6 +298,7 @@ export function appInfo(overrides: Partial<AppInfo> = {}): AppInfo {
     appId: 'app-1',
     name: 'Satchel',
     providers: ['email'],
+    oauth: [],
     networks: [{ name: 'anvil', chainId: 31337, symbol: 'ETH', decimals: 18, iconUrl: '' }],
     emailVerification: true,
     emailDomains: [],

@@ -2,16 +2,31 @@
 //! service login, token refresh, the current user, the login session, logout),
 //! and the e-mails beside them (verification again, password reset).
 //!
+//! The logins through someone else's identity: `login_with_oauth_provider` (the
+//! system browser, a loopback redirect and PKCE; `cancel_oauth` ends its wait;
+//! `oauth.rs`, its redirect server in `loopback.rs`), `login_with_id_token` and
+//! `login_with_access_token` (an external token and the app backend's `sign`, made
+//! with [`get_sign_for_login`]), and for an identity without an e-mail
+//! `send_verify_email` and then `resume_login` (`external.rs`). Those logins
+//! answer a [`LoginReply`](satchel_api::LoginReply): the identity tokens, or the
+//! `required/register_email` failure with the refused token.
+//!
 //! After `login_service` the session (identity and service tokens) is kept in the
 //! [`TokenStore`], so it survives a restart: a new `Login` over the same store
 //! finds the user again with `get_current_service_user`. The session cache lives
 //! in `cache.rs`, token renewal in `renewal.rs`, sign-up and its wait in `signup.rs`.
 
 mod cache;
+mod external;
+mod loopback;
+mod oauth;
 mod renewal;
 mod signup;
+#[cfg(test)]
+mod test_service;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use reqwest::Method;
 use satchel_api::rules::normalize_email;
@@ -26,6 +41,9 @@ use crate::error::SdkError;
 use crate::session::{StoredSession, session_key};
 use crate::store::TokenStore;
 use cache::Cached;
+pub use external::get_sign_for_login;
+use oauth::OAuthSlot;
+pub use oauth::OpenUrl;
 pub use signup::SignUpWait;
 
 /// The login library over one app key, keeping its session in a [`TokenStore`].
@@ -53,6 +71,12 @@ pub struct Login {
     /// Held while a refresh token is being exchanged: two renewals racing with the
     /// same refresh token would look like token theft to the service.
     renewing: Mutex<()>,
+    /// Opens the system browser for `login_with_oauth_provider`.
+    browser: Option<Arc<dyn OpenUrl>>,
+    /// How long `login_with_oauth_provider` waits for the browser to come back.
+    oauth_timeout: Duration,
+    /// The OAuth login waiting for its browser, if any.
+    oauth: OAuthSlot,
 }
 
 struct Connection {
@@ -83,6 +107,9 @@ impl Login {
             wait: SignUpWait::default(),
             connection: Mutex::new(None),
             renewing: Mutex::new(()),
+            browser: None,
+            oauth_timeout: oauth::DEFAULT_TIMEOUT,
+            oauth: OAuthSlot::default(),
         }
     }
 

@@ -9,6 +9,7 @@
 mod allow_lists;
 mod assets;
 mod cooldowns;
+mod external_login;
 mod keys;
 mod pin;
 mod receive;
@@ -32,6 +33,9 @@ use allow_lists::AllowLists;
 pub use assets::AccountRef;
 use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
+pub use external_login::{
+    ExternalLoginOutcome, LoginOptions, LoginProviderChoice, RegisterEmailPrompt,
+};
 pub use keys::{KeyState, KeyStatus};
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
@@ -72,6 +76,12 @@ pub struct Widget {
     /// login ends with `UserCancelled` when it changes.
     closed: watch::Sender<u64>,
     thumbnails: OnceLock<Thumbnails>,
+    /// What loginWithUI asked the login page to offer.
+    login_choice: Mutex<external_login::LoginChoice>,
+    /// A login refused for want of an e-mail, with its token (never the page's).
+    pending_registration: Mutex<Option<external_login::PendingRegistration>>,
+    /// The newest registerUserEmail, for the page to open its form with.
+    register_requests: watch::Sender<Option<RegisterEmailPrompt>>,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -108,6 +118,9 @@ impl Widget {
             send_requests: watch::Sender::new(None),
             closed: watch::Sender::new(0),
             thumbnails: OnceLock::new(),
+            login_choice: Mutex::new(Default::default()),
+            pending_registration: Mutex::new(None),
+            register_requests: watch::Sender::new(None),
         }
     }
 
@@ -332,6 +345,7 @@ impl Widget {
         {
             tracing::warn!(error = %e, "thumbnails not removed");
         }
+        *self.pending_registration.lock() = None;
         let mut state = self.state.lock();
         *state = WidgetState {
             status,

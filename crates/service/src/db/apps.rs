@@ -14,6 +14,12 @@ pub struct AppRow {
     pub email_verification: i64,
     /// Comma-separated e-mail domains sign-up is limited to; empty for any.
     pub email_domains: String,
+    /// External tokens: the SEC1 public key (hex) `sign` is checked with, and the
+    /// issuer, audience and JWKS of the backend's id tokens; empty when unset.
+    pub login_public_key: String,
+    pub token_issuer: String,
+    pub token_audience: String,
+    pub token_jwks_url: String,
 }
 
 impl AppRow {
@@ -97,7 +103,8 @@ impl Db {
 
     pub async fn app(&self, app_id: &str) -> DbResult<Option<AppRow>> {
         Ok(sqlx::query_as(
-            "SELECT id, name, providers, email_verification, email_domains FROM apps WHERE id = $1",
+            "SELECT id, name, providers, email_verification, email_domains, login_public_key, \
+             token_issuer, token_audience, token_jwks_url FROM apps WHERE id = $1",
         )
         .bind(app_id)
         .fetch_optional(self.pool())

@@ -255,14 +255,22 @@ impl Db {
         Ok(true)
     }
 
-    pub async fn create_identity_session(&self, identity_id: &str) -> DbResult<String> {
+    /// Opens an identity session of an identity (e-mail or external);
+    /// `login_provider` is the provider its id tokens carry.
+    pub async fn create_identity_session(
+        &self,
+        identity_id: &str,
+        login_provider: &str,
+    ) -> DbResult<String> {
         let id = new_id();
         sqlx::query(
-            "INSERT INTO identity_sessions (id, identity_id, created_at) VALUES ($1, $2, $3)",
+            "INSERT INTO identity_sessions (id, identity_id, created_at, login_provider) \
+             VALUES ($1, $2, $3, $4)",
         )
         .bind(&id)
         .bind(identity_id)
         .bind(now())
+        .bind(login_provider)
         .execute(self.pool())
         .await?;
         Ok(id)
@@ -276,6 +284,16 @@ impl Db {
         .bind(session_id)
         .fetch_optional(self.pool())
         .await?)
+    }
+
+    /// The provider an identity session's id tokens carry.
+    pub async fn identity_session_provider(&self, session_id: &str) -> DbResult<Option<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT login_provider FROM identity_sessions WHERE id = $1")
+                .bind(session_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
     }
 
     pub async fn revoke_identity_session(&self, session_id: &str) -> DbResult<()> {

@@ -7,6 +7,7 @@
 
 mod apps;
 mod challenges;
+mod external;
 mod identities;
 mod nfts;
 mod password_resets;
@@ -24,6 +25,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use apps::{AppMatch, AppRow};
 pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
+pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use password_resets::PasswordReset;

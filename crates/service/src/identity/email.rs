@@ -86,11 +86,17 @@ fn existed_email() -> ApiError {
 /// the app's own policy (the domains it accepts). Returns them normalised.
 fn check_credentials(app: &AppRow, credentials: &EmailCredentials) -> ApiResult<EmailCredentials> {
     let checked = rules::check_credentials(&credentials.email, &credentials.password)?;
+    check_email_domain(app, &checked.email)?;
+    Ok(checked)
+}
+
+/// 400 `InvalidEmailDomain` unless the app takes addresses at `email`'s domain.
+pub(super) fn check_email_domain(app: &AppRow, email: &str) -> ApiResult<()> {
     let domains = app.email_domains();
     if !domains.is_empty()
         && !domains
             .iter()
-            .any(|d| d.eq_ignore_ascii_case(email_domain(&checked.email)))
+            .any(|d| d.eq_ignore_ascii_case(email_domain(email)))
     {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -101,7 +107,7 @@ fn check_credentials(app: &AppRow, credentials: &EmailCredentials) -> ApiResult<
             ),
         ));
     }
-    Ok(checked)
+    Ok(())
 }
 
 /// Creates an e-mail identity and sends its verification link, or, for apps that
@@ -126,7 +132,7 @@ pub async fn sign_up(
             .email_identity_by_id(&identity_id)
             .await?
             .ok_or_else(|| ApiError::internal("identity vanished after insert"))?;
-        let login = issue_identity_tokens(state, &identity).await?;
+        let login = issue_identity_tokens(state, (&identity).into()).await?;
         return Ok(SignUpResponse {
             verification_sent: false,
             login: Some(login),
@@ -185,7 +191,7 @@ async fn replace_unclaimed(
 }
 
 /// Counts an e-mail against the service-wide allowance.
-fn check_mail(state: &AppState) -> ApiResult<()> {
+pub(super) fn check_mail(state: &AppState) -> ApiResult<()> {
     state.refresh_limits.check_mail().map_err(|wait| {
         ApiError::too_many_requests(format!(
             "the service is sending too many e-mails; try again in {} s",
@@ -332,7 +338,7 @@ pub async fn email_login(
             "verify your e-mail address first: open the link in the e-mail we sent",
         ));
     }
-    issue_identity_tokens(state, &identity).await
+    issue_identity_tokens(state, (&identity).into()).await
 }
 
 /// `POST /v1/auth/email/password-reset`: e-mails a link (single use, 1 hour) that

@@ -3,7 +3,9 @@
 //! them in by e-mail, [`sessions`] issues, rotates and ends the tokens.
 
 pub mod email;
+pub mod external;
 pub mod passwords;
+pub mod providers;
 pub mod sessions;
 
 use axum::http::StatusCode;

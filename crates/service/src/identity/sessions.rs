@@ -24,12 +24,37 @@ use crate::state::AppState;
 use crate::tokens::{TokenError, TokenKind};
 use crate::views;
 
+/// What an identity token says: whose identity (e-mail or external), its
+/// address, and the provider of the login.
+pub(super) struct IdentityFacts<'a> {
+    pub id: &'a str,
+    pub app_id: &'a str,
+    pub email: &'a str,
+    pub email_verified: bool,
+    pub provider: Provider,
+}
+
+impl<'a> From<&'a IdentityRow> for IdentityFacts<'a> {
+    fn from(identity: &'a IdentityRow) -> Self {
+        Self {
+            id: &identity.id,
+            app_id: &identity.app_id,
+            email: &identity.email,
+            email_verified: identity.verified(),
+            provider: Provider::Email,
+        }
+    }
+}
+
 /// Opens an identity session and issues its id token and first refresh token.
 pub(super) async fn issue_identity_tokens(
     state: &AppState,
-    identity: &IdentityRow,
+    identity: IdentityFacts<'_>,
 ) -> ApiResult<LoginResult> {
-    let session = state.db.create_identity_session(&identity.id).await?;
+    let session = state
+        .db
+        .create_identity_session(identity.id, identity.provider.as_str())
+        .await?;
     let refresh_token = random_secret();
     state
         .db
@@ -46,7 +71,7 @@ pub(super) async fn issue_identity_tokens(
 /// The id token of `session`, beside its refresh token (already stored).
 fn identity_tokens_for(
     state: &AppState,
-    identity: &IdentityRow,
+    identity: IdentityFacts<'_>,
     session: &str,
     refresh_token: String,
 ) -> ApiResult<LoginResult> {
@@ -54,16 +79,17 @@ fn identity_tokens_for(
     let id_token = state
         .keys
         .mint_identity(
-            &identity.id,
-            &identity.app_id,
+            identity.id,
+            identity.app_id,
             session,
-            &identity.email,
-            identity.verified(),
+            identity.email,
+            identity.email_verified,
+            identity.provider.as_str(),
             settings.identity_token_ttl_secs as i64,
         )
         .map_err(ApiError::internal)?;
     Ok(LoginResult {
-        provider: Provider::Email,
+        provider: identity.provider,
         token: IdentityTokens {
             id_token,
             refresh_token,
@@ -96,16 +122,44 @@ pub async fn refresh_identity(
                 .live_identity_session(&family, lifetime)
                 .await?
                 .ok_or_else(ApiError::session_ended)?;
+            if let Some(identity) = state.db.email_identity_by_id(&identity_id).await? {
+                if identity.app_id != app.id {
+                    return Err(ApiError::foreign_token(TokenKind::Refresh));
+                }
+                state.db.touch_identity_session(&family).await?;
+                return identity_tokens_for(state, (&identity).into(), &family, next);
+            }
             let identity = state
                 .db
-                .email_identity_by_id(&identity_id)
+                .external_identity_by_id(&identity_id)
                 .await?
                 .ok_or_else(ApiError::session_ended)?;
             if identity.app_id != app.id {
                 return Err(ApiError::foreign_token(TokenKind::Refresh));
             }
+            let provider = state
+                .db
+                .identity_session_provider(&family)
+                .await?
+                .and_then(|p| Provider::parse(&p))
+                .ok_or_else(ApiError::session_ended)?;
+            let email = identity
+                .email
+                .as_deref()
+                .ok_or_else(ApiError::session_ended)?;
             state.db.touch_identity_session(&family).await?;
-            identity_tokens_for(state, &identity, &family, next)
+            identity_tokens_for(
+                state,
+                IdentityFacts {
+                    id: &identity.id,
+                    app_id: &identity.app_id,
+                    email,
+                    email_verified: true,
+                    provider,
+                },
+                &family,
+                next,
+            )
         }
         RefreshUse::Reused { family } => {
             state.revoke_identity_family(&family).await?;
@@ -125,22 +179,23 @@ pub async fn service_login(
     request: ServiceLoginRequest,
 ) -> ApiResult<ServiceUser> {
     require_provider(app, request.provider)?;
-    if request.provider != Provider::Email {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            ServiceErrorCode::InvalidLoginProvider,
-            format!(
-                "{} login is not available on this service yet",
-                request.provider.as_str()
-            ),
-        ));
-    }
     let claims = state
         .keys
         .verify_identity(&request.token.id_token)
         .map_err(|e| ApiError::refused_token(TokenKind::Identity, e))?;
     if claims.app != app.id {
         return Err(ApiError::foreign_token(TokenKind::Identity));
+    }
+    if claims.provider != request.provider.as_str() {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            ServiceErrorCode::InvalidLoginProvider,
+            format!(
+                "these identity tokens are of a {} login, not {}",
+                claims.provider,
+                request.provider.as_str()
+            ),
+        ));
     }
     if state
         .db
@@ -150,22 +205,41 @@ pub async fn service_login(
     {
         return Err(ApiError::session_ended());
     }
-    if app.requires_email_verification() && !claims.email_verified {
-        return Err(ApiError::new(
-            StatusCode::PRECONDITION_REQUIRED,
-            ServiceErrorCode::RequiredEmailVerified,
-            "verify your e-mail address first",
-        ));
-    }
-    let user_id = state
-        .db
-        .find_or_create_user(
-            &app.id,
-            Provider::Email.as_str(),
-            &claims.sub,
-            &claims.email,
-        )
-        .await?;
+    let user_id = if request.provider == Provider::Email {
+        if app.requires_email_verification() && !claims.email_verified {
+            return Err(ApiError::new(
+                StatusCode::PRECONDITION_REQUIRED,
+                ServiceErrorCode::RequiredEmailVerified,
+                "verify your e-mail address first",
+            ));
+        }
+        state
+            .db
+            .find_or_create_user(
+                &app.id,
+                Provider::Email.as_str(),
+                &claims.sub,
+                &claims.email,
+            )
+            .await?
+    } else {
+        // The user of an external identity is that identity at its own provider
+        // (a Discord account is one user, by OAuth or by access token).
+        let identity = state
+            .db
+            .external_identity_by_id(&claims.sub)
+            .await?
+            .filter(|i| i.app_id == app.id)
+            .ok_or_else(ApiError::session_ended)?;
+        let email = identity
+            .email
+            .as_deref()
+            .ok_or_else(ApiError::session_ended)?;
+        state
+            .db
+            .find_or_create_user(&app.id, &identity.provider, &identity.id, email)
+            .await?
+    };
     let lifetime = state.settings.refresh_token_ttl_secs as i64;
     let session = state
         .db

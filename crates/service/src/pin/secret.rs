@@ -111,6 +111,30 @@ impl PinKeys {
         String::from_utf8(bytes).map_err(|_| ShareError)
     }
 
+    /// An OAuth client secret sealed for storage, bound to its app and provider.
+    pub fn seal_client_secret(&self, app_id: &str, provider: &str, secret: &str) -> String {
+        seal(
+            &self.key_cipher,
+            &client_secret_aad(app_id, provider),
+            secret.as_bytes(),
+        )
+    }
+
+    /// The secret [`seal_client_secret`](Self::seal_client_secret) sealed.
+    pub fn open_client_secret(
+        &self,
+        app_id: &str,
+        provider: &str,
+        sealed: &str,
+    ) -> Result<String, ShareError> {
+        let bytes = open(
+            &self.key_cipher,
+            &client_secret_aad(app_id, provider),
+            sealed,
+        )?;
+        String::from_utf8(bytes).map_err(|_| ShareError)
+    }
+
     /// HMAC-SHA256(pepper, proof), hex: what is stored of a proof.
     pub fn proof_hash(&self, proof: &[u8]) -> String {
         hex::encode(self.mac(proof))
@@ -179,6 +203,16 @@ impl PinKeys {
 }
 
 /// base64(random nonce || XChaCha20-Poly1305(msg)) with `aad`.
+fn client_secret_aad(app_id: &str, provider: &str) -> Vec<u8> {
+    [
+        b"satchel oauth client secret\0",
+        app_id.as_bytes(),
+        b"\0",
+        provider.as_bytes(),
+    ]
+    .concat()
+}
+
 fn seal(cipher: &XChaCha20Poly1305, aad: &[u8], msg: &[u8]) -> String {
     let mut nonce = [0u8; NONCE_LEN];
     rand::rngs::OsRng.fill_bytes(&mut nonce);

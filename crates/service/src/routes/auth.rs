@@ -80,7 +80,7 @@ fn client_address(
 }
 
 /// Counts a request from one network address against its limit.
-fn per_address(state: &AppState, key: RefreshKey<'_>) -> ApiResult<()> {
+pub(super) fn per_address(state: &AppState, key: RefreshKey<'_>) -> ApiResult<()> {
     state.refresh_limits.check(key).map_err(|wait| {
         crate::error::ApiError::too_many_requests(format!(
             "too many requests from this address; try again in {} s",
@@ -307,7 +307,7 @@ pub async fn password_reset_confirm(
 
 /// An HTML answer that is never cached, framed or followed by a `Referer` (the
 /// link's token is in its URL).
-fn html_page(status: StatusCode, html: String) -> Response {
+pub(super) fn html_page(status: StatusCode, html: String) -> Response {
     (
         status,
         [
@@ -527,8 +527,27 @@ pub async fn app_info(State(state): State<AppState>, app: CallingApp) -> Reply<A
         })
         .collect();
     networks.sort_by(|a, b| a.name.cmp(&b.name));
+    let providers = app.providers();
+    let oauth = state
+        .db
+        .oauth_providers(&app.id)
+        .await?
+        .into_iter()
+        .filter_map(|row| {
+            let provider = satchel_api::Provider::parse(&row.provider)?;
+            providers
+                .contains(&provider)
+                .then_some(satchel_api::OAuthProviderInfo {
+                    provider,
+                    client_id: row.client_id,
+                    authorize_url: row.authorize_url,
+                    scopes: row.scopes,
+                })
+        })
+        .collect();
     Ok(axum::Json(AppInfo {
-        providers: app.providers(),
+        providers,
+        oauth,
         email_verification: app.requires_email_verification(),
         email_domains: app.email_domains(),
         password_rules: satchel_api::rules::PASSWORD_RULES.to_owned(),

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod auth;
+mod external;
 mod nfts;
 mod pin;
 mod transactions;
@@ -44,6 +45,15 @@ pub fn router(state: AppState) -> Router {
             "/v1/auth/email/password-reset/confirm",
             post(auth::password_reset_confirm),
         )
+        .route("/v1/auth/oauth/token", post(external::oauth_token))
+        .route("/v1/auth/external/id-token", post(external::id_token))
+        .route(
+            "/v1/auth/external/access-token",
+            post(external::access_token),
+        )
+        .route("/v1/auth/external/email", post(external::send_verify_email))
+        .route("/v1/auth/external/email/verify", get(external::verify_link))
+        .route("/v1/auth/external/resume", post(external::resume))
         .route("/v1/auth/identity/refresh", post(auth::refresh_identity))
         .route("/v1/auth/service/login", post(auth::service_login))
         .route("/v1/auth/service/refresh", post(auth::refresh_service))
@@ -161,6 +171,12 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         auth::password_reset,
         auth::password_reset_page,
         auth::password_reset_confirm,
+        external::oauth_token,
+        external::id_token,
+        external::access_token,
+        external::send_verify_email,
+        external::verify_link,
+        external::resume,
         auth::refresh_identity,
         auth::service_login,
         auth::refresh_service,
