@@ -41,7 +41,7 @@ export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A test
 # whose real dependency is missing fails, unless SATCHEL_SKIP_<NAME>=1 (POSTGRES,
-# KEYCHAIN, UI) was set; each skip is written here and counted at the end.
+# KEYCHAIN, UI, BROWSER: headless Chromium for the OAuth logins) was set; each skip is written here and counted at the end.
 export SATCHEL_SKIPPED_FILE=$(mktemp /tmp/satchel-skipped.XXXXXX)
 # A keyring of its own in a fresh folder, so no keyring left on the machine (with
 # another password) is in the way.

@@ -137,6 +137,9 @@ impl Browser {
             .tempdir()?;
         let mut driver = Command::new(&driver_binary)
             .arg("--port=0")
+            // Chromium needs no session bus; with one it starts desktop portals
+            // that only fill the test log.
+            .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

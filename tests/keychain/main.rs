@@ -1,6 +1,8 @@
 //! Login sessions in the real OS keychain (the Secret Service, gnome-keyring under
 //! `dbus-run-session` in the test command), read back by a fresh process.
 
+mod oauth;
+
 use std::process::Command;
 use std::sync::Arc;
 
