@@ -397,3 +397,109 @@ async fn every_oauth_refusal_says_why_and_keeps_no_session() {
     assert!(matches!(reply, LoginReply::Success(_)), "{reply:?}");
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_access_token_logs_in_with_its_sign_after_the_e_mail_is_registered() {
+    let Some(browser) = browser().await else {
+        return;
+    };
+    let (stack, _provider, _endpoints) = stack_with_providers().await;
+    let app_id = stack.app_id().await;
+    let backend = satchel_devstack::ExampleBackend::start(&app_id)
+        .await
+        .expect("example backend");
+    admin::set_external_token(
+        &stack.service.state,
+        &app_id,
+        admin::ExternalTokenSetup {
+            public_key: backend.login_public_key(),
+            issuer: backend.issuer(),
+            audience: String::new(),
+            jwks_url: backend.jwks_url().to_string(),
+        },
+    )
+    .await
+    .expect("external tokens");
+    let store = Arc::new(satchel_sdk::MemoryStore::default());
+    let (login, mut urls) = login_with_browser(&stack, store.clone()).await;
+
+    // A real Discord-style access token of an account without e-mail.
+    let reply = oauth_login(&login, &mut urls, &browser, "discord", "noemail").await;
+    let LoginReply::Failure(refusal) = reply else {
+        panic!("expected required/register_email, got {reply:?}");
+    };
+    assert_eq!(refusal.provider, Some(Provider::Discord));
+    let access_token = refusal.access_token.expect("the access token");
+
+    // The app's backend signs it; anything else is refused before the provider
+    // is asked.
+    let sign = backend.sign(&access_token);
+    let forged =
+        satchel_api::login_sign::sign_for_login(&"22".repeat(32), &access_token).expect("sign");
+    let e = login
+        .login_with_access_token("discord", &access_token, &forged)
+        .await
+        .expect_err("another key's sign");
+    assert!(e.is(ServiceErrorCode::InvalidToken), "{e:?}");
+    let e = login
+        .login_with_access_token(
+            "discord",
+            "not-a-token-the-provider-knows",
+            &backend.sign("not-a-token-the-provider-knows"),
+        )
+        .await
+        .expect_err("the provider does not know it");
+    assert!(e.is(ServiceErrorCode::InvalidToken), "{e:?}");
+
+    // Signed, but the account has no e-mail: the same refusal, as external_token.
+    let reply = login
+        .login_with_access_token("discord", &access_token, &sign)
+        .await
+        .expect("answered");
+    let LoginReply::Failure(refusal) = reply else {
+        panic!("no e-mail yet: {reply:?}");
+    };
+    assert_eq!(refusal.access_token.as_deref(), Some(access_token.as_str()));
+    assert!(
+        login
+            .send_verify_email("discord-user@example.com", "discord", "", &access_token)
+            .await
+            .expect("sent")
+    );
+    let link = stack
+        .mail_links("discord-user@example.com")
+        .pop()
+        .expect("the registration e-mail");
+    assert_eq!(
+        stack.http.get(&link).send().await.expect("opened").status(),
+        200
+    );
+
+    // The earlier token with its sign now logs in, as the same Discord account.
+    let reply = login
+        .login_with_access_token("discord", &access_token, &sign)
+        .await
+        .expect("logged in");
+    let LoginReply::Success(result) = reply else {
+        panic!("the e-mail is registered: {reply:?}");
+    };
+    assert_eq!(result.provider, Provider::ExternalToken);
+    let user = login
+        .login_service(result.provider, result.token)
+        .await
+        .expect("service login");
+    let info = user.user_info.expect("info");
+    assert_eq!(info.email, "discord-user@example.com");
+    // One Discord account is one user, by OAuth or by access token.
+    login.logout().await.expect("logged out");
+    let reply = oauth_login(&login, &mut urls, &browser, "discord", "noemail").await;
+    let LoginReply::Success(result) = reply else {
+        panic!("the e-mail is registered: {reply:?}");
+    };
+    let again = login
+        .login_service(result.provider, result.token)
+        .await
+        .expect("service login");
+    assert_eq!(again.user_info.expect("info").user_id, info.user_id);
+    browser.close().await;
+}
