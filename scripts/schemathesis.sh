@@ -166,6 +166,14 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403",
 [[operations]]
 include-operation-id = ["email_login"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "428", "429"]
+# Logins through someone else's identity, refused for what the app allows and
+# holds, which no schema can say: a provider the app does not allow or has not
+# registered (400 InvalidLoginProvider), a code, token or sign the provider or
+# the app's backend did not issue (401), an account without e-mail (428), the
+# secret token of an e-mailed link.
+[[operations]]
+include-operation-id = ["oauth_token", "id_token", "access_token", "send_verify_email", "verify_link", "resume", "service_login"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "428", "429"]
 [[operations]]
 include-operation-id = ["change", "send_unlock_email"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "423", "429"]
