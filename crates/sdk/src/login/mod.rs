@@ -1,3 +1,6 @@
+//! Over 400 lines: the login library's one type and the spec's methods that are
+//! not in a file of their own.
+//!
 //! The login library: the spec's methods in snake_case (e-mail sign-up and login,
 //! service login, token refresh, the current user, the login session, logout),
 //! and the e-mails beside them (verification again, password reset).

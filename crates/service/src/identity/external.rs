@@ -1,3 +1,6 @@
+//! Over 400 lines: the three logins share one path from a verified person to
+//! identity tokens or a refusal, and their checks.
+//!
 //! Logins through someone else's identity: an OAuth provider (the service
 //! exchanges the code a loopback redirect brought back, with the client secret
 //! only it holds), and an external id token or access token the app's backend
@@ -7,31 +10,28 @@
 //! without an e-mail cannot log in yet: the login is refused with 428
 //! `RequiredSignupEmail`, and the refused token (its hash) becomes a ticket, good
 //! for [`TICKET_LIFETIME_SECS`], that may register an e-mail (`sendVerifyEmail`,
-//! a link to prove it) and then log in once (`resume`). The ticket is what makes
-//! that safe without `sign`: only a token the service itself verified gets one.
+//! a link to prove it) and then log in once (`resume`): `registration.rs`. The
+//! ticket is what makes that safe without `sign`: only a token the service
+//! itself verified gets one.
 
 use axum::http::StatusCode;
-use satchel_api::rules::{self, normalize_email};
 use satchel_api::{
-    AccessTokenLogin, IdTokenLogin, LoginResult, OAuthCodeExchange, Provider, RegisterEmailRequest,
+    AccessTokenLogin, IdTokenLogin, LoginResult, OAuthCodeExchange, Provider,
     RegisterEmailRequired, ServiceErrorCode, is_oauth_provider, is_oidc_provider,
 };
 
-use super::passwords::{random_secret, secret_hash};
+use super::passwords::secret_hash;
 use super::providers::{Person, person_from_claims};
 use super::require_provider;
 use super::sessions::{IdentityFacts, issue_identity_tokens};
 use crate::db::{AppRow, ExternalIdentityRow, OAuthProviderRow};
 use crate::error::{ApiError, ApiResult};
-use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
 
 /// How long a refused token may register an e-mail and log in with it.
 pub const TICKET_LIFETIME_SECS: i64 = 60 * 60;
-/// How long a registration link works.
-const REGISTRATION_LINK_SECS: i64 = 24 * 60 * 60;
 /// The longest token taken (a JWT of a few KiB is already generous).
-const MAX_TOKEN_LEN: usize = 8192;
+pub(super) const MAX_TOKEN_LEN: usize = 8192;
 
 /// How an external login ended.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ pub enum ExternalLogin {
     NeedsEmail(RegisterEmailRequired),
 }
 
-fn invalid_provider(message: impl Into<String>) -> ApiError {
+pub(super) fn invalid_provider(message: impl Into<String>) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         ServiceErrorCode::InvalidLoginProvider,
@@ -49,7 +49,7 @@ fn invalid_provider(message: impl Into<String>) -> ApiError {
     )
 }
 
-fn invalid_token(message: impl Into<String>) -> ApiError {
+pub(super) fn invalid_token(message: impl Into<String>) -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
         ServiceErrorCode::InvalidToken,
@@ -131,7 +131,7 @@ async fn log_in_person(
 }
 
 /// Identity tokens for an external identity that has its e-mail.
-async fn issue_for(
+pub(super) async fn issue_for(
     state: &AppState,
     identity: &ExternalIdentityRow,
     login_provider: Provider,
@@ -414,141 +414,6 @@ pub async fn access_token_login(
         RefusedToken::Access(&request.token),
     )
     .await
-}
-
-/// The ticket of a refused token (`idToken` or `accessToken`, whichever is one),
-/// checked against the provider the caller names.
-async fn ticket_for(
-    state: &AppState,
-    app: &AppRow,
-    request: &RegisterEmailRequest,
-) -> ApiResult<(String, ExternalIdentityRow, Provider)> {
-    for token in [&request.id_token, &request.access_token] {
-        if token.is_empty() || token.len() > MAX_TOKEN_LEN {
-            continue;
-        }
-        let hash = secret_hash(token);
-        let Some(ticket) = state.db.registration_ticket(&hash).await? else {
-            continue;
-        };
-        let Some(identity) = state
-            .db
-            .external_identity_by_id(&ticket.identity_id)
-            .await?
-            .filter(|i| i.app_id == app.id)
-        else {
-            continue;
-        };
-        let login_provider = Provider::parse(&ticket.login_provider)
-            .ok_or_else(|| ApiError::internal("a ticket of an unknown provider"))?;
-        let named = request.provider.as_str();
-        if named != identity.provider && named != ticket.login_provider {
-            return Err(invalid_provider(format!(
-                "this token was refused for a {} login, not {named}",
-                identity.provider
-            )));
-        }
-        return Ok((hash, identity, login_provider));
-    }
-    Err(invalid_token(
-        "no login was refused for want of an e-mail with this token in the last hour; log in \
-         with it first",
-    ))
-}
-
-/// `POST /v1/auth/external/email` (sendVerifyEmail): e-mails a link that gives
-/// the refused login's identity this address.
-pub async fn send_verify_email(
-    state: &AppState,
-    app: &AppRow,
-    request: RegisterEmailRequest,
-) -> ApiResult<()> {
-    let email = normalize_email(request.email.as_deref().unwrap_or_default());
-    if !rules::is_email_form(&email) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            ServiceErrorCode::IncorrectEmailForm,
-            "the e-mail address is not valid",
-        ));
-    }
-    super::email::check_email_domain(app, &email)?;
-    let (_, identity, _) = ticket_for(state, app, &request).await?;
-    if identity.email.is_some() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            ServiceErrorCode::ExistedEmail,
-            "this account has its e-mail address already; log in again",
-        ));
-    }
-    state
-        .refresh_limits
-        .check(RefreshKey::VerificationEmail {
-            app_id: &app.id,
-            email: &identity.id,
-        })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "a link was sent a moment ago; try again in {} s",
-                wait.as_secs().max(1)
-            ))
-        })?;
-    super::email::check_mail(state)?;
-    let secret = random_secret();
-    state
-        .db
-        .create_email_registration(
-            &secret_hash(&secret),
-            &identity.id,
-            &email,
-            REGISTRATION_LINK_SECS,
-        )
-        .await?;
-    let mut link = state
-        .settings
-        .public_url
-        .join("v1/auth/external/email/verify")
-        .map_err(ApiError::internal)?;
-    link.query_pairs_mut().append_pair("token", &secret);
-    state
-        .mailer
-        .send_verification(&email, &app.name, link.as_str())
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                ServiceErrorCode::FailedSendEmail,
-                "the verification e-mail could not be sent; try again later",
-            )
-            .with_cause(format_args!("registration e-mail not sent: {e}"))
-        })
-}
-
-/// The link of a registration e-mail: the identity gets the address. Returns
-/// whether the link worked.
-pub async fn verify_registration_link(state: &AppState, token: &str) -> ApiResult<bool> {
-    if token.is_empty() || token.len() > 128 {
-        return Ok(false);
-    }
-    Ok(state.db.use_email_registration(&secret_hash(token)).await?)
-}
-
-/// `POST /v1/auth/external/resume`: the refused login again, now that its
-/// identity has a verified e-mail; the ticket is used up.
-pub async fn resume(
-    state: &AppState,
-    app: &AppRow,
-    request: RegisterEmailRequest,
-) -> ApiResult<LoginResult> {
-    let (hash, identity, login_provider) = ticket_for(state, app, &request).await?;
-    if identity.email.is_none() {
-        return Err(ApiError::new(
-            StatusCode::PRECONDITION_REQUIRED,
-            ServiceErrorCode::RequiredEmailVerified,
-            "the e-mail address is not verified yet: open the link in the e-mail first",
-        ));
-    }
-    state.db.delete_registration_ticket(&hash).await?;
-    issue_for(state, &identity, login_provider).await
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod email;
 pub mod external;
 pub mod passwords;
 pub mod providers;
+pub mod registration;
 pub mod sessions;
 
 use axum::http::StatusCode;

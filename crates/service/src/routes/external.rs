@@ -16,6 +16,7 @@ use super::{Json, Query};
 use crate::auth::CallingApp;
 use crate::error::ApiResult;
 use crate::identity::external::{self, ExternalLogin};
+use crate::identity::registration;
 use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
 
@@ -129,7 +130,7 @@ pub async fn send_verify_email(
     if let Some(address) = address {
         per_address(&state, RefreshKey::ResendFrom { address })?;
     }
-    external::send_verify_email(&state, &app, body).await?;
+    registration::send_verify_email(&state, &app, body).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -149,7 +150,7 @@ pub async fn verify_link(
     Query(query): Query<LinkQuery>,
 ) -> ApiResult<Response> {
     Ok(
-        if external::verify_registration_link(&state, &query.token).await? {
+        if registration::verify_registration_link(&state, &query.token).await? {
             html_page(
                 StatusCode::OK,
                 page(
@@ -183,5 +184,5 @@ pub async fn resume(
     Json(body): Json<RegisterEmailRequest>,
 ) -> ApiResult<axum::Json<LoginResult>> {
     let app = app.policy(&state).await?;
-    Ok(axum::Json(external::resume(&state, &app, body).await?))
+    Ok(axum::Json(registration::resume(&state, &app, body).await?))
 }
