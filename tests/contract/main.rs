@@ -98,6 +98,7 @@ on_every_backend!(
     recovery::a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing,
     widget::a_pending_key_the_service_has_is_taken_after_a_restart,
     widget::login_with_ui_resolves_after_a_login_or_a_close,
+    widget::login_with_ui_shows_exactly_the_providers_it_is_given,
     tokens::signing_keys_are_sealed_and_rotate_without_logging_anyone_out,
     tokens::a_clear_text_key_of_an_earlier_version_is_sealed_at_start,
     sending::coin_and_token_sends_move_the_exact_amounts_and_fee,

@@ -568,3 +568,76 @@ pub async fn login_with_ui_resolves_after_a_login_or_a_close(backend: Backend) {
     // Logged in already: at once.
     assert!(w.login_with_ui().await.is_ok());
 }
+
+pub async fn login_with_ui_shows_exactly_the_providers_it_is_given(backend: Backend) {
+    use satchel_api::Provider;
+    use satchel_sdk::LoginProviderChoice;
+    let stack = Stack::start(backend).await;
+    let app_id = stack.app_id().await;
+    for (provider, client_id) in [
+        (Provider::Google, "google-client"),
+        (Provider::Discord, "discord-client"),
+    ] {
+        satchel_service::admin::set_oauth_provider(
+            &stack.service.state,
+            &app_id,
+            satchel_service::admin::OAuthProviderSetup {
+                provider,
+                client_id: client_id.into(),
+                client_secret: "secret".into(),
+                authorize_url: Some("https://provider.example/authorize".into()),
+                token_url: Some("https://provider.example/token".into()),
+                issuer: Some("https://provider.example".into()),
+                jwks_url: Some("https://provider.example/jwks".into()),
+                userinfo_url: Some("https://provider.example/userinfo".into()),
+                scopes: None,
+            },
+        )
+        .await
+        .expect("registered");
+    }
+    let w = widget(&stack, Arc::new(MemoryStore::default())).await;
+    let choice = |provider: &str, client_id: &str| LoginProviderChoice {
+        provider: provider.into(),
+        client_id: client_id.into(),
+    };
+
+    // Left out: every provider the app registered, and the e-mail form.
+    let options = w.login_options().await.expect("options");
+    assert_eq!(options.oauth, vec![Provider::Discord, Provider::Google]);
+    assert!(options.email);
+    assert_eq!(options.prefill_email, None);
+
+    // Exactly the ones asked for, in that order, with the e-mail filled in.
+    w.choose_login(
+        Some(vec![choice("google", "google-client")]),
+        Some(" Ada@Example.com ".into()),
+    )
+    .await
+    .expect("chosen");
+    let options = w.login_options().await.expect("options");
+    assert_eq!(options.oauth, vec![Provider::Google]);
+    assert_eq!(options.prefill_email.as_deref(), Some("ada@example.com"));
+
+    // An empty list: e-mail only.
+    w.choose_login(Some(vec![]), None).await.expect("chosen");
+    assert!(w.login_options().await.expect("options").oauth.is_empty());
+
+    // A provider the app does not allow, not an OAuth provider, or another
+    // client id: InvalidLoginProvider, and the choice before stays.
+    for bad in [
+        choice("naver", ""),
+        choice("email", ""),
+        choice("google", "someone-elses-client"),
+    ] {
+        let e = w
+            .choose_login(Some(vec![bad.clone()]), None)
+            .await
+            .expect_err("refused");
+        assert!(
+            e.is(ServiceErrorCode::InvalidLoginProvider),
+            "{bad:?}: {e:?}"
+        );
+    }
+    assert!(w.login_options().await.expect("options").oauth.is_empty());
+}
