@@ -338,3 +338,99 @@ pub async fn a_token_without_e_mail_registers_one_then_logs_in_with_the_same_tok
         .expect_err("used up");
     assert!(e.is(ServiceErrorCode::InvalidToken), "{e:?}");
 }
+
+/// A widget of the stack's app over `store`.
+async fn widget(stack: &Stack, store: Arc<MemoryStore>) -> satchel_sdk::Widget {
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let widget = satchel_sdk::Widget::new(Arc::new(login), store);
+    widget.init(stack.sdk_config()).await.expect("initialised");
+    widget
+}
+
+pub async fn the_widget_registers_an_e_mail_without_the_page_holding_a_token(backend: Backend) {
+    use satchel_api::ServiceLifeCycle;
+    use satchel_sdk::ExternalLoginOutcome;
+    let (stack, example) = stack_with_backend(backend).await;
+    let w = Arc::new(widget(&stack, Arc::new(MemoryStore::default())).await);
+
+    // The widget's own token login: refused for want of an e-mail, the page
+    // learns only the provider.
+    let (token, sign) = example.login_token("widget-user", None);
+    let outcome = w
+        .login_with_id_token(&token, &sign)
+        .await
+        .expect("answered");
+    let ExternalLoginOutcome::RegisterEmail(prompt) = outcome.clone() else {
+        panic!("expected the e-mail registration, got {outcome:?}");
+    };
+    assert_eq!(prompt.provider, Provider::ExternalToken);
+    let shown = serde_json::to_string(&outcome).expect("json");
+    assert!(!shown.contains(&token), "the token never reaches the page");
+    assert_eq!(w.get_status(), ServiceLifeCycle::BeforeLogin);
+    let early = w.resume_login().await.expect_err("not verified");
+    assert!(
+        early.is(ServiceErrorCode::RequiredEmailVerified),
+        "{early:?}"
+    );
+    assert!(
+        w.send_verify_email("widget@example.com")
+            .await
+            .expect("sent")
+    );
+    let link = stack
+        .mail_links("widget@example.com")
+        .pop()
+        .expect("e-mail");
+    assert_eq!(
+        stack.http.get(&link).send().await.expect("opened").status(),
+        200
+    );
+    let user = w.resume_login().await.expect("logged in");
+    assert_eq!(user.user_info.expect("info").email, "widget@example.com");
+    assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
+
+    // An application's registerUserEmail: the page is asked to show the form,
+    // and the call resolves once the login resumed.
+    let other = Arc::new(widget(&stack, Arc::new(MemoryStore::default())).await);
+    let (token, _) = example.login_token("app-user", None);
+    let second = stack.login(Arc::new(MemoryStore::default())).await;
+    let LoginReply::Failure(_) = second
+        .login_with_id_token(&token, &example.sign(&token))
+        .await
+        .expect("answered")
+    else {
+        panic!("no e-mail yet");
+    };
+    let mut requests = other.watch_register_email_requests();
+    let waiting = tokio::spawn({
+        let other = other.clone();
+        let token = token.clone();
+        async move {
+            other
+                .register_user_email("external_token", &token, "")
+                .await
+        }
+    });
+    requests.changed().await.expect("a request");
+    assert_eq!(
+        requests.borrow_and_update().map(|p| p.provider),
+        Some(Provider::ExternalToken)
+    );
+    assert!(
+        other
+            .send_verify_email("app-user@example.com")
+            .await
+            .expect("sent")
+    );
+    let link = stack
+        .mail_links("app-user@example.com")
+        .pop()
+        .expect("e-mail");
+    assert_eq!(
+        stack.http.get(&link).send().await.expect("opened").status(),
+        200
+    );
+    other.resume_login().await.expect("resumed");
+    let user = waiting.await.expect("joined").expect("the user");
+    assert_eq!(user.user_info.expect("info").email, "app-user@example.com");
+}
