@@ -292,3 +292,44 @@ pub async fn set_external_token(
         .await?;
     allow_provider(state, app_id, satchel_api::Provider::ExternalToken).await
 }
+
+/// Seeds users `1..=users` of `app_id` (`seed-u-<n>`) for benchmarks, each with
+/// a wallet of `accounts_per_user` accounts over the configured networks.
+/// Seeding again adds only what is missing.
+pub async fn seed(
+    state: &AppState,
+    app_id: &str,
+    users: u64,
+    accounts_per_user: u64,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(state.db.app(app_id).await?.is_some(), "no app {app_id}");
+    let mut networks: Vec<String> = state.networks.keys().cloned().collect();
+    networks.sort();
+    anyhow::ensure!(!networks.is_empty(), "no network is configured");
+    state
+        .db
+        .seed_users(app_id, 1, users, accounts_per_user, &networks)
+        .await?;
+    Ok(())
+}
+
+/// Opens a session for each seeded user numbered in `users` and mints its access
+/// token (for benchmarks): `(user id, wallet id, token)`.
+pub async fn seed_tokens(
+    state: &AppState,
+    app_id: &str,
+    users: &[u64],
+    ttl_secs: i64,
+) -> anyhow::Result<Vec<(String, String, String)>> {
+    state.db.seed_sessions(users, ttl_secs.max(60)).await?;
+    users
+        .iter()
+        .map(|n| {
+            let user = format!("seed-u-{n}");
+            let token = state
+                .keys
+                .mint_access(&user, app_id, &format!("seed-s-{n}"), ttl_secs)?;
+            Ok((user, format!("seed-w-{n}"), token))
+        })
+        .collect()
+}

@@ -112,6 +112,16 @@ enum Admin {
         #[arg(long)]
         jwks_url: String,
     },
+    /// Seed USERS users (seed-u-1 ...) with a wallet of ACCOUNTS accounts each,
+    /// for benchmarks: the database makes the rows, so a million take minutes.
+    Seed {
+        #[arg(long)]
+        app: String,
+        #[arg(long)]
+        users: u64,
+        #[arg(long, default_value_t = 10)]
+        accounts: u64,
+    },
     /// Add a new token signing key: published at once, signing in 10 minutes
     /// (every instance reads the keys each minute); the current key then
     /// retires and verifies until its tokens expire. Prints the new kid.
@@ -253,6 +263,18 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
             )
             .await?;
             println!("external tokens set up for {app}");
+        }
+        Admin::Seed {
+            app,
+            users,
+            accounts,
+        } => {
+            let started = std::time::Instant::now();
+            admin::seed(state, &app, users, accounts).await?;
+            println!(
+                "seeded {users} users with {accounts} accounts each in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
         }
         Admin::MintToken { user, ttl } => {
             println!("{}", admin::mint_access_token(state, &user, ttl).await?);

@@ -13,6 +13,7 @@ mod nfts;
 mod password_resets;
 mod pin_unlocks;
 mod refresh;
+mod seed;
 mod sessions;
 mod token_keys;
 mod transactions;
@@ -68,6 +69,7 @@ enum Backend {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
+    backend: Backend,
 }
 
 impl Db {
@@ -107,7 +109,7 @@ impl Db {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Self { pool })
+        Ok(Self { pool, backend })
     }
 
     pub(crate) fn pool(&self) -> &AnyPool {

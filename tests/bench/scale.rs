@@ -1,0 +1,288 @@
+//! Operation 1 at scale: prints, side by side in one run, requests/s, p50 and p99
+//! of `GET /v1/account` for a different user on (nearly) every request — the cold
+//! path a service with many users mostly runs — beside the same operation for a
+//! few users whose answers stay in the read cache, and beside a trivial axum
+//! handler, all from 32 keep-alive connections.
+//!
+//! The database is seeded by the database itself (`satchel-service admin seed`):
+//! 100,000 users with 10 accounts each in SQLite, and 1,000,000 users with 10
+//! accounts each (10,000,000 accounts) in PostgreSQL when
+//! `SATCHEL_BENCH_POSTGRES_URL` (or `SATCHEL_TEST_POSTGRES_URL`) names a server;
+//! the PostgreSQL database `satchel_bench_scale` is kept between runs and seeded
+//! only up to what is missing. `SATCHEL_BENCH_QUICK=1`: 2,000 users, 1 s loads.
+//!
+//! `cargo bench -p satchel-tests --bench scale`
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use rand::seq::SliceRandom as _;
+use satchel_devstack::{Anvil, Demo, RunningService};
+use satchel_service::{Settings, admin};
+use sqlx::Connection as _;
+
+const CONNECTIONS: usize = 32;
+const ACCOUNTS_PER_USER: u64 = 10;
+
+/// One request of the load: its path and `Authorization` header.
+type Target = (String, String);
+
+struct Load {
+    seconds: f64,
+    latencies: Vec<Duration>,
+}
+
+impl Load {
+    fn per_second(&self) -> f64 {
+        self.latencies.len() as f64 / self.seconds
+    }
+    fn percentile(&self, p: f64) -> Duration {
+        let mut sorted = self.latencies.clone();
+        sorted.sort_unstable();
+        sorted
+            .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// Drives `targets` in turn (each connection takes the next one) for `time`;
+/// with `once`, each target is asked for at most once (the load ends early when
+/// they run out), so no answer can come from a cache an earlier one filled.
+async fn load(
+    addr: SocketAddr,
+    targets: Arc<Vec<Target>>,
+    headers: Vec<(String, String)>,
+    time: Duration,
+    once: bool,
+) -> Load {
+    let next = Arc::new(AtomicUsize::new(0));
+    let start = Instant::now();
+    let deadline = start + time;
+    let workers = (0..CONNECTIONS).map(|_| {
+        let (targets, headers, next) = (targets.clone(), headers.clone(), next.clone());
+        tokio::spawn(async move {
+            let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            stream.set_nodelay(true).expect("nodelay");
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .expect("handshake");
+            tokio::spawn(conn);
+            let mut latencies = Vec::new();
+            while Instant::now() < deadline {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if once && i >= targets.len() {
+                    break;
+                }
+                let (path, auth) = &targets[i % targets.len()];
+                let mut request = hyper::Request::get(path).header("host", addr.to_string());
+                for (name, value) in &headers {
+                    request = request.header(name, value);
+                }
+                if !auth.is_empty() {
+                    request = request.header("authorization", auth);
+                }
+                let request = request.body(Empty::<Bytes>::new()).expect("request");
+                let sent = Instant::now();
+                let response = sender.send_request(request).await.expect("response");
+                let status = response.status();
+                let body = response.into_body().collect().await.expect("body");
+                assert!(
+                    status.is_success(),
+                    "status {status}: {:?}",
+                    body.to_bytes()
+                );
+                latencies.push(sent.elapsed());
+            }
+            latencies
+        })
+    });
+    let mut latencies = Vec::new();
+    for worker in futures::future::join_all(workers).await {
+        latencies.extend(worker.expect("worker"));
+    }
+    Load {
+        seconds: start.elapsed().as_secs_f64(),
+        latencies,
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// The PostgreSQL database kept for this benchmark on `server`.
+async fn postgres_database(server: &str) -> String {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(server)
+        .await
+        .expect("the PostgreSQL server");
+    // Made once; an existing one is kept (with its seeded users).
+    let _ = sqlx::query("CREATE DATABASE satchel_bench_scale")
+        .execute(&mut conn)
+        .await;
+    conn.close().await.expect("closed");
+    let mut url: url::Url = server.parse().expect("url");
+    url.set_path("/satchel_bench_scale");
+    url.to_string()
+}
+
+struct Engine {
+    name: &'static str,
+    database_url: String,
+    users: u64,
+}
+
+async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: &Load) {
+    let load_time = Duration::from_secs(if quick { 1 } else { 5 });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let settings = Settings {
+        database_url: Some(engine.database_url.clone()),
+        data_dir: dir.path().to_owned(),
+        networks: vec![demo.network_config("anvil")],
+        ..Settings::default()
+    };
+    let _ = rpc;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let service = RunningService::start_on(listener, settings)
+        .await
+        .expect("service");
+    let state = &service.state;
+    let app = admin::create_app(&state.db, "Scale", &["localhost".to_owned()])
+        .await
+        .expect("app");
+
+    // A PostgreSQL database is kept between runs: its seeded users move to
+    // this run's app, and only missing rows are made.
+    let started = Instant::now();
+    admin::seed(state, &app.app_id, engine.users, ACCOUNTS_PER_USER)
+        .await
+        .expect("seeded");
+    let seeding = started.elapsed();
+
+    // A sample of random users, each asked for once per pass.
+    let sample = (if quick { 2_000 } else { 50_000 }).min(engine.users as usize);
+    let mut numbers: Vec<u64> = (1..=engine.users).collect();
+    numbers.shuffle(&mut rand::thread_rng());
+    numbers.truncate(sample);
+    let tokens = admin::seed_tokens(state, &app.app_id, &numbers, 3600)
+        .await
+        .expect("tokens");
+    let target = |(user, wallet, token): &(String, String, String)| {
+        (
+            format!("/v1/account?userId={user}&walletId={wallet}"),
+            format!("Bearer {token}"),
+        )
+    };
+    let cold: Arc<Vec<Target>> = Arc::new(tokens.iter().map(target).collect());
+    let warm: Arc<Vec<Target>> = Arc::new(tokens.iter().take(32).map(target).collect());
+    let headers = vec![
+        ("x-api-key".to_owned(), app.app_key.clone()),
+        ("x-api-domain".to_owned(), "localhost".to_owned()),
+        ("x-sdk-type".to_owned(), "desktop_rest_api".to_owned()),
+    ];
+    let cold_run = load(
+        service.address,
+        cold.clone(),
+        headers.clone(),
+        load_time,
+        true,
+    )
+    .await;
+    let warm_run = load(service.address, warm, headers, load_time, false).await;
+
+    println!(
+        "\n{}: {} users x {ACCOUNTS_PER_USER} accounts (seeded or topped up in {:.1} s), {} sampled users",
+        engine.name,
+        engine.users,
+        seeding.as_secs_f64(),
+        sample
+    );
+    println!("{:<44}{:>10}{:>12}{:>12}", "", "req/s", "p50", "p99");
+    for (name, run) in [
+        ("trivial handler", trivial),
+        ("GET /v1/account, a new user each request", &cold_run),
+        ("GET /v1/account, 32 users (warm cache)", &warm_run),
+    ] {
+        println!(
+            "{:<44}{:>10.0}{:>12}{:>12}",
+            name,
+            run.per_second(),
+            ms(run.percentile(0.5)),
+            ms(run.percentile(0.99))
+        );
+    }
+    println!(
+        "cold / trivial: {:.1}% (goal >= 10%), cold p99 {} (goal < 10 ms); {} cold requests in {:.1} s{}",
+        100.0 * cold_run.per_second() / trivial.per_second(),
+        ms(cold_run.percentile(0.99)),
+        cold_run.latencies.len(),
+        cold_run.seconds,
+        if cold_run.latencies.len() >= cold.len() {
+            " (every sampled user asked once: the load ended early)"
+        } else {
+            ""
+        }
+    );
+    service.shutdown().await.expect("stopped");
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let quick = std::env::var("SATCHEL_BENCH_QUICK").is_ok_and(|v| v == "1");
+    let anvil = Anvil::spawn().await.expect("anvil");
+    let demo = Demo::deploy(&anvil.url).await.expect("demo contracts");
+
+    let trivial_listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let trivial_addr = trivial_listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let app = axum::Router::new().route("/", axum::routing::get(|| async { "ok" }));
+        axum::serve(trivial_listener, app)
+            .await
+            .expect("trivial server");
+    });
+    let trivial = load(
+        trivial_addr,
+        Arc::new(vec![("/".to_owned(), String::new())]),
+        Vec::new(),
+        Duration::from_secs(if quick { 1 } else { 5 }),
+        false,
+    )
+    .await;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut engines = vec![Engine {
+        name: "SQLite",
+        database_url: format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("scale.db").display()
+        ),
+        users: if quick { 2_000 } else { 100_000 },
+    }];
+    let postgres = std::env::var("SATCHEL_BENCH_POSTGRES_URL")
+        .or_else(|_| std::env::var("SATCHEL_TEST_POSTGRES_URL"))
+        .ok()
+        .filter(|u| !u.is_empty());
+    match postgres {
+        Some(server) => engines.push(Engine {
+            name: "PostgreSQL",
+            database_url: postgres_database(&server).await,
+            users: if quick { 2_000 } else { 1_000_000 },
+        }),
+        None => {
+            println!("(PostgreSQL not measured: set SATCHEL_BENCH_POSTGRES_URL to a server's URL)")
+        }
+    }
+    for engine in engines {
+        run(engine, &demo, &anvil.url, quick, &trivial).await;
+    }
+}
