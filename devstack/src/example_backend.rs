@@ -1,7 +1,7 @@
 //! An example application backend for `loginWithIdToken`: it issues id tokens
 //! (ES256 JWTs, their key published as a JWKS) for its users, and the `sign`
 //! beside each token made with the app's authentication key, which the app
-//! registers with the service (`satchel-service admin set-login-key`).
+//! registers with the service (`satchel-service admin set-external-token`).
 //!
 //! A real backend authenticates its own user (its password, its session)
 //! before it answers `POST /login`. This stand-in trusts whoever calls it: it is

@@ -1,5 +1,6 @@
 //! The local stack: an anvil dev chain, the demo contracts with metadata that reads
-//! offline, a demo app, and the service on SQLite. The `satchel-devstack` binary
+//! offline, a demo app, the service on SQLite, and the demo app's other ways in (a
+//! loopback OpenID provider, an example app backend). The `satchel-devstack` binary
 //! runs it for a person; the end-to-end tests start one per test from here.
 
 pub mod anvil;
@@ -19,7 +20,8 @@ pub use faucet::with_faucet;
 pub use oidc::{OAuthClient, OidcProvider, ProviderEndpoints};
 pub use service::RunningService;
 pub use stack::{
-    DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions, mail_links, verification_link,
+    DEMO_EMAIL, DEMO_PASSWORD, DEMO_PROVIDER_LOGIN, LocalStack, StackOptions, mail_links,
+    verification_link,
 };
 
 /// A TCP port that was free a moment ago, for programs that cannot be given port 0.

@@ -1,11 +1,12 @@
 //! `satchel-devstack`: the local stack for a person trying Satchel. Starts anvil,
-//! deploys the demo contracts, creates the demo app and a funded demo user, and
-//! serves the service on SQLite until Ctrl-C.
+//! deploys the demo contracts, creates the demo app and a funded demo user, starts
+//! the demo app's "Google" and "Discord" (a loopback OpenID provider) and its
+//! example backend, and serves the service on SQLite until Ctrl-C.
 
 use std::path::PathBuf;
 
 use clap::Parser;
-use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
+use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, DEMO_PROVIDER_LOGIN, LocalStack, StackOptions};
 
 #[derive(Parser)]
 #[command(about = "Run Satchel's local stack: dev chain, demo contracts, demo app, service")]
@@ -26,6 +27,10 @@ struct Args {
     /// more. For wallets made with `satchel-service admin create-wallet`.
     #[arg(long = "fund", value_name = "ADDRESS")]
     fund: Vec<alloy::primitives::Address>,
+    /// Leave out the demo "Google" and "Discord" (a loopback OpenID provider run
+    /// by `node`) and the example app backend: e-mail logins only.
+    #[arg(long)]
+    no_identity_providers: bool,
 }
 
 /// Ctrl-C, or the SIGTERM a script's `kill` sends: either stops the stack cleanly,
@@ -44,6 +49,27 @@ async fn stop_requested() -> std::io::Result<()> {
     tokio::signal::ctrl_c().await
 }
 
+/// The demo "Google" and "Discord" and the example backend, as lines of the
+/// banner (none when they were left out).
+fn identity_lines(stack: &LocalStack) -> String {
+    let mut lines = String::new();
+    if stack.oidc.is_some() {
+        lines.push_str(&format!(
+            "\x20 demo Google   and Discord (the app's buttons): log in as {DEMO_PROVIDER_LOGIN}, any password,\n\
+             \x20               in the browser that opens (or ada; noemail has no e-mail: the app asks for one)\n"
+        ));
+    }
+    if let Some(backend) = &stack.example_backend {
+        lines.push_str(&format!(
+            "\x20 app backend   {base}  the demo app's id tokens for loginWithIdToken:\n\
+             \x20               curl -s {login} -H 'content-type: application/json' -d '{{\"userId\":\"u1\",\"email\":\"u1@example.com\"}}'\n",
+            base = backend.issuer(),
+            login = backend.login_url(),
+        ));
+    }
+    lines
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
@@ -58,6 +84,7 @@ async fn main() -> anyhow::Result<()> {
         anvil_port: args.anvil_port,
         service_port: args.service_port,
         domain: args.domain,
+        identity_providers: !args.no_identity_providers,
     })
     .await?;
     for address in &args.fund {
@@ -69,6 +96,7 @@ async fn main() -> anyhow::Result<()> {
          \x20 service       {service}  (OpenAPI: {service}v1/openapi.json)\n\
          \x20 demo app      id {app_id}, domain {domain}; key in {env}\n\
          \x20 demo user     {DEMO_EMAIL} / {DEMO_PASSWORD}  user {user_id} (registers on first login)\n\
+         {identity}\
          \x20 faucet        every new wallet gets 10 ETH, DEMO, DUSD and NFTs\n\
          \x20 e-mails       {outbox} (verification links of new sign-ups)\n\
          \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\
@@ -81,6 +109,7 @@ async fn main() -> anyhow::Result<()> {
         user_id = stack.demo_user_id,
         config = stack.config_file().display(),
         outbox = stack.outbox().display(),
+        identity = identity_lines(&stack),
     );
     stop_requested().await?;
     stack.stop().await

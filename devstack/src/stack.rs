@@ -1,36 +1,51 @@
 //! The whole local stack in one value: anvil with the demo contracts, the service
-//! on SQLite with the faucet in front of it, the demo app and the demo user. The
-//! `satchel-devstack` binary runs one for a person; the desktop UI tests start one
-//! per test on free ports.
+//! on SQLite with the faucet in front of it, the demo app and the demo user, and
+//! (unless left out) the demo app's ways in besides e-mail: a loopback OpenID
+//! provider registered as its "Google" and "Discord", and an example backend of
+//! its own whose id tokens it accepts. The `satchel-devstack` binary runs one for
+//! a person; the desktop UI tests start one per test on free ports.
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
+use satchel_api::Provider;
 use satchel_service::{Settings, admin};
 
-use crate::{Anvil, Demo, RunningService, with_faucet};
+use crate::{Anvil, Demo, ExampleBackend, OidcProvider, RunningService, with_faucet};
 
 /// The demo user's login.
 pub const DEMO_EMAIL: &str = "demo@satchel.dev";
 pub const DEMO_PASSWORD: &str = "satchel-demo1";
 
-/// Where the stack listens (0: a free port) and which domain the demo app calls from.
+/// The login at the demo "Google" and "Discord" of a local stack (the OpenID
+/// provider's login page takes any password). `ada` and `noemail` are other
+/// accounts there; `noemail` has no e-mail address.
+pub const DEMO_PROVIDER_LOGIN: &str = "demo";
+
+/// Where the stack listens (0: a free port), which domain the demo app calls
+/// from, and whether the demo app's other ways in are started.
 #[derive(Debug, Clone)]
 pub struct StackOptions {
     pub data_dir: PathBuf,
     pub anvil_port: u16,
     pub service_port: u16,
     pub domain: String,
+    /// Start the loopback OpenID provider (the demo "Google" and "Discord",
+    /// `node` with the npm packages of `devstack/`) and the example backend, and
+    /// register them with the demo app.
+    pub identity_providers: bool,
 }
 
 impl StackOptions {
-    /// A stack of its own in `data_dir`, on free ports, for the domain `localhost`:
-    /// what a test or a benchmark starts.
+    /// A stack of its own in `data_dir`, on free ports, for the domain `localhost`,
+    /// with the identity providers: what a test or a benchmark starts.
     pub fn on_free_ports(data_dir: PathBuf) -> Self {
         Self {
             data_dir,
             anvil_port: 0,
             service_port: 0,
             domain: "localhost".into(),
+            identity_providers: true,
         }
     }
 }
@@ -45,6 +60,13 @@ pub struct LocalStack {
     pub demo_user_id: String,
     /// The folder of the database, the outbox and the files below.
     pub data_dir: PathBuf,
+    /// The loopback OpenID provider registered as the demo app's `google`
+    /// (OpenID Connect: its id token) and `discord` (OAuth 2: its userinfo), when
+    /// [`StackOptions::identity_providers`].
+    pub oidc: Option<OidcProvider>,
+    /// The demo app's own backend, whose id tokens and `sign` the demo app
+    /// accepts (`loginWithIdToken`), when [`StackOptions::identity_providers`].
+    pub example_backend: Option<ExampleBackend>,
 }
 
 impl LocalStack {
@@ -57,11 +79,25 @@ impl LocalStack {
         std::fs::create_dir_all(&options.data_dir)?;
         let data_dir = std::fs::canonicalize(&options.data_dir)?;
 
-        let anvil = match options.anvil_port {
-            0 => Anvil::spawn().await?,
-            port => Anvil::spawn_on(port).await?,
+        // The provider (a node process) starts while the chain is set up.
+        let provider = async {
+            if !options.identity_providers {
+                return Ok(None);
+            }
+            OidcProvider::start().await.map(Some).context(
+                "the local stack's demo Google and Discord (a loopback OpenID provider) did not start",
+            )
         };
-        let demo = Demo::deploy(&anvil.url).await?;
+        let chain = async {
+            let anvil = match options.anvil_port {
+                0 => Anvil::spawn().await?,
+                port => Anvil::spawn_on(port).await?,
+            };
+            let demo = Demo::deploy(&anvil.url).await?;
+            Ok::<_, anyhow::Error>((anvil, demo))
+        };
+        let (oidc, chain) = tokio::join!(provider, chain);
+        let (oidc, (anvil, demo)) = (oidc?, chain?);
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", options.service_port)).await?;
         let address = listener.local_addr()?;
         let settings = Settings {
@@ -89,6 +125,13 @@ impl LocalStack {
         let demo_user_id =
             admin::create_email_account(&service.state, &app.app_id, DEMO_EMAIL, DEMO_PASSWORD)
                 .await?;
+        if let Some(oidc) = &oidc {
+            register_providers(&service, &app.app_id, oidc).await?;
+        }
+        let example_backend = match oidc {
+            Some(_) => Some(start_example_backend(&service, &app.app_id).await?),
+            None => None,
+        };
         let stack = Self {
             anvil,
             demo,
@@ -98,6 +141,8 @@ impl LocalStack {
             domain: options.domain,
             demo_user_id,
             data_dir,
+            oidc,
+            example_backend,
         };
         std::fs::write(stack.env_file(), stack.app_env())?;
         Ok(stack)
@@ -133,12 +178,74 @@ impl LocalStack {
         self.data_dir.join("service.toml")
     }
 
-    /// Stops the service, then the chain.
-    pub async fn stop(self) -> anyhow::Result<()> {
+    /// Stops the service, then the chain, the OpenID provider and the example
+    /// backend.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
         self.service.shutdown().await?;
         drop(self.anvil);
+        if let Some(mut oidc) = self.oidc.take() {
+            oidc.stop().await?;
+        }
+        drop(self.example_backend.take());
         Ok(())
     }
+}
+
+/// Registers the loopback OpenID provider as the app's `google` (its id token,
+/// checked against its JWKS) and `discord` (its userinfo endpoint, called with
+/// the access token).
+async fn register_providers(
+    service: &RunningService,
+    app_id: &str,
+    oidc: &OidcProvider,
+) -> anyhow::Result<()> {
+    let endpoints = oidc.endpoints().await?;
+    let google = admin::OAuthProviderSetup {
+        provider: Provider::Google,
+        client_id: oidc.google.client_id.clone(),
+        client_secret: oidc.google.client_secret.clone(),
+        authorize_url: Some(endpoints.authorize_url.to_string()),
+        token_url: Some(endpoints.token_url.to_string()),
+        issuer: Some(endpoints.issuer.clone()),
+        jwks_url: Some(endpoints.jwks_url.to_string()),
+        userinfo_url: None,
+        scopes: Some("openid email".into()),
+    };
+    let discord = admin::OAuthProviderSetup {
+        provider: Provider::Discord,
+        client_id: oidc.discord.client_id.clone(),
+        client_secret: oidc.discord.client_secret.clone(),
+        authorize_url: Some(endpoints.authorize_url.to_string()),
+        token_url: Some(endpoints.token_url.to_string()),
+        issuer: None,
+        jwks_url: None,
+        userinfo_url: Some(endpoints.userinfo_url.to_string()),
+        scopes: Some("openid email".into()),
+    };
+    admin::set_oauth_provider(&service.state, app_id, google).await?;
+    admin::set_oauth_provider(&service.state, app_id, discord).await?;
+    Ok(())
+}
+
+/// Starts the app's example backend and registers its tokens with the service:
+/// its login public key, its issuer and its JWKS.
+async fn start_example_backend(
+    service: &RunningService,
+    app_id: &str,
+) -> anyhow::Result<ExampleBackend> {
+    let backend = ExampleBackend::start(app_id).await?;
+    admin::set_external_token(
+        &service.state,
+        app_id,
+        admin::ExternalTokenSetup {
+            public_key: backend.login_public_key(),
+            issuer: backend.issuer(),
+            audience: String::new(),
+            jwks_url: backend.jwks_url().to_string(),
+        },
+    )
+    .await?;
+    Ok(backend)
 }
 
 /// The verification link in the newest e-mail to `to` in an outbox folder.
@@ -221,4 +328,101 @@ fn decode_quoted_printable(text: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use satchel_api::{AppInfo, LoginResult, Provider, headers};
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// A call of the demo app to its service, as the login library makes it.
+    fn call(stack: &LocalStack, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+        reqwest::Client::new()
+            .request(method, stack.service.base_url.join(path).expect("a path"))
+            .header(headers::API_KEY, &stack.app_key)
+            .header(headers::API_DOMAIN, &stack.domain)
+            .header(headers::SDK_TYPE, "desktop-login")
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_demo_app_takes_the_demo_google_discord_and_its_backends_tokens() {
+        let data = tempfile::tempdir().expect("temp dir");
+        let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack")))
+            .await
+            .expect("the stack starts");
+        let oidc = stack.oidc.as_ref().expect("the OpenID provider");
+        let backend = stack.example_backend.as_ref().expect("the example backend");
+        assert_eq!(backend.app_id(), stack.app_id);
+
+        // The app's login options: e-mail, both providers at the loopback
+        // provider with their own clients, and external tokens.
+        let info: AppInfo = call(&stack, reqwest::Method::GET, "v1/app")
+            .send()
+            .await
+            .expect("GET /v1/app")
+            .error_for_status()
+            .expect("the app's info")
+            .json()
+            .await
+            .expect("AppInfo");
+        for provider in [
+            Provider::Email,
+            Provider::Google,
+            Provider::Discord,
+            Provider::ExternalToken,
+        ] {
+            assert!(
+                info.providers.contains(&provider),
+                "{provider:?} in {info:?}"
+            );
+        }
+        let client = |provider| {
+            info.oauth
+                .iter()
+                .find(|o| o.provider == provider)
+                .unwrap_or_else(|| panic!("{provider:?} registered"))
+        };
+        let endpoints = oidc.endpoints().await.expect("discovery");
+        for (provider, registered) in [
+            (Provider::Google, &oidc.google),
+            (Provider::Discord, &oidc.discord),
+        ] {
+            let info = client(provider);
+            assert_eq!(info.client_id, registered.client_id);
+            assert_eq!(info.authorize_url, endpoints.authorize_url.as_str());
+        }
+
+        // An id token from the app's backend (its HTTP route, as an application
+        // calls it) logs in.
+        let answer: Value = reqwest::Client::new()
+            .post(backend.login_url())
+            .json(&json!({"userId": "backend-user-1", "email": "backend1@example.com"}))
+            .send()
+            .await
+            .expect("POST /login")
+            .json()
+            .await
+            .expect("{token, sign}");
+        let login = call(&stack, reqwest::Method::POST, "v1/auth/external/id-token")
+            .json(&json!({"token": answer["token"], "sign": answer["sign"]}))
+            .send()
+            .await
+            .expect("the id token login");
+        assert_eq!(login.status(), reqwest::StatusCode::OK);
+        let result: LoginResult = login.json().await.expect("LoginResult");
+        assert_eq!(result.provider, Provider::ExternalToken);
+
+        // One without an e-mail is asked for one.
+        let (token, sign) = backend.login_token("backend-user-2", None);
+        let refused = call(&stack, reqwest::Method::POST, "v1/auth/external/id-token")
+            .json(&json!({"token": token, "sign": sign}))
+            .send()
+            .await
+            .expect("the id token login");
+        assert_eq!(refused.status(), reqwest::StatusCode::PRECONDITION_REQUIRED);
+
+        stack.stop().await.expect("the stack stops");
+    }
 }

@@ -15,6 +15,9 @@ use tokio::process::{Child, Command};
 /// How long a page may take to show what a step waits for.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
+/// How long the app may take to start and show its window in a new session.
+const START_PATIENCE: Duration = Duration::from_secs(120);
+
 /// A program the UI tests need, from `PATH` (and `~/.cargo/bin` for tauri-driver).
 fn program(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
@@ -143,10 +146,19 @@ impl Desktop {
             "tauri:options".into(),
             serde_json::json!({ "application": application }),
         );
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{}/", self.port))
+        let mut builder =
+            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+        builder.capabilities(capabilities);
+        let driver = format!("http://127.0.0.1:{}/", self.port);
+        // An app that never shows its window (one that handed over to a copy
+        // already running, say) would leave the session waiting for ever.
+        let client = tokio::time::timeout(START_PATIENCE, builder.connect(&driver))
             .await
+            .map_err(|_| {
+                anyhow::anyhow!(
+                    "no WebDriver session within {START_PATIENCE:?}: the app did not open its window (is another copy running on this session bus?)"
+                )
+            })?
             .context("no WebDriver session")?;
         std::fs::create_dir_all(shots)?;
         Ok(App {

@@ -2,10 +2,12 @@
 //! tauri-driver and WebKitWebDriver under Xvfb, against a local stack of its own
 //! (anvil with the demo contracts, the service on SQLite, the faucet), with the
 //! wallet key in the real Secret Service keychain. Each step saves a screenshot in
-//! `target/tmp/ui-screenshots/`.
+//! `target/tmp/ui-screenshots/`. The OAuth logins through the stack's demo
+//! "Google" and "Discord" are in `oauth.rs`.
 
 #[allow(dead_code)] // shared with the desktop benchmark, which uses other parts
 mod desktop;
+mod oauth;
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +26,12 @@ fn application() -> &'static Path {
 fn screenshots() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots")
 }
+
+/// The app allows one running copy per session bus (the single-instance
+/// plugin): a second one started beside it hands over to the first and exits. The
+/// tests share the bus of `dbus-run-session`, so each holds this while its app
+/// runs.
+static ONE_APP_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The app's environment for the local stack, with a keychain of its own (new
 /// each call: a new device), never a person's.
@@ -80,6 +88,7 @@ async fn sees_the_demo_balances_but_ether(app: &App) -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> anyhow::Result<()> {
+    let _alone = ONE_APP_AT_A_TIME.lock().await;
     let data = tempfile::tempdir()?;
     let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
     let Some(desktop) = Desktop::start(&app_env(&stack)).await? else {

@@ -2,7 +2,7 @@
 //! external token. secp256k1 ECDSA over SHA-256 of the message's UTF-8 bytes,
 //! with the deterministic nonce of RFC 6979, written as the 64-byte `r || s` in
 //! lowercase hex (`s` in the lower half of the order). The app registers the
-//! public key with the service (`satchel-service admin set-login-key`); the
+//! public key with the service (`satchel-service admin set-external-token`); the
 //! private key stays on its backend.
 
 use k256::ecdsa::signature::{Signer, Verifier};
