@@ -90,6 +90,66 @@ impl Db {
         Ok((accounts, tokens))
     }
 
+    /// Operation 1's read in one round trip: the wallet's owner, its accounts in
+    /// their order and their token accounts (`None`: no such wallet).
+    #[allow(clippy::type_complexity)]
+    pub async fn wallet_with_accounts(
+        &self,
+        wallet_id: &str,
+    ) -> DbResult<Option<(String, Vec<AccountRow>, Vec<TokenRow>)>> {
+        type Row = (
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        );
+        let rows: Vec<Row> = sqlx::query_as(
+            "SELECT w.user_id, a.id, a.network, a.address, a.address_path, a.label, a.balance, \
+             t.id, t.contract, t.balance FROM wallets w \
+             LEFT JOIN accounts a ON a.wallet_id = w.id \
+             LEFT JOIN token_accounts t ON t.account_id = a.id \
+             WHERE w.id = $1 ORDER BY a.position, t.position",
+        )
+        .bind(wallet_id)
+        .fetch_all(self.pool())
+        .await?;
+        let Some(owner) = rows.first().map(|r| r.0.clone()) else {
+            return Ok(None);
+        };
+        let mut accounts: Vec<AccountRow> = Vec::new();
+        let mut tokens = Vec::new();
+        for (_, id, network, address, path, label, balance, token, contract, token_balance) in rows
+        {
+            let Some(id) = id else { continue };
+            if accounts.last().map(|a| &a.id) != Some(&id) {
+                accounts.push(AccountRow {
+                    id: id.clone(),
+                    wallet_id: wallet_id.to_owned(),
+                    network: network.unwrap_or_default(),
+                    address: address.unwrap_or_default(),
+                    address_path: path.unwrap_or_default(),
+                    label: label.unwrap_or_default(),
+                    balance: balance.unwrap_or_default(),
+                });
+            }
+            if let Some(token) = token {
+                tokens.push(TokenRow {
+                    id: token,
+                    account_id: id,
+                    contract: contract.unwrap_or_default(),
+                    balance: token_balance.unwrap_or_default(),
+                });
+            }
+        }
+        Ok(Some((owner, accounts, tokens)))
+    }
+
     /// Every distinct account address on a network (for development tools).
     pub async fn network_addresses(&self, network: &str) -> DbResult<Vec<String>> {
         Ok(

@@ -44,10 +44,9 @@ pub async fn get_accounts(
 
 /// Reads a wallet's owner and renders its `GET /v1/account` body.
 async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<WalletView>> {
-    let Some(owner) = state.db.wallet_owner(wallet_id).await? else {
+    let Some((owner, accounts, tokens)) = state.db.wallet_with_accounts(wallet_id).await? else {
         return Ok(None);
     };
-    let (accounts, tokens) = state.db.wallet_accounts(wallet_id).await?;
     let accounts = views::accounts_list(&accounts, &tokens, |name| {
         state.network(name).map(|n| &n.config)
     });
