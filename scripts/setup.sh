@@ -15,6 +15,10 @@ packages=(
   python3 python3-venv
   # the OAuth logins: a real browser completes the local OpenID provider's login page
   chromium chromium-driver
+  # packages (scripts/package.sh, tests/packaging): checks of the desktop entry and
+  # the AppStream metadata, rpm to read an .rpm back, and what the AppImage
+  # bundler's linuxdeploy (itself an AppImage) runs with
+  desktop-file-utils appstream rpm file libfuse2
 )
 missing=()
 for p in "${packages[@]}"; do

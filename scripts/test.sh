@@ -38,10 +38,14 @@ stop_pg() { as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -m immediate stop >/d
 trap stop_pg EXIT
 export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
 
+step "the scale benchmark's smoke run, both engines (figures: cargo bench -p satchel-tests --bench scale)"
+SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench scale
+
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A test
 # whose real dependency is missing fails, unless SATCHEL_SKIP_<NAME>=1 (POSTGRES,
-# KEYCHAIN, UI, BROWSER: headless Chromium for the OAuth logins) was set; each skip is written here and counted at the end.
+# KEYCHAIN, UI, BROWSER: headless Chromium for the OAuth logins, PACKAGING: the
+# packaged-launch test's tools) was set; each skip is written here and counted at the end.
 export SATCHEL_SKIPPED_FILE=$(mktemp /tmp/satchel-skipped.XXXXXX)
 # A keyring of its own in a fresh folder, so no keyring left on the machine (with
 # another password) is in the way.

@@ -17,7 +17,10 @@ use satchel_sdk::{
 };
 use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
-use tauri::{Runtime, State, WebviewWindow};
+use tauri::{AppHandle, Runtime, State, WebviewWindow};
+
+use crate::connection::Connection;
+use crate::updates::Updates;
 
 type Result<T> = std::result::Result<T, SdkError>;
 type WidgetState<'a> = State<'a, Arc<Widget>>;
@@ -44,9 +47,15 @@ pub fn watchStatus(widget: WidgetState<'_>, on_event: Channel<ServiceLifeCycle>)
     });
 }
 
+/// What the app key allows (`GET /v1/app`); the page asks at start, and an
+/// error (no configuration, no answer) names the service URL tried, which the
+/// offline page shows.
 #[tauri::command]
-pub async fn getAppInfo(widget: WidgetState<'_>) -> Result<AppInfo> {
-    widget.login().app_info().await
+pub async fn getAppInfo(
+    widget: WidgetState<'_>,
+    connection: State<'_, Arc<Connection>>,
+) -> Result<AppInfo> {
+    connection.app_info(&widget).await
 }
 
 /// The logged-in user (tokens left out), or `null`.
@@ -510,4 +519,18 @@ pub fn markShown(what: String) {
     if std::env::var("SATCHEL_PERF_MARKS").as_deref() == Ok("1") {
         println!("shown {what}");
     }
+}
+
+/// The version of a downloaded, verified update waiting for a restart, or `null`.
+#[tauri::command]
+pub fn getUpdate(updates: State<'_, Updates>) -> Option<String> {
+    updates.ready_version()
+}
+
+/// Installs the waiting update and restarts the app; `false` when none waits.
+#[tauri::command]
+pub fn installUpdate<R: Runtime>(app: AppHandle<R>, updates: State<'_, Updates>) -> Result<bool> {
+    updates
+        .install_and_restart(&app)
+        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e))
 }

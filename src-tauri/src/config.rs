@@ -1,11 +1,30 @@
-//! Where the app finds its service and who it is to it. Read from the environment
-//! (the local stack writes them to `.devstack/app.env`), with the local stack's
-//! service as the default.
+//! Where the app finds its service and who it is to it. Each setting comes from
+//! the first of three places that has it: an environment variable (`SATCHEL_*`;
+//! the local stack writes them to `.devstack/app.env`), the settings file in the
+//! user's config folder (`~/.config/dev.satchel.wallet/settings.toml` on Linux),
+//! and the defaults baked in when the app was built (`scripts/package.sh`). A
+//! packaged app started from the desktop menu has no `SATCHEL_*` variables, so
+//! the settings file and the baked defaults are what point it at a service.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
 use url::Url;
 
-/// The app's identifier; it also names the app's entries in the OS keychain.
+/// The app's identifier; it also names the app's entries in the OS keychain and
+/// its config folder.
 pub const IDENTIFIER: &str = "dev.satchel.wallet";
+
+/// The settings file's name inside the app's config folder.
+pub const SETTINGS_FILE: &str = "settings.toml";
+
+/// What a person does after changing the settings: they are read at start, and
+/// starting Satchel from the menu again only shows the running one.
+const RESTART: &str = "quit Satchel (its tray menu) and start it again";
+
+/// The service a build without baked defaults talks to: the local stack's.
+const LOCAL_SERVICE: &str = "http://127.0.0.1:8787/";
 
 #[derive(Debug, Clone)]
 pub struct AppConfig {
@@ -16,21 +35,343 @@ pub struct AppConfig {
     /// The keychain service name; tests set their own so they never touch a
     /// person's real entries.
     pub keychain: String,
+    /// The public key update packages must be signed with (minisign, as `tauri
+    /// signer generate` prints it). Only ever baked in at build time: a file or a
+    /// variable a user can write must not choose whose updates are installed.
+    /// `None`: this build does not look for updates.
+    pub updater_pubkey: Option<String>,
+}
+
+/// The configuration is incomplete or malformed: the app still starts, and its
+/// offline page names the service and what is missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The service URL the app would have used, as written.
+    pub service_url: String,
+    pub reason: String,
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// One setting: its environment variable, its key in the settings file, the
+/// value baked in at build time (`option_env!` of `SATCHEL_DEFAULT_*`, which
+/// `scripts/package.sh` sets) and the built-in default.
+struct Setting {
+    env: &'static str,
+    key: &'static str,
+    baked: Option<&'static str>,
+    default: Option<&'static str>,
+}
+
+const SERVICE_URL: Setting = Setting {
+    env: "SATCHEL_SERVICE_URL",
+    key: "service_url",
+    baked: option_env!("SATCHEL_DEFAULT_SERVICE_URL"),
+    default: Some(LOCAL_SERVICE),
+};
+const APP_ID: Setting = Setting {
+    env: "SATCHEL_APP_ID",
+    key: "app_id",
+    baked: option_env!("SATCHEL_DEFAULT_APP_ID"),
+    default: None,
+};
+const APP_KEY: Setting = Setting {
+    env: "SATCHEL_APP_KEY",
+    key: "app_key",
+    baked: option_env!("SATCHEL_DEFAULT_APP_KEY"),
+    default: None,
+};
+const APP_DOMAIN: Setting = Setting {
+    env: "SATCHEL_APP_DOMAIN",
+    key: "app_domain",
+    baked: option_env!("SATCHEL_DEFAULT_APP_DOMAIN"),
+    default: Some("localhost"),
+};
+const KEYCHAIN: Setting = Setting {
+    env: "SATCHEL_KEYCHAIN_SERVICE",
+    key: "keychain_service",
+    baked: None,
+    default: Some(IDENTIFIER),
+};
+
+/// The public key of update packages, baked in by `scripts/package.sh`.
+const UPDATER_PUBKEY: Option<&str> = option_env!("SATCHEL_UPDATER_PUBKEY");
+
+/// The settings file: every key optional, nothing else allowed (a misspelt key
+/// is an error, not a silently ignored line).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettingsFile {
+    service_url: Option<String>,
+    app_id: Option<String>,
+    app_key: Option<String>,
+    app_domain: Option<String>,
+    keychain_service: Option<String>,
+}
+
+impl SettingsFile {
+    fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            "service_url" => self.service_url.as_deref(),
+            "app_id" => self.app_id.as_deref(),
+            "app_key" => self.app_key.as_deref(),
+            "app_domain" => self.app_domain.as_deref(),
+            "keychain_service" => self.keychain_service.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// What the configuration is read from; [`Sources::current`] for the running
+/// app, built by hand in tests.
+pub struct Sources {
+    pub env: HashMap<String, String>,
+    /// The settings file's path and its text, when it exists.
+    pub file: Option<(PathBuf, String)>,
+    /// Whether the build's baked defaults count (off in the precedence tests).
+    pub baked: bool,
+}
+
+impl Sources {
+    /// This process's environment and the user's settings file.
+    pub fn current() -> Self {
+        let env = std::env::vars()
+            .filter(|(name, _)| name.starts_with("SATCHEL_"))
+            .collect();
+        let file = settings_path()
+            .and_then(|path| std::fs::read_to_string(&path).ok().map(|text| (path, text)));
+        Self {
+            env,
+            file,
+            baked: true,
+        }
+    }
+}
+
+/// The settings file of the user running the app: `settings.toml` in the app's
+/// config folder, the one Tauri's path resolver names (`$XDG_CONFIG_HOME` or
+/// `~/.config` on Linux, then the app's identifier).
+pub fn settings_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|dir| dir.join(IDENTIFIER).join(SETTINGS_FILE))
+}
+
+/// A setting's value: the environment, else the settings file, else the baked
+/// default (when `sources.baked`), else the built-in one; blank counts as unset.
+fn pick(setting: &Setting, sources: &Sources, file: &SettingsFile) -> Option<String> {
+    let nonblank = |v: &str| Some(v.trim().to_owned()).filter(|v| !v.is_empty());
+    sources
+        .env
+        .get(setting.env)
+        .and_then(|v| nonblank(v))
+        .or_else(|| file.get(setting.key).and_then(nonblank))
+        .or_else(|| setting.baked.filter(|_| sources.baked).and_then(nonblank))
+        .or_else(|| setting.default.and_then(nonblank))
 }
 
 impl AppConfig {
-    pub fn from_env() -> Result<Self, String> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        let service_url =
-            var("SATCHEL_SERVICE_URL").unwrap_or_else(|| "http://127.0.0.1:8787/".into());
+    /// The configuration of the running app.
+    pub fn load() -> Result<Self, ConfigError> {
+        Self::from_sources(&Sources::current())
+    }
+
+    pub fn from_sources(sources: &Sources) -> Result<Self, ConfigError> {
+        let (file, file_problem) = match &sources.file {
+            None => (SettingsFile::default(), None),
+            Some((path, text)) => match toml::from_str::<SettingsFile>(text) {
+                Ok(file) => (file, None),
+                Err(e) => (
+                    SettingsFile::default(),
+                    Some(format!(
+                        "{} is not a valid settings file ({}); correct it, then {RESTART}",
+                        path.display(),
+                        e.message()
+                    )),
+                ),
+            },
+        };
+        let value = |setting: &Setting| pick(setting, sources, &file);
+        let service_url = value(&SERVICE_URL).unwrap_or_else(|| LOCAL_SERVICE.into());
+        let fail = |reason: String| ConfigError {
+            service_url: service_url.clone(),
+            reason,
+        };
+        if let Some(problem) = file_problem {
+            return Err(fail(problem));
+        }
+        let where_to_set = |setting: &Setting| {
+            let file = sources
+                .file
+                .as_ref()
+                .map(|(path, _)| path.clone())
+                .or_else(settings_path)
+                .unwrap_or_else(|| Path::new(SETTINGS_FILE).to_owned());
+            format!(
+                "no {}: set {} in {} or the variable {}, then {RESTART}",
+                setting.key,
+                setting.key,
+                file.display(),
+                setting.env
+            )
+        };
+        let parsed: Url = service_url
+            .parse()
+            .map_err(|e| fail(format!("service_url {service_url:?} is not a URL: {e}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(fail(format!(
+                "service_url {service_url:?} is not an http(s) URL"
+            )));
+        }
+        let app_id = value(&APP_ID).ok_or_else(|| fail(where_to_set(&APP_ID)))?;
+        let app_key = value(&APP_KEY).ok_or_else(|| fail(where_to_set(&APP_KEY)))?;
         Ok(Self {
-            service_url: service_url
-                .parse()
-                .map_err(|e| format!("SATCHEL_SERVICE_URL: {e}"))?,
-            app_id: var("SATCHEL_APP_ID").ok_or("SATCHEL_APP_ID is not set")?,
-            app_key: var("SATCHEL_APP_KEY").ok_or("SATCHEL_APP_KEY is not set")?,
-            domain: var("SATCHEL_APP_DOMAIN").unwrap_or_else(|| "localhost".into()),
-            keychain: var("SATCHEL_KEYCHAIN_SERVICE").unwrap_or_else(|| IDENTIFIER.into()),
+            service_url: parsed,
+            app_id,
+            app_key,
+            domain: value(&APP_DOMAIN).unwrap_or_else(|| "localhost".into()),
+            keychain: value(&KEYCHAIN).unwrap_or_else(|| IDENTIFIER.into()),
+            updater_pubkey: UPDATER_PUBKEY
+                .filter(|_| sources.baked)
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+                .map(str::to_owned),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sources(env: &[(&str, &str)], file: Option<&str>) -> Sources {
+        Sources {
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            file: file.map(|text| {
+                (
+                    PathBuf::from("/home/ada/.config/x/settings.toml"),
+                    text.into(),
+                )
+            }),
+            baked: false,
+        }
+    }
+
+    const FILE: &str = r#"
+        service_url = "https://wallet.example.com/"
+        app_id = "file-app"
+        app_key = "file-key"
+        app_domain = "example.com"
+    "#;
+
+    #[test]
+    fn the_settings_file_alone_configures_a_packaged_app() {
+        let config = AppConfig::from_sources(&sources(&[], Some(FILE))).expect("configured");
+        assert_eq!(config.service_url.as_str(), "https://wallet.example.com/");
+        assert_eq!(config.app_id, "file-app");
+        assert_eq!(config.app_key, "file-key");
+        assert_eq!(config.domain, "example.com");
+        assert_eq!(config.keychain, IDENTIFIER);
+        assert_eq!(config.updater_pubkey, None, "never from the file");
+    }
+
+    #[test]
+    fn environment_variables_win_over_the_settings_file_one_setting_at_a_time() {
+        let env = [
+            ("SATCHEL_SERVICE_URL", "http://127.0.0.1:9999/"),
+            ("SATCHEL_APP_KEY", "env-key"),
+        ];
+        let config = AppConfig::from_sources(&sources(&env, Some(FILE))).expect("configured");
+        assert_eq!(config.service_url.as_str(), "http://127.0.0.1:9999/");
+        assert_eq!(config.app_key, "env-key");
+        assert_eq!(config.app_id, "file-app", "not in the environment");
+        assert_eq!(config.domain, "example.com");
+    }
+
+    #[test]
+    fn an_empty_variable_counts_as_unset() {
+        let env = [("SATCHEL_APP_ID", "  ")];
+        let config = AppConfig::from_sources(&sources(&env, Some(FILE))).expect("configured");
+        assert_eq!(config.app_id, "file-app");
+    }
+
+    #[test]
+    fn without_file_or_variables_the_local_stack_is_the_default_and_the_key_is_missing() {
+        let error = AppConfig::from_sources(&sources(&[], None)).expect_err("no app id");
+        assert_eq!(error.service_url, LOCAL_SERVICE);
+        assert!(error.reason.contains("app_id"), "{error}");
+        assert!(error.reason.contains("SATCHEL_APP_ID"), "{error}");
+        assert!(error.reason.contains(SETTINGS_FILE), "{error}");
+        let env = [("SATCHEL_APP_ID", "a"), ("SATCHEL_APP_KEY", "k")];
+        let config = AppConfig::from_sources(&sources(&env, None)).expect("configured");
+        assert_eq!(config.service_url.as_str(), LOCAL_SERVICE);
+        assert_eq!(config.domain, "localhost");
+    }
+
+    #[test]
+    fn baked_defaults_come_after_the_file_and_before_the_built_in_ones() {
+        // The build's own baked values are constants; a setting of the test's
+        // own stands for one that `scripts/package.sh` baked in.
+        let setting = Setting {
+            env: "SATCHEL_SERVICE_URL",
+            key: "service_url",
+            baked: Some("https://baked.example.com/"),
+            default: Some(LOCAL_SERVICE),
+        };
+        let file: SettingsFile = toml::from_str(FILE).expect("file");
+        let empty = SettingsFile::default();
+        let baked = |env: &[(&str, &str)]| Sources {
+            baked: true,
+            ..sources(env, None)
+        };
+        let env = baked(&[("SATCHEL_SERVICE_URL", "http://env.example/")]);
+        assert_eq!(
+            pick(&setting, &env, &file).as_deref(),
+            Some("http://env.example/")
+        );
+        assert_eq!(
+            pick(&setting, &baked(&[]), &file).as_deref(),
+            Some("https://wallet.example.com/")
+        );
+        assert_eq!(
+            pick(&setting, &baked(&[]), &empty).as_deref(),
+            Some("https://baked.example.com/")
+        );
+        let unbaked = sources(&[], None);
+        assert_eq!(
+            pick(&setting, &unbaked, &empty).as_deref(),
+            Some(LOCAL_SERVICE)
+        );
+    }
+
+    #[test]
+    fn a_malformed_file_or_url_is_a_problem_that_names_the_service() {
+        let error = AppConfig::from_sources(&sources(&[], Some("service_url = 3")))
+            .expect_err("not a string");
+        assert!(
+            error.reason.contains("not a valid settings file"),
+            "{error}"
+        );
+        let error = AppConfig::from_sources(&sources(&[], Some("servce_url = \"x\"")))
+            .expect_err("misspelt key");
+        assert!(error.reason.contains("servce_url"), "{error}");
+        let env = [
+            ("SATCHEL_SERVICE_URL", "ftp://wallet.example.com/"),
+            ("SATCHEL_APP_ID", "a"),
+            ("SATCHEL_APP_KEY", "k"),
+        ];
+        let error = AppConfig::from_sources(&sources(&env, None)).expect_err("not http");
+        assert_eq!(error.service_url, "ftp://wallet.example.com/");
+    }
+
+    #[test]
+    fn the_settings_file_is_in_the_apps_config_folder() {
+        let path = settings_path().expect("a config folder");
+        assert!(path.ends_with(Path::new(IDENTIFIER).join(SETTINGS_FILE)));
     }
 }

@@ -4,8 +4,10 @@
 mod browser;
 mod commands;
 pub mod config;
+mod connection;
 mod protocol;
 mod tray;
+mod updates;
 
 #[cfg(test)]
 mod bindings;
@@ -14,10 +16,12 @@ mod tests;
 
 use std::sync::Arc;
 
-use satchel_sdk::{KeyringStore, Login, ServiceConfig, Thumbnails, Widget};
+use satchel_sdk::{KeyringStore, Login, Thumbnails, Widget};
 use tauri::{Manager, Runtime};
 
 use crate::config::AppConfig;
+use crate::connection::Connection;
+use crate::updates::Updates;
 
 /// Lists the widget's commands once: the handler, and [`COMMANDS`], which a test
 /// compares with the window's permission (`permissions/widget.toml`) and README.
@@ -81,14 +85,22 @@ widget_commands![
     finalize,
     markShown,
     openNftLink,
+    getUpdate,
+    installUpdate,
 ];
 
-/// The widget's commands, over `widget`: all the page may call.
+/// The widget's commands, over `widget` and its way to the service: all the
+/// page may call.
 pub fn with_commands<R: Runtime>(
     builder: tauri::Builder<R>,
     widget: Arc<Widget>,
+    connection: Arc<Connection>,
 ) -> tauri::Builder<R> {
-    builder.manage(widget).invoke_handler(handler())
+    builder
+        .manage(widget)
+        .manage(connection)
+        .manage(Updates::default())
+        .invoke_handler(handler())
 }
 
 /// Starts the desktop app.
@@ -98,28 +110,40 @@ pub fn run() {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let config = match AppConfig::from_env() {
-        Ok(config) => config,
-        Err(e) => {
-            eprintln!(
-                "Satchel cannot start: {e}. Start it with scripts/run.sh, or set the SATCHEL_* variables (README)."
-            );
-            std::process::exit(2);
-        }
+    // An incomplete configuration still starts the app: its offline page says
+    // which service it would use and what is missing.
+    let loaded = AppConfig::load();
+    if let Err(e) = &loaded {
+        eprintln!(
+            "Satchel has no service to use: {e}. Set the SATCHEL_* variables or write {} (README: Installing).",
+            config::settings_path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| config::SETTINGS_FILE.into())
+        );
+    }
+    let connection = Arc::new(Connection::new(&loaded));
+    let (app_id, app_key, keychain) = match &loaded {
+        Ok(c) => (c.app_id.as_str(), c.app_key.as_str(), c.keychain.as_str()),
+        Err(_) => ("", "", config::IDENTIFIER),
     };
-    let store = Arc::new(KeyringStore::new(&config.keychain));
+    let store = Arc::new(KeyringStore::new(keychain));
     let login = Arc::new(
-        Login::new(&config.app_id, &config.app_key, store.clone())
-            .with_browser(Arc::new(browser::SystemBrowser)),
+        Login::new(app_id, app_key, store.clone()).with_browser(Arc::new(browser::SystemBrowser)),
     );
     let widget = Arc::new(Widget::new(login, store));
-    let service = ServiceConfig::new(config.service_url.clone(), &config.domain);
+    let updates = loaded
+        .as_ref()
+        .ok()
+        .and_then(|c| Some((c.service_url.clone(), c.updater_pubkey.clone()?)));
 
     #[allow(clippy::expect_used)] // nothing to recover: the app cannot start
-    with_commands(tauri::Builder::default(), widget.clone())
+    with_commands(tauri::Builder::default(), widget.clone(), connection.clone())
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             tray::show_main(app)
         }))
+        // Rust side only, like the opener: the window is granted none of its
+        // commands; Settings asks through getUpdate and installUpdate.
+        .plugin(tauri_plugin_updater::Builder::new().build())
         // Rust side only: the window is granted none of its commands.
         .plugin(tauri_plugin_opener::init())
         .register_asynchronous_uri_scheme_protocol(
@@ -148,10 +172,13 @@ pub fn run() {
             }
             // The page follows the life cycle through watchStatus.
             tauri::async_runtime::spawn(async move {
-                if let Err(e) = widget.init(service).await {
-                    tracing::warn!(code = ?e.code, "the widget did not initialise");
+                if let Err(e) = connection.init(&widget).await {
+                    tracing::warn!(code = ?e.code, message = %e.message, "the widget did not initialise");
                 }
             });
+            if let Some((service_url, pubkey)) = updates {
+                updates::watch(app.handle().clone(), service_url, pubkey);
+            }
             Ok(())
         })
         .run(tauri::generate_context!())

@@ -11,19 +11,37 @@ use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
 use tauri::{App, Manager, WebviewWindow};
 
+use crate::config::{AppConfig, ConfigError};
+use crate::connection::Connection;
+
 struct Harness {
     _app: App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
     widget: Arc<Widget>,
 }
 
+/// The service address of the tests: nothing listens on the discard port.
+const NO_SERVICE: &str = "http://127.0.0.1:9/";
+
 fn harness() -> Harness {
+    harness_with(&Ok(AppConfig {
+        service_url: NO_SERVICE.parse().expect("url"),
+        app_id: "app".into(),
+        app_key: "key".into(),
+        domain: "localhost".into(),
+        keychain: "unused".into(),
+        updater_pubkey: None,
+    }))
+}
+
+fn harness_with(config: &Result<AppConfig, ConfigError>) -> Harness {
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     let widget = Arc::new(Widget::new(
         Arc::new(Login::new("app", "key", store.clone())),
         store,
     ));
-    let app = crate::with_commands(mock_builder(), widget.clone())
+    let connection = Arc::new(Connection::new(config));
+    let app = crate::with_commands(mock_builder(), widget.clone(), connection)
         .build(tauri::generate_context!())
         .expect("the app builds");
     let window = match app.get_webview_window("main") {
@@ -60,7 +78,7 @@ impl Harness {
     /// Initialises the widget against a service that is not there: it starts
     /// with no one logged in, as on a first start.
     fn initialise(&self) {
-        let config = ServiceConfig::new("http://127.0.0.1:9/".parse().expect("url"), "localhost");
+        let config = ServiceConfig::new(NO_SERVICE.parse().expect("url"), "localhost");
         tauri::async_runtime::block_on(self.widget.init(config)).expect("initialised");
     }
 }
@@ -150,6 +168,46 @@ fn a_login_the_service_cannot_take_is_an_error_with_a_code_and_message() {
         Some(2),
         "only code and message"
     );
+}
+
+#[test]
+fn an_unreachable_service_is_an_error_that_names_the_url_tried() {
+    let h = harness();
+    // getAppInfo initialises the widget itself when the start has not yet.
+    let error = h
+        .call("getAppInfo", json!({}))
+        .expect_err("no service there");
+    let code = error["code"].as_str().expect("a code");
+    assert!(
+        ["NotConnectedInternet", "ApiRequestError"].contains(&code),
+        "{error}"
+    );
+    let message = error["message"].as_str().expect("a message");
+    assert!(message.starts_with(NO_SERVICE), "{message}");
+    assert_eq!(h.call("getStatus", json!({})), Ok(json!("before_login")));
+}
+
+#[test]
+fn an_app_without_configuration_starts_and_says_what_is_missing() {
+    let h = harness_with(&Err(ConfigError {
+        service_url: "https://wallet.example.com/".into(),
+        reason: "no app_key: set app_key in settings.toml or the variable SATCHEL_APP_KEY".into(),
+    }));
+    let error = h.call("getAppInfo", json!({})).expect_err("no app key");
+    assert_eq!(error["code"], "NotInitialized");
+    let message = error["message"].as_str().expect("a message");
+    assert!(
+        message.starts_with("https://wallet.example.com/: no app_key"),
+        "{message}"
+    );
+    assert_eq!(h.call("getStatus", json!({})), Ok(json!("not_initialized")));
+}
+
+#[test]
+fn with_no_update_downloaded_there_is_none_to_show_or_install() {
+    let h = harness();
+    assert_eq!(h.call("getUpdate", json!({})), Ok(Value::Null));
+    assert_eq!(h.call("installUpdate", json!({})), Ok(json!(false)));
 }
 
 #[test]

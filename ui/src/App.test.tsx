@@ -76,7 +76,7 @@ describe('App routing', () => {
     expect(ipc.count('watchStatus')).toBe(1);
   });
 
-  it('leaves the starting page once under StrictMode, whose second effect watches again', async () => {
+  it('leaves the starting page once under StrictMode, whose second effect asks again', async () => {
     const ipc = mockCommands({
       ...ready,
       watchStatus: watching('before_login'),
@@ -85,7 +85,10 @@ describe('App routing', () => {
     renderPage(<App />, { strict: true });
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
-    expect(ipc.count('watchStatus')).toBe(2);
+    // Both effects ask the service; the first is gone before its answer and
+    // watches nothing.
+    expect(ipc.count('getAppInfo')).toBe(2);
+    expect(ipc.count('watchStatus')).toBe(1);
     expect(ipc.count('getCurrentServiceUser')).toBe(1);
   });
 
@@ -121,6 +124,42 @@ describe('App routing', () => {
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(ipc.count('watchStatus')).toBe(2);
+  });
+
+  it('shows the service URL it tried when the service does not answer, and Retry asks again', async () => {
+    let tries = 0;
+    const status = lifeCycle('before_login');
+    const ipc = mockCommands({
+      ...ready,
+      getAppInfo: () => {
+        tries += 1;
+        return tries === 1
+          ? fail('NotConnectedInternet', 'https://wallet.example.com/: cannot reach the wallet service; check the connection')
+          : appInfo();
+      },
+      watchStatus: status.watchStatus,
+      getCurrentServiceUser: () => null,
+    });
+    const page = renderPage(<App />);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Satchel cannot reach its service.');
+    expect(screen.getByText(/https:\/\/wallet\.example\.com\/: cannot reach/)).toBeInTheDocument();
+    expect(ipc.count('watchStatus')).toBe(0);
+    await page.user.click(screen.getByRole('button', { name: 'Try again' }));
+
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(ipc.count('getAppInfo')).toBe(2);
+  });
+
+  it('shows what is missing when the app has no configuration', async () => {
+    mockCommands({
+      ...ready,
+      getAppInfo: () => fail('NotInitialized', 'http://127.0.0.1:8787/: no app_id: set app_id in /home/ada/.config/dev.satchel.wallet/settings.toml or the variable SATCHEL_APP_ID'),
+    });
+    renderPage(<App />);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Satchel cannot reach its service.');
+    expect(screen.getByText(/settings\.toml/)).toHaveTextContent('http://127.0.0.1:8787/: no app_id');
   });
 
   it('shows that it cannot start when the app cannot say who is logged in', async () => {

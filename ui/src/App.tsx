@@ -3,6 +3,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   api,
+  asAppError,
   type AppError,
   type LoginOptions,
   type OAuthProvider,
@@ -30,7 +31,8 @@ import { useTheme } from './theme';
 type Tab = 'wallet' | 'nfts' | 'settings';
 type Route =
   | { page: 'starting' }
-  | { page: 'offline' }
+  /** `detail`: the service URL tried and what went wrong, when the app knows. */
+  | { page: 'offline'; detail?: string }
   /** `notice`: how an OAuth login that came back here ended, shown under the buttons. */
   | { page: 'login'; email: string; notice?: AppError }
   /** Waiting for an OAuth login in the system browser. */
@@ -82,24 +84,30 @@ function Widget() {
   useEffect(() => {
     let live = true;
     let started = false;
-    api
-      .watchStatus((status) => {
-        if (!live || started || status === 'not_initialized' || status === 'initializing') return;
-        started = true;
-        api.getCurrentServiceUser().then(
-          (current) => {
-            if (!live) return;
-            setUser(current);
-            setRoute(routeFor(status));
-          },
-          () => {
-            if (live) setRoute({ page: 'offline' });
-          },
-        );
-      })
-      .catch(() => {
-        if (live && !started) setRoute({ page: 'offline' });
-      });
+    const offline = (e?: unknown) => {
+      if (live) setRoute(e === undefined ? { page: 'offline' } : { page: 'offline', detail: asAppError(e).message });
+    };
+    // The service first: an app with no configuration, or a service that does
+    // not answer, shows the offline page with the URL it tried.
+    api.getAppInfo().then(() => {
+      if (!live) return;
+      api
+        .watchStatus((status) => {
+          if (!live || started || status === 'not_initialized' || status === 'initializing') return;
+          started = true;
+          api.getCurrentServiceUser().then(
+            (current) => {
+              if (!live) return;
+              setUser(current);
+              setRoute(routeFor(status));
+            },
+            () => offline(),
+          );
+        })
+        .catch(() => {
+          if (!started) offline();
+        });
+    }, offline);
     return () => {
       live = false;
     };
@@ -191,6 +199,11 @@ function Widget() {
           <div className="brand">
             <Logo />
             <p role="alert">{t('starting.offline')}</p>
+            {route.detail && (
+              <p id="offline-detail" className="muted">
+                <code>{route.detail}</code>
+              </p>
+            )}
             <button className="secondary" onClick={retry}>
               {t('common.retry')}
             </button>

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Nfts } from './Nfts';
 import type { ServiceNft } from '../api';
 import { deferred, fail, mockCommands, nft, renderPage, seconds, tick } from '../test/harness';
+import { layOut } from '../test/layout';
 
 const stored = (nfts: number) => () => ({ balances: 0, nfts });
 
@@ -134,7 +135,7 @@ describe('Nfts', () => {
       Standard: 'ERC-721',
       Link: 'https://foxes.example/1',
     });
-    expect(screen.queryByText('Fox #2')).not.toBeInTheDocument();
+    expect(screen.getByText('Fox #2')).not.toBeVisible();
 
     await page.user.click(screen.getByRole('button', { name: 'Back' }));
 
@@ -259,5 +260,161 @@ describe('Nfts', () => {
     await page.user.click(screen.getByRole('button', { name: 'Open in browser' }));
     await tick();
     expect(ipc.argsOf('openNftLink')).toEqual([{ link }]);
+  });
+});
+
+describe('Nfts with 10,000', () => {
+  // Pal #0 to Pal #9999, two to a row; a row with its gap is 228 px until one is
+  // measured (jsdom measures nothing), the page's view 600 px.
+  const many = Array.from({ length: 10_000 }, (_, i) => nft({ name: `Pal #${i}`, imageUrl: `https://pals.example/${i}.png` }));
+  const ROW = 228;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    layOut({ view: 600 });
+  });
+
+  const page = () => document.querySelector<HTMLElement>('main.page')!;
+  const drawn = () => screen.queryAllByText(/^Pal #\d+$/, { selector: '.caption > span' }).map((s) => s.textContent);
+  const scrollTo = async (top: number) => {
+    fireEvent.scroll(page(), { target: { scrollTop: top } });
+    await tick();
+  };
+
+  it('has only the tiles in view (and a row or two more) in the document, with pictures for those only', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    renderPage(<Nfts />);
+    await tick();
+    // The next frame looks at the view.
+    await tick(20);
+
+    // Rows 0 to 2 in view, two more below.
+    expect(drawn()).toEqual(Array.from({ length: 10 }, (_, i) => `Pal #${i}`));
+    expect(document.querySelectorAll('.tile img')).toHaveLength(10);
+    for (const img of document.querySelectorAll('.tile img')) expect(img).toHaveAttribute('loading', 'lazy');
+    const grid = screen.getByRole('list', { name: 'NFTs' });
+    expect(grid).toHaveClass('grid');
+    // The rows not drawn are padding of their height: the scroll bar is as for 10,000.
+    expect(grid.style.paddingTop).toBe('0px');
+    expect(grid.style.paddingBottom).toBe(`${(5000 - 5) * ROW}px`);
+    expect(within(grid).getAllByRole('listitem')[0]).toHaveAttribute('aria-setsize', '10000');
+  });
+
+  it('draws other tiles as the page scrolls, and only those', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    renderPage(<Nfts />);
+    await tick();
+
+    // Row 2,500 at the top of the view: rows 2,498 to 2,504 drawn.
+    await scrollTo(2500 * ROW);
+    expect(drawn()).toEqual(Array.from({ length: 14 }, (_, i) => `Pal #${4996 + i}`));
+    expect(screen.getByRole('list', { name: 'NFTs' }).style.paddingTop).toBe(`${2498 * ROW}px`);
+
+    // The very end: the last rows, nothing past them.
+    await scrollTo(5000 * ROW - 600);
+    expect(drawn().at(-1)).toBe('Pal #9999');
+    expect(drawn().length).toBeLessThanOrEqual(14);
+    expect(screen.getByRole('list', { name: 'NFTs' }).style.paddingBottom).toBe('0px');
+
+    await scrollTo(0);
+    expect(drawn()[0]).toBe('Pal #0');
+    expect(screen.queryByText('Pal #9999')).not.toBeInTheDocument();
+  });
+
+  it('filters by name, case-insensitive, from the top, with an empty state that clears the search', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    const { user } = renderPage(<Nfts />);
+    await tick();
+    await scrollTo(1000 * ROW);
+
+    const search = screen.getByRole('searchbox', { name: 'Search NFTs' });
+    await user.type(search, 'PAL #999');
+    await tick();
+    // Pal #999 and Pal #9990 to #9999: 11, all drawn.
+    expect(drawn()).toEqual(['Pal #999', ...Array.from({ length: 10 }, (_, i) => `Pal #${9990 + i}`)]);
+    expect(page().scrollTop).toBe(0);
+
+    // The collection's name matches too.
+    await user.clear(search);
+    await user.type(search, 'satchel friends');
+    await tick();
+    expect(drawn()[0]).toBe('Pal #0');
+
+    await user.clear(search);
+    await user.type(search, 'zebra');
+    await tick();
+    expect(drawn()).toEqual([]);
+    expect(screen.getByRole('status')).toHaveTextContent('No NFT matches “zebra”.');
+    await user.click(screen.getByRole('button', { name: 'Clear the search' }));
+    await tick(20);
+    expect(search).toHaveValue('');
+    expect(drawn()).toHaveLength(10);
+
+    // Esc empties the field too.
+    await user.type(search, 'Pal #5{Escape}');
+    await tick();
+    expect(search).toHaveValue('');
+  });
+
+  it('offers no search for a few NFTs', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many.slice(0, 7) });
+    renderPage(<Nfts />);
+    await tick();
+    expect(drawn()).toHaveLength(7);
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+  });
+
+  it('moves the focus with the arrow keys, Home and End, drawing the tile it reaches', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    const { user } = renderPage(<Nfts />);
+    await tick();
+
+    tile('Pal #0').focus();
+    await user.keyboard('{ArrowRight}');
+    expect(tile('Pal #1')).toHaveFocus();
+    await user.keyboard('{ArrowDown}');
+    expect(tile('Pal #3')).toHaveFocus();
+    await user.keyboard('{ArrowLeft}{ArrowUp}');
+    expect(tile('Pal #0')).toHaveFocus();
+
+    await user.keyboard('{End}');
+    await tick();
+    expect(tile('Pal #9999')).toHaveFocus();
+    expect(page().scrollTop).toBe(5000 * ROW - 600);
+    expect(screen.queryByText('Pal #0')).not.toBeInTheDocument();
+
+    await user.keyboard('{Home}');
+    await tick();
+    expect(tile('Pal #0')).toHaveFocus();
+    expect(page().scrollTop).toBe(0);
+  });
+
+  it('comes back from a detail to the same place in the grid, the NFT focused', async () => {
+    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    const { user } = renderPage(<Nfts />);
+    await tick();
+    await scrollTo(3000 * ROW);
+
+    await user.click(tile('Pal #6001'));
+    expect(screen.getByRole('heading', { name: 'Pal #6001' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await tick();
+
+    expect(page().scrollTop).toBe(3000 * ROW);
+    expect(tile('Pal #6001')).toHaveFocus();
+  });
+
+  it('tells the app once the first row of thumbnails is drawn', async () => {
+    const ipc = mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    renderPage(<Nfts />);
+    await tick();
+
+    fireEvent.load(within(tile('Pal #0')).getByRole('img'));
+    await tick(100);
+    expect(ipc.count('markShown')).toBe(0);
+    fireEvent.load(within(tile('Pal #1')).getByRole('img'));
+    fireEvent.load(within(tile('Pal #2')).getByRole('img'));
+    await tick(100);
+    expect(ipc.argsOf('markShown')).toEqual([{ what: 'nfts' }]);
   });
 });

@@ -1,20 +1,36 @@
-import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../action';
-import { api, thumbnailSrc, type ServiceNft } from '../api';
+import { api, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../api';
 import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
+import { NoMatch, SEARCH_FROM, SearchField, matches } from '../search';
 import { ErrorNotice, Header, Skeleton, shortAddress } from '../ui';
+import { VirtualList } from '../virtual';
 
-function Thumb({ nft, size }: { nft: ServiceNft; size: 'tile' | 'detail' }) {
+/** The grid's columns (as `.grid` in styles.css) and a row's height with its gap
+ * in the 400 px window, until the first rows are measured. */
+const COLUMNS = 2;
+const ROW_ESTIMATE = 228;
+
+/** `onSettled`: called once the picture has loaded or failed, or at once when
+ * there is none. */
+function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; onSettled?: () => void }) {
   const { t } = useI18n();
   const [broken, setBroken] = useState(false);
+  const picture = nft.imageUrl !== '' && !broken;
+  const settled = useEffectEvent(() => onSettled?.());
+  useEffect(() => {
+    if (!picture) settled();
+  }, [picture]);
   return (
     <div className="thumb">
-      {nft.imageUrl && !broken ? (
+      {picture ? (
         <img
           src={thumbnailSrc(nft.imageUrl, size)}
           alt={nft.name}
           loading="lazy"
+          decoding="async"
+          onLoad={() => onSettled?.()}
           onError={() => setBroken(true)}
         />
       ) : (
@@ -25,12 +41,20 @@ function Thumb({ nft, size }: { nft: ServiceNft; size: 'tile' | 'detail' }) {
   );
 }
 
+/** One NFT of the list, with where it is in it (its key). */
+interface Listed {
+  nft: ServiceNft;
+  index: number;
+}
+
 export function Nfts() {
   const { t } = useI18n();
   const [nfts, setNfts] = useState<ServiceNft[] | null>(null);
-  const [selected, setSelected] = useState<ServiceNft | null>(null);
+  // The NFT whose detail shows (its index in `nfts`), and where in the grid it is.
+  const [selected, setSelected] = useState<{ index: number; position: number } | null>(null);
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('nfts');
+  const page = useRef<HTMLElement>(null);
 
   // What the app has stored, or (`refresh`) what it reads from the chain, which
   // starts its cooldown.
@@ -57,54 +81,121 @@ export function Nfts() {
   }, []);
 
   const [network, setNetwork] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  // Typing stays quick however many NFTs the grid filters.
+  const wanted = useDeferredValue(query);
   const networks = useMemo(() => [...new Set((nfts ?? []).map((n) => n.contract.network))], [nfts]);
-  const shown = network === null ? nfts : (nfts ?? []).filter((n) => n.contract.network === network);
+  const listed = useMemo<Listed[]>(() => (nfts ?? []).map((nft, index) => ({ nft, index })), [nfts]);
+  const shown = useMemo(
+    () =>
+      listed.filter(
+        ({ nft }) => (network === null || nft.contract.network === network) && matches(wanted, nft.name, nft.contract.name),
+      ),
+    [listed, network, wanted],
+  );
 
-  if (selected) {
-    return <NftDetail nft={selected} onBack={() => setSelected(null)} />;
+  // The first row's thumbnails drawn: what the desktop benchmark times.
+  const firstRow = useRef(new Set<number>());
+  const markedFirstRow = useRef(false);
+  const settleFirstRow = (position: number) => {
+    if (markedFirstRow.current) return;
+    firstRow.current.add(position);
+    if (firstRow.current.size >= Math.min(COLUMNS, shown.length)) {
+      markedFirstRow.current = true;
+      markShownAfterPaint('nfts');
+    }
+  };
+
+  // A new filter shows its matches from the top.
+  const filter = (apply: () => void) => {
+    apply();
+    if (page.current) page.current.scrollTop = 0;
+  };
+
+  // The grid stays (hidden) under an NFT's detail; back from it, the grid is
+  // where it was and the NFT's tile has the focus.
+  const scrolled = useRef(0);
+  const opened = useRef<number | null>(null);
+  function open(index: number, position: number) {
+    scrolled.current = page.current?.scrollTop ?? 0;
+    setSelected({ index, position });
   }
+  useLayoutEffect(() => {
+    if (selected || opened.current === null || !page.current) return;
+    page.current.scrollTop = scrolled.current;
+    page.current.querySelector<HTMLElement>(`.grid > [data-index="${opened.current}"] .tile`)?.focus();
+    opened.current = null;
+  }, [selected]);
+  const detail = selected && nfts ? nfts[selected.index] : null;
 
   return (
-    <main className="page">
-      <div className="toolbar">
-        {networks.length > 1 ? (
-          <div className="segmented" role="group" aria-label={t('nfts.network')}>
-            {[null, ...networks].map((n) => (
-              <button key={n ?? ''} aria-pressed={network === n} onClick={() => setNetwork(n)}>
-                {n ?? t('nfts.allNetworks')}
-              </button>
+    <>
+      {detail && selected && (
+        <NftDetail
+          nft={detail}
+          onBack={() => {
+            opened.current = selected.position;
+            setSelected(null);
+          }}
+        />
+      )}
+      <main className="page" ref={page} hidden={detail !== null}>
+        <div className="toolbar">
+          {networks.length > 1 ? (
+            <div className="segmented" role="group" aria-label={t('nfts.network')}>
+              {[null, ...networks].map((n) => (
+                <button key={n ?? ''} aria-pressed={network === n} onClick={() => filter(() => setNetwork(n))}>
+                  {n ?? t('nfts.allNetworks')}
+                </button>
+              ))}
+            </div>
+          ) : (
+            <span />
+          )}
+          <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || cooldown.seconds > 0}>
+            {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
+          </button>
+        </div>
+        {listed.length >= SEARCH_FROM && (
+          <SearchField id="nfts-search" label={t('nfts.search')} value={query} onChange={(q) => filter(() => setQuery(q))} />
+        )}
+        <ErrorNotice error={error} onRetry={() => load(false)} />
+        {nfts === null && !error && (
+          <div className="grid" aria-busy="true">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} height={170} />
             ))}
           </div>
-        ) : (
-          <span />
         )}
-        <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || cooldown.seconds > 0}>
-          {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
-        </button>
-      </div>
-      <ErrorNotice error={error} onRetry={() => load(false)} />
-      {nfts === null && !error && (
-        <div className="grid" aria-busy="true">
-          {[0, 1, 2, 3].map((i) => (
-            <Skeleton key={i} height={170} />
-          ))}
-        </div>
-      )}
-      {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
-      {shown && shown.length > 0 && (
-        <div className="grid">
-          {shown.map((nft, i) => (
-            <button className="tile" key={`${nft.contract.address}:${nft.name}:${nft.account.address}:${i}`} onClick={() => setSelected(nft)}>
-              <Thumb nft={nft} size="tile" />
-              <span className="caption">
-                <span>{nft.name}</span>
-                {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
-              </span>
-            </button>
-          ))}
-        </div>
-      )}
-    </main>
+        {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
+        {listed.length > 0 && shown.length === 0 && (
+          <NoMatch id="nfts-no-match" onClear={() => filter(() => setQuery(''))}>
+            {t('nfts.noMatch', { query: wanted.trim() })}
+          </NoMatch>
+        )}
+        {shown.length > 0 && (
+          <VirtualList
+            // A new filter is a new list, drawn from the top.
+            key={`${network ?? ''}\n${wanted}`}
+            className="grid"
+            label={t('nfts.title')}
+            items={shown}
+            columns={COLUMNS}
+            estimate={ROW_ESTIMATE}
+            itemKey={({ index }) => index}
+            renderItem={({ nft, index }, position) => (
+              <button className="tile" onClick={() => open(index, position)}>
+                <Thumb nft={nft} size="tile" onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined} />
+                <span className="caption">
+                  <span>{nft.name}</span>
+                  {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
+                </span>
+              </button>
+            )}
+          />
+        )}
+      </main>
+    </>
   );
 }
 

@@ -22,6 +22,30 @@ describe('Settings', () => {
     expect(screen.getByText('Signed in with: email')).toBeInTheDocument();
   });
 
+  it('shows no update when none waits', async () => {
+    const ipc = mockCommands({});
+    renderSettings();
+    await tick();
+    expect(ipc.count('getUpdate')).toBe(1);
+    expect(screen.queryByRole('button', { name: 'Restart and update' })).not.toBeInTheDocument();
+  });
+
+  it('says an update is ready, and installs it on restart', async () => {
+    const ipc = mockCommands({ getUpdate: () => '0.2.0', installUpdate: () => true });
+    const page = renderSettings();
+    expect(await screen.findByText('Version 0.2.0 is ready')).toBeInTheDocument();
+    expect(screen.getByText('An update is ready: it installs when Satchel restarts.')).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Restart and update' }));
+    expect(ipc.count('installUpdate')).toBe(1);
+  });
+
+  it('says why an update could not be installed', async () => {
+    mockCommands({ getUpdate: () => '0.2.0', installUpdate: () => fail('UnknownError', 'pkexec was dismissed') });
+    const page = renderSettings();
+    await page.user.click(await screen.findByRole('button', { name: 'Restart and update' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The update could not be installed: pkexec was dismissed');
+  });
+
   it('switches the visible texts to 한국어 and to 日本語, and remembers the choice', async () => {
     mockCommands({});
     const page = renderSettings();

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { api, type ServiceUser } from '../api';
+import { useEffect, useState } from 'react';
+import { api, asAppError, type ServiceUser } from '../api';
 import { useI18n, type Language } from '../i18n';
 import { useTheme, type Theme } from '../theme';
 import { ChangePin } from './ChangePin';
@@ -10,6 +10,50 @@ const languages: { id: Language; name: string }[] = [
   { id: 'ko', name: '한국어' },
   { id: 'ja', name: '日本語' },
 ];
+
+/** "An update is ready": the version the app downloaded and checked, and a
+ * button that installs it and restarts. Nothing when no update waits. */
+function UpdateReady() {
+  const { t } = useI18n();
+  const [version, setVersion] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.getUpdate().then(
+      (v) => {
+        if (live) setVersion(v);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (version === null) return null;
+  const install = () => {
+    setFailed(null);
+    api.installUpdate().then(
+      (installed) => {
+        if (!installed) setVersion(null);
+      },
+      (e) => setFailed(asAppError(e).message),
+    );
+  };
+  return (
+    <section id="settings-update" className="card" aria-labelledby="settings-update-title">
+      <div id="settings-update-title">{t('settings.update', { version })}</div>
+      <div className="muted">{t('settings.updateHint')}</div>
+      {failed !== null && (
+        <div className="notice error" role="alert">
+          {t('settings.updateFailed', { message: failed })}
+        </div>
+      )}
+      <button id="settings-update-install" onClick={install}>
+        {t('settings.updateRestart')}
+      </button>
+    </section>
+  );
+}
 
 /** A row of a settings list that opens a page: its name, a hint, a chevron. */
 function ListButton({ id, label, hint, onClick }: { id: string; label: string; hint: string; onClick: () => void }) {
@@ -67,6 +111,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
           {t('changePin.done')}
         </div>
       )}
+      <UpdateReady />
       <section className="card">
         <div className="muted">{t('settings.account')}</div>
         <div id="settings-email">{user?.userInfo?.email}</div>

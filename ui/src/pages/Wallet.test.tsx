@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../api';
 import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick } from '../test/harness';
+import { layOut } from '../test/layout';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
 const confirmed = () => keyStatus();
@@ -292,7 +293,7 @@ describe('Wallet', () => {
 
     await page.user.click(screen.getByRole('button', { name: 'Show my recovery phrase' }));
     await tick();
-    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).not.toBeVisible();
     expect(ipc.count('showRecoveryPhrase')).toBe(0);
     await page.user.keyboard('{Escape}');
     expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
@@ -356,7 +357,7 @@ describe('Wallet', () => {
     await tick();
     expect(ipc.argsOf('receive')).toStrictEqual([{ account: { network: 'anvil', address: ADDRESS } }]);
     expect(document.getElementById('receive-page')).toBeInTheDocument();
-    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).not.toBeVisible();
     expect(screen.getByRole('heading', { name: 'Receive ETH' })).toBeInTheDocument();
     expect(document.getElementById('receive-network')).toHaveTextContent('anvil · chain 31337');
     expect(document.getElementById('receive-address')?.textContent).toBe(ADDRESS);
@@ -422,7 +423,7 @@ describe('Wallet', () => {
     expect(within(activity).getByTestId('activity-row')).toHaveAttribute('data-hash', TX_HASH);
     await page.user.click(within(activity).getByTestId('activity-row'));
     expect(screen.getByTestId('activity-detail')).toBeInTheDocument();
-    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).not.toBeVisible();
 
     await page.user.click(screen.getByRole('button', { name: 'Back' }));
     expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
@@ -434,5 +435,136 @@ describe('Wallet', () => {
     renderPage(<Wallet showActivity />);
     await tick();
     expect(screen.getByRole('heading', { name: 'Activity' })).toHaveFocus();
+  });
+});
+
+describe('Wallet with 1,000 tokens', () => {
+  // T0 to T999 under one account; a row is 57 px until one is measured (jsdom
+  // measures nothing); the token list starts 200 px down a page whose view is 600 px.
+  const tokens = Array.from({ length: 1000 }, (_, i) => ({
+    symbol: `T${i}`,
+    balance: String(i + 1),
+    contract: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+  }));
+  const ROW = 57;
+  const TOP = 200;
+  const handlers = () => ({
+    getActivity: noActivity,
+    getKeyState: confirmed,
+    getRefreshWait: waits(30),
+    getBalance: () => [balance({ network: 'anvil', tokens })],
+  });
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    layOut({ view: 600, listTop: TOP });
+  });
+
+  const page = () => document.querySelector<HTMLElement>('main.page')!;
+  const drawn = () =>
+    screen
+      .queryAllByTestId(/^balance-T\d+$/)
+      .map((e) => e.dataset.testid?.slice('balance-'.length));
+  const scrollTo = async (top: number) => {
+    fireEvent.scroll(page(), { target: { scrollTop: top } });
+    await tick();
+  };
+
+  it('has only the token rows in view (and two more each side) in the document', async () => {
+    mockCommands(handlers());
+    renderPage(<Wallet />);
+    await tick();
+    await tick(20);
+
+    // 400 px of the list in view: rows 0 to 7, two more below.
+    expect(drawn()).toEqual(Array.from({ length: 10 }, (_, i) => `T${i}`));
+    const list = screen.getByRole('list', { name: 'Tokens on anvil' });
+    expect(list.style.paddingBottom).toBe(`${(1000 - 10) * ROW}px`);
+    // The coin row stays above the list.
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+  });
+
+  it('draws other rows as the page scrolls, and only those', async () => {
+    mockCommands(handlers());
+    renderPage(<Wallet />);
+    await tick();
+
+    await scrollTo(TOP + 500 * ROW);
+    expect(drawn()).toEqual(Array.from({ length: 15 }, (_, i) => `T${498 + i}`));
+    expect(screen.queryByTestId('balance-T0')).not.toBeInTheDocument();
+
+    await scrollTo(TOP + 1000 * ROW - 600);
+    expect(drawn().at(-1)).toBe('T999');
+    expect(drawn().length).toBeLessThanOrEqual(15);
+  });
+
+  it('filters the rows by symbol, case-insensitive, with an empty state', async () => {
+    mockCommands(handlers());
+    const { user } = renderPage(<Wallet />);
+    await tick();
+
+    const search = screen.getByRole('searchbox', { name: 'Search tokens' });
+    await user.type(search, 't99');
+    await tick();
+    // T99 and T990 to T999; the coin (ETH) does not match.
+    expect(drawn()).toEqual(['T99', ...Array.from({ length: 10 }, (_, i) => `T${990 + i}`)]);
+    expect(screen.queryByTestId('balance-ETH')).not.toBeInTheDocument();
+
+    await user.clear(search);
+    await user.type(search, 'eth');
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(drawn()).toEqual([]);
+
+    await user.clear(search);
+    await user.type(search, 'nothing like it');
+    await tick();
+    expect(screen.getByRole('status')).toHaveTextContent('No token matches “nothing like it”.');
+    expect(screen.queryByRole('region', { name: 'anvil' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear the search' }));
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(drawn()[0]).toBe('T0');
+  });
+
+  it('offers no search for a few rows', async () => {
+    mockCommands({ ...handlers(), getBalance: () => [balance({ network: 'anvil', tokens: tokens.slice(0, 6) })] });
+    renderPage(<Wallet />);
+    await tick();
+    expect(drawn()).toHaveLength(6);
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+  });
+
+  it('comes back from Receive of a row far down to the same place, its button focused', async () => {
+    mockCommands({
+      ...handlers(),
+      receive: () => receiveInfo({ account: { network: 'anvil', address: ADDRESS, contract: tokens[700].contract }, symbol: 'T700' }),
+    });
+    const { user } = renderPage(<Wallet />);
+    await tick();
+    await scrollTo(TOP + 698 * ROW);
+
+    await user.click(screen.getByRole('button', { name: 'Receive T700' }));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Receive T700' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await tick();
+
+    expect(page().scrollTop).toBe(TOP + 698 * ROW);
+    expect(screen.getByRole('button', { name: 'Receive T700' })).toHaveFocus();
+  });
+
+  it('moves the focus from row to row with the arrow keys, to the same button', async () => {
+    mockCommands(handlers());
+    const { user } = renderPage(<Wallet onSend={vi.fn()} />);
+    await tick();
+
+    screen.getByRole('button', { name: 'Receive T0' }).focus();
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(screen.getByRole('button', { name: 'Receive T2' })).toHaveFocus();
+    await user.keyboard('{End}');
+    await tick();
+    expect(screen.getByRole('button', { name: 'Receive T999' })).toHaveFocus();
+    expect(screen.queryByTestId('balance-T0')).not.toBeInTheDocument();
   });
 });

@@ -1,14 +1,19 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../action';
-import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry } from '../api';
+import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../api';
 import { useRefreshCooldown } from '../countdown';
 import { useI18n } from '../i18n';
 import { CoinMark, ErrorNotice, Skeleton, displayAmount, shortAddress } from '../ui';
 import { copyText } from '../copy';
+import { NoMatch, SEARCH_FROM, SearchField, matches } from '../search';
+import { VirtualList } from '../virtual';
 import { Activity, ActivityDetail } from './Activity';
 import { Receive } from './Receive';
 import { RecoveryPhrase } from './RecoveryPhrase';
 import type { SendTarget } from './Send';
+
+/** A token row's height in the 400 px window, until the first rows are measured. */
+const TOKEN_ROW_ESTIMATE = 57;
 
 /** The time, renewed every second: for "updated N s ago". */
 function useClock(): number {
@@ -67,11 +72,21 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
   // The transaction whose detail shows; the balances stay as they are.
   const [transaction, setTransaction] = useState<ActivityEntry | null>(null);
+  // A sub-page (recovery phrase, Receive, a transaction) shows instead of the
+  // balances, which stay (hidden) as they were: back from it, the page is where
+  // it was.
+  const page = useRef<HTMLElement>(null);
+  const scrolled = useRef(0);
+  const sub = phraseOpen || receiving !== null || transaction !== null;
+  function leave(open: () => void) {
+    scrolled.current = page.current?.scrollTop ?? 0;
+    open();
+  }
   // Back from Receive, the focus returns to the button that opened it.
   const opener = useRef<string | null>(null);
   function openReceive(id: string, account: AccountRef) {
     opener.current = id;
-    setReceiving(account);
+    leave(() => setReceiving(account));
   }
   useEffect(() => {
     if (receiving || !opener.current) return;
@@ -127,136 +142,185 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
     }
   }
 
-  if (phraseOpen) {
-    return (
-      <RecoveryPhrase
-        onBack={() => setPhraseOpen(false)}
-        onDone={() => {
-          setRemind(false);
-          setPhraseOpen(false);
-        }}
+  // The rows the search leaves: per account its coin (by symbol) and its tokens
+  // (by symbol or contract); accounts with neither are left out.
+  const [query, setQuery] = useState('');
+  const wanted = useDeferredValue(query);
+  const rowCount = useMemo(() => (balances ?? []).reduce((n, a) => n + 1 + a.tokens.length, 0), [balances]);
+  const shownAccounts = useMemo(
+    () =>
+      (balances ?? [])
+        .map((account) => ({
+          account,
+          coin: matches(wanted, account.symbol),
+          tokens: wanted.trim() === '' ? account.tokens : account.tokens.filter((token) => matches(wanted, token.symbol, token.contract)),
+        }))
+        .filter(({ coin, tokens }) => coin || tokens.length > 0),
+    [balances, wanted],
+  );
+  const search = (q: string) => {
+    setQuery(q);
+    if (page.current) page.current.scrollTop = 0;
+  };
+
+  useLayoutEffect(() => {
+    if (!sub && page.current) page.current.scrollTop = scrolled.current;
+  }, [sub]);
+  // Back from a transaction, the activity is read again.
+  const [activityVisit, setActivityVisit] = useState(0);
+
+  const tokenRow = (account: AccountBalanceInfo, token: TokenBalanceInfo) => (
+    <div className="row">
+      <CoinMark symbol={token.symbol} />
+      <span className="label">
+        {token.symbol}
+        <small>{shortAddress(token.contract)}</small>
+      </span>
+      <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
+        {displayAmount(token.balance)}
+      </span>
+      {onSend && (
+        <SendButton
+          id={`send-${account.network}-${token.symbol}`}
+          symbol={token.symbol}
+          onClick={() =>
+            onSend({
+              account: { network: account.network, address: account.address, contract: token.contract },
+              symbol: token.symbol,
+              balance: token.balance,
+            })
+          }
+        />
+      )}
+      <ReceiveButton
+        id={`receive-${account.network}-${token.symbol}`}
+        symbol={token.symbol}
+        onClick={() =>
+          openReceive(`receive-${account.network}-${token.symbol}`, {
+            network: account.network,
+            address: account.address,
+            contract: token.contract,
+          })
+        }
       />
-    );
-  }
-
-  if (receiving) {
-    return <Receive account={receiving} onBack={() => setReceiving(null)} />;
-  }
-
-  if (transaction) {
-    return <ActivityDetail entry={transaction} onBack={() => setTransaction(null)} />;
-  }
+    </div>
+  );
 
   const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
   return (
-    <main className="page">
-      {remind && (
-        <section id="phrase-reminder" className="notice warning stack" aria-labelledby="phrase-reminder-title">
-          <strong id="phrase-reminder-title">{t('wallet.phraseReminder')}</strong>
-          <span>{t('wallet.phraseReminderBody')}</span>
-          <button id="phrase-reminder-open" className="secondary" onClick={() => setPhraseOpen(true)}>
-            {t('wallet.phraseReminderOpen')}
-          </button>
-        </section>
+    <>
+      {phraseOpen && (
+        <RecoveryPhrase
+          onBack={() => setPhraseOpen(false)}
+          onDone={() => {
+            setRemind(false);
+            setPhraseOpen(false);
+          }}
+        />
       )}
-      <div className="toolbar">
-        <span id="wallet-updated">
-          {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
-        </span>
-        <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.seconds > 0}>
-          {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
-        </button>
-      </div>
-      <ErrorNotice error={error} onRetry={balances ? undefined : load} />
-      {balances === null && !error && (
-        <div className="card" aria-busy="true" aria-label={t('common.loading')}>
-          <Skeleton height={28} width="50%" />
-          {[0, 1, 2].map((i) => (
-            <div className="row" key={i}>
-              <Skeleton height={32} width={32} />
-              <Skeleton height={16} />
-            </div>
-          ))}
-        </div>
+      {receiving && <Receive account={receiving} onBack={() => setReceiving(null)} />}
+      {transaction && (
+        <ActivityDetail
+          entry={transaction}
+          onBack={() => {
+            setTransaction(null);
+            setActivityVisit((n) => n + 1);
+          }}
+        />
       )}
-      {balances?.length === 0 && <div className="card muted">{t('wallet.empty')}</div>}
-      {balances?.map((account) => (
-        <section className="card network" key={`${account.network}:${account.address}`} aria-label={account.network}>
-          <div className="network-head">
-            <span className="name">{account.network}</span>
-            <button className="address" onClick={() => copy(account.address)} title={t('wallet.copy')}>
-              {copied === account.address ? t('wallet.copied') : shortAddress(account.address)}
+      <main className="page" ref={page} hidden={sub}>
+        {remind && (
+          <section id="phrase-reminder" className="notice warning stack" aria-labelledby="phrase-reminder-title">
+            <strong id="phrase-reminder-title">{t('wallet.phraseReminder')}</strong>
+            <span>{t('wallet.phraseReminderBody')}</span>
+            <button id="phrase-reminder-open" className="secondary" onClick={() => leave(() => setPhraseOpen(true))}>
+              {t('wallet.phraseReminderOpen')}
             </button>
-          </div>
-          <div>
-            <div className="row">
-              <CoinMark symbol={account.symbol} />
-              <span className="label">
-                {account.symbol}
-                <small>{account.network}</small>
-              </span>
-              <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
-                {displayAmount(account.balance)}
-              </span>
-              {onSend && (
-                <SendButton
-                  id={`send-${account.network}`}
-                  symbol={account.symbol}
-                  onClick={() =>
-                    onSend({
-                      account: { network: account.network, address: account.address },
-                      symbol: account.symbol,
-                      balance: account.balance,
-                    })
-                  }
-                />
-              )}
-              <ReceiveButton
-                id={`receive-${account.network}`}
-                symbol={account.symbol}
-                onClick={() => openReceive(`receive-${account.network}`, { network: account.network, address: account.address })}
-              />
-            </div>
-            {account.tokens.map((token) => (
-              <div className="row" key={token.contract}>
-                <CoinMark symbol={token.symbol} />
-                <span className="label">
-                  {token.symbol}
-                  <small>{shortAddress(token.contract)}</small>
-                </span>
-                <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
-                  {displayAmount(token.balance)}
-                </span>
-                {onSend && (
-                  <SendButton
-                    id={`send-${account.network}-${token.symbol}`}
-                    symbol={token.symbol}
-                    onClick={() =>
-                      onSend({
-                        account: { network: account.network, address: account.address, contract: token.contract },
-                        symbol: token.symbol,
-                        balance: token.balance,
-                      })
-                    }
-                  />
-                )}
-                <ReceiveButton
-                  id={`receive-${account.network}-${token.symbol}`}
-                  symbol={token.symbol}
-                  onClick={() =>
-                    openReceive(`receive-${account.network}-${token.symbol}`, {
-                      network: account.network,
-                      address: account.address,
-                      contract: token.contract,
-                    })
-                  }
-                />
+          </section>
+        )}
+        <div className="toolbar">
+          <span id="wallet-updated">
+            {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
+          </span>
+          <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.seconds > 0}>
+            {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
+          </button>
+        </div>
+        {rowCount >= SEARCH_FROM && <SearchField id="wallet-search" label={t('wallet.search')} value={query} onChange={search} />}
+        <ErrorNotice error={error} onRetry={balances ? undefined : load} />
+        {balances === null && !error && (
+          <div className="card" aria-busy="true" aria-label={t('common.loading')}>
+            <Skeleton height={28} width="50%" />
+            {[0, 1, 2].map((i) => (
+              <div className="row" key={i}>
+                <Skeleton height={32} width={32} />
+                <Skeleton height={16} />
               </div>
             ))}
           </div>
-        </section>
-      ))}
-      <Activity onOpen={setTransaction} focus={showActivity} />
-    </main>
+        )}
+        {balances?.length === 0 && <div className="card muted">{t('wallet.empty')}</div>}
+        {balances && balances.length > 0 && shownAccounts.length === 0 && (
+          <NoMatch id="wallet-no-match" onClear={() => search('')}>
+            {t('wallet.noMatch', { query: wanted.trim() })}
+          </NoMatch>
+        )}
+        {shownAccounts.map(({ account, coin, tokens }) => (
+          <section className="card network" key={`${account.network}:${account.address}`} aria-label={account.network}>
+            <div className="network-head">
+              <span className="name">{account.network}</span>
+              <button className="address" onClick={() => copy(account.address)} title={t('wallet.copy')}>
+                {copied === account.address ? t('wallet.copied') : shortAddress(account.address)}
+              </button>
+            </div>
+            <div>
+              {coin && (
+                <div className="row">
+                  <CoinMark symbol={account.symbol} />
+                  <span className="label">
+                    {account.symbol}
+                    <small>{account.network}</small>
+                  </span>
+                  <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
+                    {displayAmount(account.balance)}
+                  </span>
+                  {onSend && (
+                    <SendButton
+                      id={`send-${account.network}`}
+                      symbol={account.symbol}
+                      onClick={() =>
+                        onSend({
+                          account: { network: account.network, address: account.address },
+                          symbol: account.symbol,
+                          balance: account.balance,
+                        })
+                      }
+                    />
+                  )}
+                  <ReceiveButton
+                    id={`receive-${account.network}`}
+                    symbol={account.symbol}
+                    onClick={() => openReceive(`receive-${account.network}`, { network: account.network, address: account.address })}
+                  />
+                </div>
+              )}
+              {tokens.length > 0 && (
+                <VirtualList
+                  // A new search is a new list, drawn from the top.
+                  key={wanted}
+                  className="token-rows"
+                  label={t('wallet.tokens', { network: account.network })}
+                  items={tokens}
+                  estimate={TOKEN_ROW_ESTIMATE}
+                  itemKey={(token) => token.contract}
+                  renderItem={(token) => tokenRow(account, token)}
+                />
+              )}
+            </div>
+          </section>
+        ))}
+        <Activity key={activityVisit} onOpen={(entry) => leave(() => setTransaction(entry))} focus={showActivity} />
+      </main>
+    </>
   );
 }

@@ -45,8 +45,13 @@ afterEach(() => {
 });
 
 /** Commands every test may let pass: `markShown` is the desktop benchmark's
- * stopwatch, nothing a person sees. */
-const defaults: Partial<Record<Command, Handler>> = { markShown: () => null };
+ * stopwatch, nothing a person sees; the widget asks `getAppInfo` when it starts
+ * (the service answers) and Settings asks `getUpdate` (no update waits). */
+const defaults: Partial<Record<Command, Handler>> = {
+  markShown: () => null,
+  getAppInfo: () => appInfo(),
+  getUpdate: () => null,
+};
 
 /** Answers the app's commands with `handlers`; records every call. A handler that
  * throws (see `fail`) makes the command's promise reject, as the app's does. */

@@ -105,6 +105,11 @@ pub struct Settings {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The EVM networks wallets get accounts on.
     pub networks: Vec<NetworkConfig>,
+    /// The desktop app's updates: Tauri's `latest.json` and the packages it names
+    /// (`GET /v1/app/updates/{target}/{version}`, README: Updates). Default:
+    /// `updates` in `data_dir`; without a `latest.json` there is no update.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updates_dir: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -137,6 +142,7 @@ impl Default for Settings {
             mail: MailSettings::default(),
             trusted_proxies: Vec::new(),
             networks: Vec::new(),
+            updates_dir: None,
         }
     }
 }
@@ -174,6 +180,7 @@ impl fmt::Debug for Settings {
             mail,
             trusted_proxies,
             networks,
+            updates_dir,
         } = self;
         f.debug_struct("Settings")
             .field("bind", bind)
@@ -202,6 +209,7 @@ impl fmt::Debug for Settings {
             .field("mail", mail)
             .field("trusted_proxies", trusted_proxies)
             .field("networks", networks)
+            .field("updates_dir", updates_dir)
             .finish()
     }
 }
@@ -342,6 +350,13 @@ impl Settings {
                 self.data_dir.join("satchel.db").display()
             )
         })
+    }
+
+    /// The folder of the desktop app's updates in force.
+    pub fn updates_dir(&self) -> PathBuf {
+        self.updates_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("updates"))
     }
 
     pub fn upstream_timeout(&self) -> Duration {

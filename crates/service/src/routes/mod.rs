@@ -8,6 +8,7 @@ mod external;
 mod nfts;
 mod pin;
 mod transactions;
+mod updates;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
@@ -83,6 +84,9 @@ pub fn router(state: AppState) -> Router {
             get(transactions::list).merge(post(transactions::broadcast)),
         )
         .route("/v1/transactions/{tx_hash}", get(transactions::get_one))
+        // The desktop app's updates (no app key: public files).
+        .route("/v1/app/updates/files/{name}", get(updates::file))
+        .route("/v1/app/updates/{target}/{version}", get(updates::latest))
         .route("/.well-known/jwks.json", get(auth::jwks))
         .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
@@ -153,7 +157,7 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
     info(
         title = "Satchel wallet service",
         description = "Accounts, balances and NFTs of a Satchel wallet, and its PIN. Every /v1 \
-                       operation but the links in e-mails needs the app's key (X-API-KEY, \
+                       operation but the links in e-mails and the desktop app's updates needs the app's key (X-API-KEY, \
                        security scheme appKey) and the header parameters X-API-DOMAIN and \
                        X-SDK-TYPE; the wallet operations also need Authorization: Bearer \
                        <accessToken>. Errors are {statusCode, code, message}."
@@ -195,6 +199,8 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         transactions::broadcast,
         transactions::list,
         transactions::get_one,
+        updates::latest,
+        updates::file,
     ),
     components(schemas(satchel_api::ApiErrorBody)),
     modifiers(&SecurityHeaders, &CommonResponses)

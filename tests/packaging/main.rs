@@ -1,0 +1,561 @@
+//! The .deb as a person installs it: `scripts/package.sh --debug` builds it with
+//! the Tauri CLI (the updater's public key baked in), `dpkg-deb -x` unpacks it
+//! into a throwaway root, `desktop-file-validate` and `appstreamcli
+//! validate-tree` check its desktop entry and metadata, and the installed binary
+//! is started as the desktop entry's `Exec=` line says, with a clean
+//! environment (no `SATCHEL_*`) and a settings file in its config folder,
+//! through tauri-driver under Xvfb: first pointed at a service that is not there
+//! (the offline page names the URL), then at a local stack, through login to the
+//! wallet page, where Settings offers the signed update the service serves.
+//!
+//! A missing packaging or UI tool fails the test, unless `SATCHEL_SKIP_PACKAGING=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail, ensure};
+use fantoccini::{Client, ClientBuilder, Locator};
+use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
+use tokio::io::AsyncBufReadExt as _;
+use tokio::process::{Child, Command};
+
+/// How long a page may take to show what a step waits for.
+const PATIENCE: Duration = Duration::from_secs(30);
+const PIN: &str = "135790";
+/// The version the service offers; the package is 0.1.0.
+const UPDATE: &str = "0.2.0";
+/// Every size the package installs a PNG icon at (and a scalable SVG).
+const ICON_SIZES: [u32; 8] = [16, 24, 32, 48, 64, 128, 256, 512];
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tauri_cli() -> PathBuf {
+    repository().join("ui/node_modules/.bin/tauri")
+}
+
+/// A program from `PATH` (and `~/.cargo/bin` for tauri-driver).
+fn program(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if let Some(home) = std::env::var_os("CARGO_HOME")
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo").into_os_string()))
+    {
+        dirs.push(Path::new(&home).join("bin"));
+    }
+    dirs.into_iter()
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+}
+
+struct Tools {
+    xvfb: PathBuf,
+    tauri_driver: PathBuf,
+    webkit_driver: PathBuf,
+}
+
+/// The tools, or `None` when one is missing and `SATCHEL_SKIP_PACKAGING=1`.
+fn tools() -> Option<Tools> {
+    let missing: Vec<&str> = [
+        "dpkg-deb",
+        "desktop-file-validate",
+        "appstreamcli",
+        "npm",
+        "Xvfb",
+        "tauri-driver",
+        "WebKitWebDriver",
+    ]
+    .into_iter()
+    .filter(|name| program(name).is_none())
+    .chain((!tauri_cli().exists()).then_some("the Tauri CLI in ui/node_modules"))
+    .collect();
+    if !missing.is_empty() {
+        satchel_devstack::missing_dependency(
+            "PACKAGING",
+            &format!(
+                "a packaging tool is missing (scripts/setup.sh installs them): {}",
+                missing.join(", ")
+            ),
+        );
+        return None;
+    }
+    Some(Tools {
+        xvfb: program("Xvfb")?,
+        tauri_driver: program("tauri-driver")?,
+        webkit_driver: program("WebKitWebDriver")?,
+    })
+}
+
+/// Runs `command` to the end; its output is the error when it fails.
+async fn run(what: &str, command: &mut Command) -> anyhow::Result<String> {
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .with_context(|| format!("cannot run {what}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    ensure!(
+        output.status.success(),
+        "{what} failed ({}):\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Ok(stdout)
+}
+
+/// The updater's key pair, made once with the Tauri CLI and kept in the target
+/// folder: a new key each run would bake a new public key in, and rebuild the app.
+async fn updater_key() -> anyhow::Result<PathBuf> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("packaging");
+    std::fs::create_dir_all(&dir)?;
+    let key = dir.join("updater.key");
+    if !key.exists() || !dir.join("updater.key.pub").exists() {
+        run(
+            "tauri signer generate",
+            Command::new(tauri_cli())
+                .args(["signer", "generate", "--ci", "--force", "--password", ""])
+                .arg("--write-keys")
+                .arg(&key),
+        )
+        .await?;
+    }
+    Ok(key)
+}
+
+/// `scripts/package.sh --debug`, the .deb only, into `out`.
+async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
+    run(
+        "scripts/package.sh",
+        Command::new(repository().join("scripts/package.sh"))
+            .args(["--debug", "--bundles", "deb", "--no-compare", "--out"])
+            .arg(out)
+            .arg("--updater-pubkey")
+            .arg(pubkey)
+            .env_remove("TAURI_SIGNING_PRIVATE_KEY"),
+    )
+    .await?;
+    std::fs::read_dir(out)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "deb"))
+        .context("scripts/package.sh made no .deb")
+}
+
+/// The control file's `field`.
+fn field<'a>(control: &'a str, name: &str) -> &'a str {
+    control
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+        .map(str::trim)
+        .unwrap_or("")
+}
+
+/// The package's metadata and files, as a distribution expects them.
+async fn checks_the_package(deb: &Path, root: &Path) -> anyhow::Result<PathBuf> {
+    let control = run("dpkg-deb -f", Command::new("dpkg-deb").arg("-f").arg(deb)).await?;
+    assert_eq!(field(&control, "Package"), "satchel", "{control}");
+    assert_eq!(field(&control, "Version"), "0.1.0", "{control}");
+    for name in ["Maintainer", "Homepage", "Description", "Section"] {
+        assert!(!field(&control, name).is_empty(), "{name}:\n{control}");
+    }
+    let depends = field(&control, "Depends");
+    for package in [
+        "libwebkit2gtk-4.1-0",
+        "libgtk-3-0",
+        "libayatana-appindicator3-1",
+    ] {
+        assert!(depends.contains(package), "Depends: {depends}");
+    }
+    assert!(
+        field(&control, "Recommends").contains("gnome-keyring"),
+        "a Secret Service provider is recommended:\n{control}"
+    );
+
+    run(
+        "dpkg-deb -x",
+        Command::new("dpkg-deb").arg("-x").arg(deb).arg(root),
+    )
+    .await?;
+    let binary = root.join("usr/bin/satchel");
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&binary)?.permissions());
+    assert!(mode & 0o111 != 0, "the binary is executable: {mode:o}");
+    for size in ICON_SIZES {
+        let icon = root.join(format!(
+            "usr/share/icons/hicolor/{size}x{size}/apps/satchel.png"
+        ));
+        assert!(icon.is_file(), "{} is installed", icon.display());
+    }
+    assert!(
+        root.join("usr/share/icons/hicolor/scalable/apps/satchel.svg")
+            .is_file()
+    );
+    let metainfo = root.join("usr/share/metainfo/dev.satchel.wallet.metainfo.xml");
+    assert!(metainfo.is_file(), "the AppStream metadata is installed");
+    let desktop = root.join("usr/share/applications/Satchel.desktop");
+    assert!(desktop.is_file(), "the desktop entry is installed");
+
+    let validated = run(
+        "desktop-file-validate",
+        Command::new("desktop-file-validate").arg(&desktop),
+    )
+    .await?;
+    assert!(
+        !validated.contains("error:"),
+        "desktop-file-validate: {validated}"
+    );
+    // The metadata, and its links into the tree (the desktop entry it launches).
+    run(
+        "appstreamcli validate-tree",
+        Command::new("appstreamcli")
+            .args(["validate-tree", "--no-net"])
+            .arg(root),
+    )
+    .await?;
+    Ok(desktop)
+}
+
+/// The program the desktop entry starts, found as a desktop environment finds
+/// it: the first word of `Exec=` (field codes such as `%U` dropped) on `PATH`,
+/// here the throwaway root's `/usr/bin`.
+fn exec_of(desktop: &Path, root: &Path) -> anyhow::Result<(PathBuf, Vec<String>)> {
+    let entry = std::fs::read_to_string(desktop)?;
+    let exec = entry
+        .lines()
+        .find_map(|l| l.strip_prefix("Exec="))
+        .context("no Exec= line")?;
+    let mut words = exec.split_whitespace().filter(|w| !w.starts_with('%'));
+    let program = words.next().context("an empty Exec= line")?;
+    let args = words.map(str::to_owned).collect();
+    let path = if program.starts_with('/') {
+        root.join(program.trim_start_matches('/'))
+    } else {
+        root.join("usr/bin").join(program)
+    };
+    ensure!(
+        path.is_file(),
+        "Exec={exec}: {} is not installed",
+        path.display()
+    );
+    Ok((path, args))
+}
+
+/// A signed update the service offers: a small file (it is never installed)
+/// signed with the updater key by the Tauri CLI, and Tauri's `latest.json`
+/// naming it, in the service's updates folder.
+async fn serves_a_signed_update(stack: &LocalStack, key: &Path) -> anyhow::Result<()> {
+    let dir = stack.data_dir.join("updates");
+    std::fs::create_dir_all(&dir)?;
+    let name = format!("Satchel_{UPDATE}_amd64.deb");
+    let package = dir.join(&name);
+    std::fs::write(&package, b"Satchel 0.2.0, as the update test serves it")?;
+    run(
+        "tauri signer sign",
+        Command::new(tauri_cli())
+            .args(["signer", "sign", "--password", ""])
+            .arg("--private-key-path")
+            .arg(key)
+            .arg(&package)
+            .env_remove("TAURI_SIGNING_PRIVATE_KEY"),
+    )
+    .await?;
+    let signature = std::fs::read_to_string(dir.join(format!("{name}.sig")))?;
+    let manifest = serde_json::json!({
+        "version": UPDATE,
+        "notes": "The packaging test's update",
+        "pub_date": "2026-11-23T10:00:00Z",
+        "platforms": {
+            "linux-x86_64-deb": { "url": name, "signature": signature.trim() },
+        },
+    });
+    std::fs::write(dir.join("latest.json"), manifest.to_string())?;
+    Ok(())
+}
+
+/// Writes the settings file where the app looks: `~/.config/dev.satchel.wallet/`.
+fn write_settings(
+    home: &Path,
+    service_url: &str,
+    stack: &LocalStack,
+    keychain: &str,
+) -> anyhow::Result<()> {
+    let dir = home.join(".config/dev.satchel.wallet");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("settings.toml"),
+        format!(
+            "service_url = \"{service_url}\"\napp_id = \"{}\"\napp_key = \"{}\"\napp_domain = \"{}\"\nkeychain_service = \"{keychain}\"\n",
+            stack.app_id, stack.app_key, stack.domain
+        ),
+    )?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_offers_a_signed_update()
+-> anyhow::Result<()> {
+    let Some(tools) = tools() else {
+        return Ok(());
+    };
+    let work = tempfile::tempdir()?;
+    let started = Instant::now();
+    let key = updater_key().await?;
+    let deb = build_deb(
+        &work.path().join("packages"),
+        &key.with_extension("key.pub"),
+    )
+    .await?;
+    eprintln!("packaging: .deb built in {:?}", started.elapsed());
+
+    let root = work.path().join("root");
+    let desktop_entry = checks_the_package(&deb, &root).await?;
+    let (binary, args) = exec_of(&desktop_entry, &root)?;
+
+    let stack = LocalStack::start(StackOptions::on_free_ports(work.path().join("stack"))).await?;
+    serves_a_signed_update(&stack, &key).await?;
+    let home = work.path().join("home");
+    let keychain = format!(
+        "dev.satchel.wallet.packagetest.{}",
+        uuid::Uuid::new_v4().simple()
+    );
+    let desktop = Desktop::start(&tools, &home, &root).await?;
+
+    // A service that is not there: the offline page says which URL it tried.
+    let nowhere = format!("http://127.0.0.1:{}/", satchel_devstack::free_port()?);
+    write_settings(&home, &nowhere, &stack, &keychain)?;
+    let app = desktop.open(&binary, &args).await?;
+    app.text_when("#offline-detail", |t| t.contains(&nowhere))
+        .await?;
+    app.quit().await?;
+
+    // The local stack: log in as the demo user, who registers a wallet.
+    write_settings(&home, stack.service.base_url.as_str(), &stack, &keychain)?;
+    let app = desktop.open(&binary, &args).await?;
+    app.type_into("#login-email", DEMO_EMAIL).await?;
+    app.type_into("#login-password", DEMO_PASSWORD).await?;
+    app.click("#login-submit").await?;
+    app.type_into("#register-pin", PIN).await?;
+    app.type_into("#register-pin-again", PIN).await?;
+    app.click("#register-submit").await?;
+    app.click("#phrase-skip").await?;
+    app.text_when("[data-testid='balance-ETH']", |t| t == "10")
+        .await?;
+
+    // The update the service serves, downloaded and its signature checked.
+    app.click("#nav-settings").await?;
+    let mut offered = false;
+    let deadline = Instant::now() + PATIENCE;
+    while !offered && Instant::now() < deadline {
+        // Settings asks when it opens: open it again until the check is done.
+        offered = app
+            .text_now("#settings-update-title")
+            .await
+            .is_some_and(|t| t.contains(UPDATE));
+        if !offered {
+            app.click("#nav-wallet").await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            app.click("#nav-settings").await?;
+        }
+    }
+    ensure!(offered, "Settings never said {UPDATE} is ready");
+    app.find("#settings-update-install").await?;
+    app.quit().await?;
+    eprintln!("packaging: done in {:?}", started.elapsed());
+
+    drop(desktop);
+    stack.stop().await
+}
+
+/// A virtual display and a tauri-driver whose environment is what a desktop
+/// session gives a program started from its menu: a home, a display, a `PATH`
+/// (with the throwaway root's `/usr/bin` on it), the session bus (the keychain)
+/// and nothing of this test's.
+struct Desktop {
+    _display: Child,
+    driver: Child,
+    port: u16,
+}
+
+impl Desktop {
+    async fn start(tools: &Tools, home: &Path, root: &Path) -> anyhow::Result<Self> {
+        let (display, number) = start_display(&tools.xvfb).await?;
+        std::fs::create_dir_all(home)?;
+        let port = satchel_devstack::free_port()?;
+        let native_port = satchel_devstack::free_port()?;
+        let mut command = Command::new(&tools.tauri_driver);
+        command
+            .env_clear()
+            .env("HOME", home)
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/local/bin:/usr/bin:/bin",
+                    root.join("usr/bin").display()
+                ),
+            )
+            .env("DISPLAY", format!(":{number}"))
+            .env("LANG", "C.UTF-8")
+            // The virtual display has no GPU; the UI tests set the same.
+            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+            .env("GTK_USE_PORTAL", "0")
+            .env("NO_AT_BRIDGE", "1");
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            if let Some(value) = std::env::var_os(name) {
+                command.env(name, value);
+            }
+        }
+        let driver = command
+            .args(["--port", &port.to_string()])
+            .args(["--native-port", &native_port.to_string()])
+            .arg("--native-driver")
+            .arg(&tools.webkit_driver)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .kill_on_drop(true)
+            // Its own process group, so WebKitWebDriver and the app go with it.
+            .process_group(0)
+            .spawn()
+            .context("cannot start tauri-driver")?;
+        let desktop = Self {
+            _display: display,
+            driver,
+            port,
+        };
+        let http = reqwest::Client::new();
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            let status = http
+                .get(format!("http://127.0.0.1:{port}/status"))
+                .send()
+                .await;
+            if status.is_ok() {
+                return Ok(desktop);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        bail!("tauri-driver did not answer within {PATIENCE:?}")
+    }
+
+    /// Starts `binary` with `args` in a new WebDriver session.
+    async fn open(&self, binary: &Path, args: &[String]) -> anyhow::Result<App> {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "tauri:options".into(),
+            serde_json::json!({ "application": binary, "args": args }),
+        );
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}/", self.port))
+            .await
+            .context("no WebDriver session")?;
+        Ok(App { client })
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        // tauri-driver's group: the driver, WebKitWebDriver and any app left open.
+        if let Some(pid) = self.driver.id().filter(|pid| *pid > 1) {
+            let _ = std::process::Command::new("kill")
+                .args(["-s", "KILL", "--", &format!("-{pid}")])
+                .stderr(Stdio::null())
+                .status();
+        }
+    }
+}
+
+/// Starts Xvfb on a display number it picks itself and reports.
+async fn start_display(xvfb: &Path) -> anyhow::Result<(Child, String)> {
+    let mut display = Command::new(xvfb)
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .context("cannot start Xvfb")?;
+    let stdout = display.stdout.take().context("Xvfb's output")?;
+    let mut line = String::new();
+    tokio::time::timeout(
+        PATIENCE,
+        tokio::io::BufReader::new(stdout).read_line(&mut line),
+    )
+    .await
+    .context("Xvfb did not report its display")??;
+    let number = line.trim().to_owned();
+    ensure!(!number.is_empty(), "Xvfb did not start");
+    Ok((display, number))
+}
+
+/// One running copy of the app, seen through WebDriver.
+struct App {
+    client: Client,
+}
+
+impl App {
+    async fn find(&self, css: &str) -> anyhow::Result<fantoccini::elements::Element> {
+        tokio::time::timeout(
+            PATIENCE + Duration::from_secs(5),
+            self.client
+                .wait()
+                .at_most(PATIENCE)
+                .for_element(Locator::Css(css)),
+        )
+        .await
+        .with_context(|| format!("WebDriver hung looking for {css}"))?
+        .with_context(|| format!("{css} did not appear"))
+    }
+
+    async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
+        let field = self.find(css).await?;
+        field.click().await?;
+        field.send_keys(text).await?;
+        Ok(())
+    }
+
+    async fn click(&self, css: &str) -> anyhow::Result<()> {
+        let element = self.find(css).await?;
+        let deadline = Instant::now() + PATIENCE;
+        while !element.is_enabled().await? {
+            ensure!(Instant::now() < deadline, "{css} never became enabled");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        element.click().await?;
+        Ok(())
+    }
+
+    /// The text of `css` now, if it is on the page.
+    async fn text_now(&self, css: &str) -> Option<String> {
+        let element = self.client.find(Locator::Css(css)).await.ok()?;
+        element.text().await.ok()
+    }
+
+    async fn text_when(&self, css: &str, check: impl Fn(&str) -> bool) -> anyhow::Result<String> {
+        let mut last = String::new();
+        let deadline = Instant::now() + PATIENCE;
+        while Instant::now() < deadline {
+            if let Some(text) = self.text_now(css).await {
+                if check(&text) {
+                    return Ok(text);
+                }
+                last = text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("{css} never showed what was expected; last it said {last:?}")
+    }
+
+    async fn quit(self) -> anyhow::Result<()> {
+        self.client.close().await?;
+        Ok(())
+    }
+}
