@@ -29,7 +29,10 @@ row() { printf '%-10s %-44s %12s   %s\n' "$@"; }
 profile=release
 debug_flag=()
 bundles=deb,rpm,appimage
-out="$root/target/packages"
+# Cargo's target folder (CARGO_TARGET_DIR when set): where the bundles land.
+target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+out="$target_dir/packages"
 compare=1
 declare -A baked=()
 
@@ -105,7 +108,7 @@ if [ -n "${TAURI_SIGNING_PRIVATE_KEY:-}" ]; then
   config=(--config "{\"bundle\":{\"createUpdaterArtifacts\":true},\"plugins\":{\"updater\":{\"pubkey\":\"$SATCHEL_UPDATER_PUBKEY\"}}}")
 fi
 
-bundle_dir=$root/target/$profile/bundle
+bundle_dir=$target_dir/$profile/bundle
 linux_bundles=()
 want deb && linux_bundles+=(deb)
 want rpm && linux_bundles+=(rpm)
