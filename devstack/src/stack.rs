@@ -126,10 +126,10 @@ impl LocalStack {
             admin::create_email_account(&service.state, &app.app_id, DEMO_EMAIL, DEMO_PASSWORD)
                 .await?;
         if let Some(oidc) = &oidc {
-            register_providers(&service, &app.app_id, oidc).await?;
+            register_providers(&service.state, &app.app_id, oidc).await?;
         }
         let example_backend = match oidc {
-            Some(_) => Some(start_example_backend(&service, &app.app_id).await?),
+            Some(_) => Some(start_example_backend(&service.state, &app.app_id).await?),
             None => None,
         };
         let stack = Self {
@@ -194,8 +194,8 @@ impl LocalStack {
 /// Registers the loopback OpenID provider as the app's `google` (its id token,
 /// checked against its JWKS) and `discord` (its userinfo endpoint, called with
 /// the access token).
-async fn register_providers(
-    service: &RunningService,
+pub async fn register_providers(
+    state: &satchel_service::AppState,
     app_id: &str,
     oidc: &OidcProvider,
 ) -> anyhow::Result<()> {
@@ -222,20 +222,20 @@ async fn register_providers(
         userinfo_url: Some(endpoints.userinfo_url.to_string()),
         scopes: Some("openid email".into()),
     };
-    admin::set_oauth_provider(&service.state, app_id, google).await?;
-    admin::set_oauth_provider(&service.state, app_id, discord).await?;
+    admin::set_oauth_provider(state, app_id, google).await?;
+    admin::set_oauth_provider(state, app_id, discord).await?;
     Ok(())
 }
 
 /// Starts the app's example backend and registers its tokens with the service:
 /// its login public key, its issuer and its JWKS.
-async fn start_example_backend(
-    service: &RunningService,
+pub async fn start_example_backend(
+    state: &satchel_service::AppState,
     app_id: &str,
 ) -> anyhow::Result<ExampleBackend> {
     let backend = ExampleBackend::start(app_id).await?;
     admin::set_external_token(
-        &service.state,
+        state,
         app_id,
         admin::ExternalTokenSetup {
             public_key: backend.login_public_key(),

@@ -9,88 +9,36 @@
 //! smoke run (what the test command does, to keep the benchmark working).
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use alloy::primitives::U256;
-use http_body_util::{BodyExt, Empty};
-use hyper::body::Bytes;
-use hyper_util::rt::TokioIo;
 use satchel_devstack::demo::DemoToken;
 use satchel_devstack::{Anvil, Demo, RunningService};
 use satchel_service::config::TokenConfig;
 use satchel_service::db::{NewAccount, StoredNft};
 use satchel_tests::{Backend, Stack};
 
-const CONNECTIONS: usize = 32;
+#[path = "load.rs"]
+mod load;
 
-struct Load {
-    requests: usize,
-    seconds: f64,
-    latencies: Vec<Duration>,
-}
+use load::{CONNECTIONS, Load, ms};
 
-impl Load {
-    fn per_second(&self) -> f64 {
-        self.requests as f64 / self.seconds
-    }
-    fn percentile(&self, p: f64) -> Duration {
-        let mut sorted = self.latencies.clone();
-        sorted.sort_unstable();
-        sorted
-            .get(((sorted.len() as f64 - 1.0) * p).round() as usize)
-            .copied()
-            .unwrap_or_default()
-    }
-}
-
-/// Drives `path` on `addr` from `CONNECTIONS` keep-alive connections for `time`.
-async fn load(
+/// `path` with the same headers on every request, for `time`.
+async fn load_path(
     addr: SocketAddr,
     path: String,
     headers: Vec<(String, String)>,
     time: Duration,
 ) -> Load {
-    let start = Instant::now();
-    let deadline = start + time;
-    let workers = (0..CONNECTIONS).map(|_| {
-        let path = path.clone();
-        let headers = headers.clone();
-        tokio::spawn(async move {
-            let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-            stream.set_nodelay(true).expect("nodelay");
-            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-                .await
-                .expect("handshake");
-            tokio::spawn(conn);
-            let mut latencies = Vec::new();
-            while Instant::now() < deadline {
-                let mut request = hyper::Request::get(&path).header("host", addr.to_string());
-                for (name, value) in &headers {
-                    request = request.header(name, value);
-                }
-                let request = request.body(Empty::<Bytes>::new()).expect("request");
-                let sent = Instant::now();
-                let response = sender.send_request(request).await.expect("response");
-                assert!(
-                    response.status().is_success(),
-                    "status {}",
-                    response.status()
-                );
-                response.into_body().collect().await.expect("body");
-                latencies.push(sent.elapsed());
-            }
-            latencies
-        })
-    });
-    let mut latencies = Vec::new();
-    for worker in futures::future::join_all(workers).await {
-        latencies.extend(worker.expect("worker"));
-    }
-    Load {
-        requests: latencies.len(),
-        seconds: start.elapsed().as_secs_f64(),
-        latencies,
-    }
+    load::load(
+        addr,
+        Arc::new(vec![(path, String::new())]),
+        headers,
+        time,
+        false,
+    )
+    .await
 }
 
 /// The median of `rounds` sequential GETs.
@@ -104,10 +52,6 @@ async fn median_time(stack: &Stack, path: &str, token: &str, rounds: usize) -> D
     }
     times.sort_unstable();
     times[times.len() / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
 /// Deploys `count` ERC-20s with 18 decimals and returns their lowercase addresses.
@@ -184,12 +128,12 @@ async fn main() {
     let typical_wallet = typical_wallet(&stack, &typical.user_id).await;
     let mut op1_headers = headers.clone();
     op1_headers[4].1 = format!("Bearer {}", typical.token);
-    let baseline = load(trivial_addr, "/".into(), headers.clone(), load_time).await;
+    let baseline = load_path(trivial_addr, "/".into(), headers.clone(), load_time).await;
     let op1_path = format!(
         "/v1/account?userId={}&walletId={typical_wallet}",
         typical.user_id
     );
-    let op1 = load(
+    let op1 = load_path(
         stack.service.address,
         op1_path.clone(),
         op1_headers.clone(),
@@ -206,7 +150,7 @@ async fn main() {
     let uncached = RunningService::start_on(listener, uncached_settings)
         .await
         .expect("second instance");
-    let op1_uncached = load(uncached.address, op1_path, op1_headers, load_time).await;
+    let op1_uncached = load_path(uncached.address, op1_path, op1_headers, load_time).await;
     println!(
         "\nOperation 1 vs a trivial axum handler ({CONNECTIONS} connections, {} s each)",
         load_time.as_secs()

@@ -10,29 +10,13 @@ use std::sync::Arc;
 use satchel_api::{LoginLibraryError, LoginReply, LoginStatus, Provider, ServiceErrorCode};
 use satchel_devstack::ExampleBackend;
 use satchel_sdk::{Login, MemoryStore};
-use satchel_service::admin;
 use satchel_tests::{Backend, Stack};
 use serde_json::json;
 
 /// A stack whose app takes id tokens from a fresh example backend.
 async fn stack_with_backend(backend: Backend) -> (Stack, ExampleBackend) {
     let stack = Stack::start(backend).await;
-    let app_id = stack.app_id().await;
-    let example = ExampleBackend::start(&app_id)
-        .await
-        .expect("example backend");
-    admin::set_external_token(
-        &stack.service.state,
-        &app_id,
-        admin::ExternalTokenSetup {
-            public_key: example.login_public_key(),
-            issuer: example.issuer(),
-            audience: String::new(),
-            jwks_url: example.jwks_url().to_string(),
-        },
-    )
-    .await
-    .expect("external tokens set up");
+    let example = stack.example_backend().await;
     (stack, example)
 }
 

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use satchel_api::{LoginLibraryError, LoginReply, OAuthCodeExchange, Provider, ServiceErrorCode};
 use satchel_devstack::{Browser, OidcProvider, ProviderEndpoints};
 use satchel_sdk::{ErrorCode, KeyringStore, Login, OpenUrl, TokenStore};
-use satchel_service::admin;
 use satchel_tests::{Backend, Stack};
 use sha2::Digest as _;
 use tokio::sync::mpsc;
@@ -45,42 +44,13 @@ async fn stack_with_providers() -> (Stack, OidcProvider, ProviderEndpoints) {
         .await
         .expect("the local OpenID provider");
     let endpoints = provider.endpoints().await.expect("discovery");
-    let app_id = stack.app_id().await;
-    let url = |u: &url::Url| Some(u.to_string());
-    admin::set_oauth_provider(
+    satchel_devstack::stack::register_providers(
         &stack.service.state,
-        &app_id,
-        admin::OAuthProviderSetup {
-            provider: Provider::Google,
-            client_id: provider.google.client_id.clone(),
-            client_secret: provider.google.client_secret.clone(),
-            authorize_url: url(&endpoints.authorize_url),
-            token_url: url(&endpoints.token_url),
-            issuer: Some(endpoints.issuer.clone()),
-            jwks_url: url(&endpoints.jwks_url),
-            userinfo_url: None,
-            scopes: Some("openid email".into()),
-        },
+        &stack.app_id().await,
+        &provider,
     )
     .await
-    .expect("google registered");
-    admin::set_oauth_provider(
-        &stack.service.state,
-        &app_id,
-        admin::OAuthProviderSetup {
-            provider: Provider::Discord,
-            client_id: provider.discord.client_id.clone(),
-            client_secret: provider.discord.client_secret.clone(),
-            authorize_url: url(&endpoints.authorize_url),
-            token_url: url(&endpoints.token_url),
-            issuer: None,
-            jwks_url: None,
-            userinfo_url: url(&endpoints.userinfo_url),
-            scopes: Some("openid email".into()),
-        },
-    )
-    .await
-    .expect("discord registered");
+    .expect("google and discord registered");
     (stack, provider, endpoints)
 }
 
@@ -404,22 +374,7 @@ async fn an_access_token_logs_in_with_its_sign_after_the_e_mail_is_registered() 
         return;
     };
     let (stack, _provider, _endpoints) = stack_with_providers().await;
-    let app_id = stack.app_id().await;
-    let backend = satchel_devstack::ExampleBackend::start(&app_id)
-        .await
-        .expect("example backend");
-    admin::set_external_token(
-        &stack.service.state,
-        &app_id,
-        admin::ExternalTokenSetup {
-            public_key: backend.login_public_key(),
-            issuer: backend.issuer(),
-            audience: String::new(),
-            jwks_url: backend.jwks_url().to_string(),
-        },
-    )
-    .await
-    .expect("external tokens");
+    let backend = stack.example_backend().await;
     let store = Arc::new(satchel_sdk::MemoryStore::default());
     let (login, mut urls) = login_with_browser(&stack, store.clone()).await;
 

@@ -198,6 +198,14 @@ impl Stack {
         login
     }
 
+    /// Starts an example app backend (devstack) and registers it as the issuer
+    /// and signer of this app's external tokens.
+    pub async fn example_backend(&self) -> satchel_devstack::ExampleBackend {
+        satchel_devstack::stack::start_example_backend(&self.service.state, &self.app_id().await)
+            .await
+            .expect("example backend")
+    }
+
     pub fn sdk_config(&self) -> satchel_sdk::ServiceConfig {
         satchel_sdk::ServiceConfig::new(self.service.base_url.clone(), &self.domain)
     }

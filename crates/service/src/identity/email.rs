@@ -190,16 +190,6 @@ async fn replace_unclaimed(
     }
 }
 
-/// Counts an e-mail against the service-wide allowance.
-pub(super) fn check_mail(state: &AppState) -> ApiResult<()> {
-    state.refresh_limits.check_mail().map_err(|wait| {
-        ApiError::too_many_requests(format!(
-            "the service is sending too many e-mails; try again in {} s",
-            wait.as_secs().max(1)
-        ))
-    })
-}
-
 async fn send_verification(
     state: &AppState,
     app: &AppRow,
@@ -207,30 +197,13 @@ async fn send_verification(
     email: &str,
     lifetime_secs: i64,
 ) -> ApiResult<()> {
-    check_mail(state)?;
+    super::check_mail(state)?;
     let secret = random_secret();
     state
         .db
         .create_email_verification(identity_id, &secret_hash(&secret), lifetime_secs)
         .await?;
-    let mut link = state
-        .settings
-        .public_url
-        .join("v1/auth/email/verify")
-        .map_err(ApiError::internal)?;
-    link.query_pairs_mut().append_pair("token", &secret);
-    state
-        .mailer
-        .send_verification(email, &app.name, link.as_str())
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                ServiceErrorCode::FailedSendEmail,
-                "the verification e-mail could not be sent; try again later",
-            )
-            .with_cause(format_args!("verification e-mail not sent: {e}"))
-        })
+    super::send_verification_link(state, app, email, "v1/auth/email/verify", &secret).await
 }
 
 /// Sends a new verification link to an unverified identity. Says nothing about
@@ -385,7 +358,7 @@ async fn send_password_reset(
     app: &AppRow,
     identity: &IdentityRow,
 ) -> ApiResult<()> {
-    check_mail(state)?;
+    super::check_mail(state)?;
     let secret = random_secret();
     state
         .db

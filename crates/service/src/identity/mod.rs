@@ -14,6 +14,7 @@ use satchel_api::{Provider, ServiceErrorCode};
 
 use crate::db::AppRow;
 use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
 
 /// 400 `InvalidLoginProvider` unless the app allows logins through `provider`.
 fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
@@ -26,4 +27,43 @@ fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
             format!("this app does not allow {} login", provider.as_str()),
         ))
     }
+}
+
+/// Counts an e-mail against the service-wide allowance.
+pub(super) fn check_mail(state: &AppState) -> ApiResult<()> {
+    state.refresh_limits.check_mail().map_err(|wait| {
+        ApiError::too_many_requests(format!(
+            "the service is sending too many e-mails; try again in {} s",
+            wait.as_secs().max(1)
+        ))
+    })
+}
+
+/// E-mails `email` the link `{public_url}{path}?token={secret}` of a
+/// verification (a sign-up's, or an external account's registered address).
+pub(super) async fn send_verification_link(
+    state: &AppState,
+    app: &AppRow,
+    email: &str,
+    path: &str,
+    secret: &str,
+) -> ApiResult<()> {
+    let mut link = state
+        .settings
+        .public_url
+        .join(path)
+        .map_err(ApiError::internal)?;
+    link.query_pairs_mut().append_pair("token", secret);
+    state
+        .mailer
+        .send_verification(email, &app.name, link.as_str())
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_GATEWAY,
+                ServiceErrorCode::FailedSendEmail,
+                "the verification e-mail could not be sent; try again later",
+            )
+            .with_cause(format_args!("verification e-mail not sent: {e}"))
+        })
 }

@@ -93,7 +93,7 @@ pub async fn send_verify_email(
                 wait.as_secs().max(1)
             ))
         })?;
-    super::email::check_mail(state)?;
+    super::check_mail(state)?;
     let secret = random_secret();
     state
         .db
@@ -104,24 +104,8 @@ pub async fn send_verify_email(
             REGISTRATION_LINK_SECS,
         )
         .await?;
-    let mut link = state
-        .settings
-        .public_url
-        .join("v1/auth/external/email/verify")
-        .map_err(ApiError::internal)?;
-    link.query_pairs_mut().append_pair("token", &secret);
-    state
-        .mailer
-        .send_verification(&email, &app.name, link.as_str())
+    super::send_verification_link(state, app, &email, "v1/auth/external/email/verify", &secret)
         .await
-        .map_err(|e| {
-            ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                ServiceErrorCode::FailedSendEmail,
-                "the verification e-mail could not be sent; try again later",
-            )
-            .with_cause(format_args!("registration e-mail not sent: {e}"))
-        })
 }
 
 /// The link of a registration e-mail: the identity gets the address. Returns
