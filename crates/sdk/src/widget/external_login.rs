@@ -214,9 +214,10 @@ impl Widget {
         if with_logout != Some(true) && self.current_user().is_some() {
             self.logout().await?;
         }
+        // The logout, when one was due, is done: the library need not try again.
         let reply = self
             .login
-            .login_with_oauth_provider(provider, with_logout)
+            .login_with_oauth_provider(provider, Some(true))
             .await?;
         self.finish_external(reply).await
     }

@@ -1,6 +1,6 @@
-//! Over 400 lines: one flow, quote → review → sign → broadcast, with its
-//! replacements (speed up, cancel) and the activity that follows it; the page's
-//! types are in `types.rs`.
+//! Over 400 lines: one flow, quote → review → sign → broadcast, and the checks
+//! on what the service quotes. Replacements (speed up, cancel) are in
+//! `replace.rs`, the activity in `activity.rs`, the page's types in `types.rs`.
 //!
 //! Sending: the page asks for a quote (the service prepares nonce, fees and gas
 //! and simulates the transfer), the person reviews it and confirms with the PIN,
@@ -27,6 +27,8 @@ use satchel_api::{
 };
 use tokio::sync::oneshot;
 
+mod activity;
+mod replace;
 mod types;
 
 pub use types::*;
@@ -324,94 +326,6 @@ impl Widget {
         .await
     }
 
-    /// Quotes a speed-up or cancel of one of the wallet's pending transactions:
-    /// the same nonce, fees the node accepts as a replacement.
-    pub async fn prepare_replacement(
-        &self,
-        tx_hash: &str,
-        action: ReplaceAction,
-    ) -> Result<SendQuote, SdkError> {
-        let record: TransactionRecord = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/transactions/{tx_hash}"),
-                None,
-            )
-            .await?;
-        if record.status != TransactionStatus::Pending
-            || record.direction != TransactionDirection::Sent
-        {
-            return Err(invalid(
-                "only a pending transaction you sent can be replaced",
-            ));
-        }
-        let entry = self
-            .accounts()
-            .await?
-            .accounts
-            .into_iter()
-            .find(|a| {
-                a.account_id == record.account_id
-                    && a.contract.as_deref().map(str::to_lowercase)
-                        == record.contract.as_deref().map(str::to_lowercase)
-            })
-            .ok_or_else(|| invalid("not one of your accounts"))?;
-        let coin = self.coin_of(&entry).await?;
-        let from: Address = entry
-            .address
-            .parse()
-            .map_err(|_| invalid("not one of your accounts"))?;
-        // A cancel sends nothing to itself; a speed-up the same transfer again.
-        let (to, amount, contract) = match action {
-            ReplaceAction::Cancel => (from, U256::ZERO, None),
-            ReplaceAction::SpeedUp => (
-                check_address(&record.counterparty)?,
-                wei(&record.amount, "amount")?,
-                entry
-                    .contract
-                    .as_deref()
-                    .map(str::parse::<Address>)
-                    .transpose()
-                    .map_err(|_| invalid("the token's contract does not parse"))?,
-            ),
-        };
-        let (tx_to, value, input) = transfer_parts(to, amount, contract);
-        let (entry, coin) = match action {
-            ReplaceAction::Cancel => (coin.clone(), coin),
-            ReplaceAction::SpeedUp => (entry, coin),
-        };
-        let prepared = self
-            .prepare(&PrepareRequest {
-                account_id: entry.account_id.clone(),
-                contract: entry.contract.clone(),
-                to: to.to_checksum(None),
-                amount: amount.to_string(),
-                replaces: Some(record.tx_hash.clone()),
-            })
-            .await?;
-        let (max_fee, priority) = fee_caps(&prepared.fees.fast)?;
-        self.quote(
-            &prepared,
-            QuoteParts {
-                entry: &entry,
-                coin: &coin,
-                to,
-                amount,
-                tx_to,
-                value,
-                input,
-                fees: vec![(FeeSpeed::Fast, max_fee, priority)],
-                replaces: Some(Replacement {
-                    tx_hash: record.tx_hash,
-                    action,
-                }),
-            },
-        )
-        .await
-    }
-
     async fn prepare(&self, request: &PrepareRequest) -> Result<PreparedTransaction, SdkError> {
         self.login
             .authed(
@@ -596,64 +510,6 @@ impl Widget {
             );
         }
         self.activity_entry(record, &self.accounts().await?.accounts)
-    }
-
-    /// The wallet's activity, newest first: what it sent (with status) and the
-    /// token transfers it received.
-    pub async fn get_activity(&self) -> Result<Vec<ActivityEntry>, SdkError> {
-        let (user_id, wallet_id) = self.require_login()?;
-        let list: TransactionList = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/transactions?userId={user_id}&walletId={wallet_id}"),
-                None,
-            )
-            .await?;
-        let accounts = self.accounts().await?.accounts;
-        list.transactions
-            .into_iter()
-            .map(|record| self.activity_entry(record, &accounts))
-            .collect()
-    }
-
-    fn activity_entry(
-        &self,
-        record: TransactionRecord,
-        accounts: &[Account],
-    ) -> Result<ActivityEntry, SdkError> {
-        let coin = accounts
-            .iter()
-            .find(|a| a.account_id == record.account_id && a.contract.is_none());
-        let address = coin.map(|c| c.address.clone()).unwrap_or_default();
-        let coin_decimals = coin.map_or(18, |c| c.decimals);
-        let is_cancel = record.direction == TransactionDirection::Sent
-            && record.contract.is_none()
-            && record.amount == "0"
-            && record.counterparty.eq_ignore_ascii_case(&address);
-        Ok(ActivityEntry {
-            amount: format_units(&record.amount, record.decimals)?,
-            fee: record
-                .fee
-                .as_deref()
-                .map(|f| format_units(f, coin_decimals))
-                .transpose()?,
-            coin_symbol: coin.map(|c| c.symbol.clone()).unwrap_or_default(),
-            tx_hash: record.tx_hash,
-            network: record.network,
-            address,
-            direction: record.direction,
-            status: record.status,
-            counterparty: record.counterparty,
-            contract: record.contract,
-            symbol: record.symbol,
-            nonce: record.nonce,
-            block_number: record.block_number,
-            created_at: record.created_at,
-            replaced_by: record.replaced_by,
-            is_cancel,
-        })
     }
 }
 

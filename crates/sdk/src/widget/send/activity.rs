@@ -1,0 +1,64 @@
+//! The wallet's activity as the page shows it: what it sent (with status) and
+//! the token transfers it received.
+
+use super::*;
+
+impl Widget {
+    /// The wallet's activity, newest first: what it sent (with status) and the
+    /// token transfers it received.
+    pub async fn get_activity(&self) -> Result<Vec<ActivityEntry>, SdkError> {
+        let (user_id, wallet_id) = self.require_login()?;
+        let list: TransactionList = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/transactions?userId={user_id}&walletId={wallet_id}"),
+                None,
+            )
+            .await?;
+        let accounts = self.accounts().await?.accounts;
+        list.transactions
+            .into_iter()
+            .map(|record| self.activity_entry(record, &accounts))
+            .collect()
+    }
+
+    pub(super) fn activity_entry(
+        &self,
+        record: TransactionRecord,
+        accounts: &[Account],
+    ) -> Result<ActivityEntry, SdkError> {
+        let coin = accounts
+            .iter()
+            .find(|a| a.account_id == record.account_id && a.contract.is_none());
+        let address = coin.map(|c| c.address.clone()).unwrap_or_default();
+        let coin_decimals = coin.map_or(18, |c| c.decimals);
+        let is_cancel = record.direction == TransactionDirection::Sent
+            && record.contract.is_none()
+            && record.amount == "0"
+            && record.counterparty.eq_ignore_ascii_case(&address);
+        Ok(ActivityEntry {
+            amount: format_units(&record.amount, record.decimals)?,
+            fee: record
+                .fee
+                .as_deref()
+                .map(|f| format_units(f, coin_decimals))
+                .transpose()?,
+            coin_symbol: coin.map(|c| c.symbol.clone()).unwrap_or_default(),
+            tx_hash: record.tx_hash,
+            network: record.network,
+            address,
+            direction: record.direction,
+            status: record.status,
+            counterparty: record.counterparty,
+            contract: record.contract,
+            symbol: record.symbol,
+            nonce: record.nonce,
+            block_number: record.block_number,
+            created_at: record.created_at,
+            replaced_by: record.replaced_by,
+            is_cancel,
+        })
+    }
+}
