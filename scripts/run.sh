@@ -6,9 +6,12 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
 cargo build --locked -p satchel -p satchel-devstack -p satchel-service
+# Cargo's target folder (CARGO_TARGET_DIR when set).
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 
 rm -f .devstack/app.env
-./target/debug/satchel-devstack --data-dir .devstack &
+"$target_dir/debug/satchel-devstack" --data-dir .devstack &
 devstack=$!
 trap 'kill "$devstack" 2>/dev/null || true; wait "$devstack" 2>/dev/null || true' EXIT
 
@@ -19,4 +22,4 @@ for _ in $(seq 1 1200); do
   sleep 0.1
 done
 set -a; . .devstack/app.env; set +a
-./target/debug/satchel
+"$target_dir/debug/satchel"
