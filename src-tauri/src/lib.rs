@@ -8,6 +8,7 @@ mod connection;
 mod protocol;
 mod tray;
 mod updates;
+mod webview;
 
 #[cfg(test)]
 mod bindings;
@@ -167,6 +168,9 @@ pub fn run() {
             widget.set_thumbnails(Thumbnails::new(
                 app.path().app_cache_dir()?.join("thumbnails"),
             )?);
+            if let Some(window) = app.get_webview_window("main") {
+                webview::without_memory_cache(&window)?;
+            }
             if let Err(e) = tray::build(app) {
                 tracing::warn!(error = %e, "no tray icon");
             }

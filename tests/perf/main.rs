@@ -118,10 +118,13 @@ struct Session {
     /// Of `first_row`: until the grid's tiles were in the document.
     grid: Duration,
     first_screen: Pss,
+    first_screen_by_process: Vec<(String, u64)>,
     scrolled: Option<Scrolled>,
 }
 
 struct Scrolled {
+    /// PSS (all processes) at a quarter, half and three quarters of the way.
+    on_the_way: Vec<Pss>,
     pss: Pss,
     by_process: Vec<(String, u64)>,
     took: Duration,
@@ -254,6 +257,11 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run]) {
         setup.faucet,
         n - setup.faucet,
         setup.refresh.as_secs_f64()
+    );
+    println!(
+        "the SDK's getNFTs of the stored listing (what the NFT tab asks for), in this process: {:.0} ms; the page receives it as {:.1} MB of JSON",
+        ms(setup.sdk_listing),
+        setup.listing_bytes as f64 / 1e6
     );
     println!(
         "\n{:<48} {:>16} {:>17} {:>15}  target",
@@ -400,7 +408,21 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run]) {
             "PSS by process (MiB), last run: wallet page: {}",
             breakdown(&last.wallet_by_process)
         );
+        println!(
+            "                                NFT tab, first screen: {}",
+            breakdown(&last.first_screen_by_process)
+        );
         if let Some(scrolled) = &last.scrolled {
+            println!(
+                "                                on the way (1/4, 1/2, 3/4, all): {}",
+                scrolled
+                    .on_the_way
+                    .iter()
+                    .chain([&scrolled.pss])
+                    .map(|p| format!("{:.1}", mib(*p)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             println!(
                 "                                after scrolling: {}",
                 breakdown(&scrolled.by_process)
@@ -430,6 +452,10 @@ struct Setup {
     /// The NFTs the faucet gave.
     faucet: usize,
     refresh: Duration,
+    /// The SDK's `get_nfts` of the stored listing, as the NFT tab asks for it.
+    sdk_listing: Duration,
+    /// The listing as the page receives it (JSON).
+    listing_bytes: usize,
 }
 
 /// A widget on the keychain `keychain`, initialised against the stack's service.
@@ -516,13 +542,29 @@ async fn logged_in_user_with_nfts(
     let started = Instant::now();
     let nfts = second.get_nfts(true, None).await?;
     let refresh = started.elapsed();
+    // What the app's getNFTs does on the NFT tab: the stored listing, read
+    // through the SDK (the service's answer, parsed and mapped).
+    let mut reads = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        second.get_nfts(false, None).await?;
+        reads.push(started.elapsed());
+    }
+    reads.sort_unstable();
+    let sdk_listing = reads[reads.len() / 2];
+    let listing_bytes = serde_json::to_string(&nfts)?.len();
     second.finalize().await;
     anyhow::ensure!(nfts.len() == count, "{} NFTs listed", nfts.len());
     anyhow::ensure!(
         nfts.iter().any(|n| n.name == format!("Item #{FIRST_ID}")),
         "the minted items are listed with their metadata"
     );
-    Ok(Setup { faucet, refresh })
+    Ok(Setup {
+        faucet,
+        refresh,
+        sdk_listing,
+        listing_bytes,
+    })
 }
 
 /// An NFT's picture: a small SVG (a colour and its number) as a `data:` URI, as
@@ -658,13 +700,15 @@ async fn satchel_session(
         app.shot("bench-nfts-first-screen").await?;
     }
     let first_screen = settled_pss(&program).await?;
+    let first_screen_by_process = pss_by_process(&program)?;
 
     let scrolled = if scroll {
-        let (took, thumbnails) = scroll_through(&app).await?;
+        let (took, thumbnails, on_the_way) = scroll_through(&app, &program).await?;
         if screenshots_too {
             app.shot("bench-nfts-last-screen").await?;
         }
         Some(Scrolled {
+            on_the_way,
             pss: settled_pss(&program).await?,
             by_process: pss_by_process(&program)?,
             took,
@@ -681,6 +725,7 @@ async fn satchel_session(
         first_row,
         grid,
         first_screen,
+        first_screen_by_process,
         scrolled,
     })
 }
@@ -710,7 +755,8 @@ async fn nft_tab_to_first_row(app: &App) -> anyhow::Result<(Duration, Duration)>
         let times = app
             .script(
                 "const mark = performance.getEntriesByName('shown nfts')[0];
-                 return mark ? [mark.startTime - window.__benchNftTab, window.__benchGrid - window.__benchNftTab] : null",
+                 const opened = window.__benchNftTab;
+                 return mark ? [mark.startTime - opened, window.__benchGrid - opened] : null",
             )
             .await?;
         if let (Some(shown), Some(grid)) = (ms(&times[0]), ms(&times[1])) {
@@ -725,13 +771,14 @@ async fn nft_tab_to_first_row(app: &App) -> anyhow::Result<(Duration, Duration)>
 }
 
 /// Scrolls the NFT grid from top to bottom a screen at a time, waiting at each
-/// for the thumbnails in view to be drawn (or to fail); the time it took and how
-/// many thumbnails loaded on the way.
-async fn scroll_through(app: &App) -> anyhow::Result<(Duration, u64)> {
+/// for the thumbnails in view to be drawn (or to fail); the time it took, how
+/// many thumbnails loaded on the way, and the PSS of `program` at a quarter,
+/// half and three quarters of the way.
+async fn scroll_through(app: &App, program: &Path) -> anyhow::Result<(Duration, u64, Vec<Pss>)> {
     let started = Instant::now();
     app.script(
         "const page = document.querySelector('main.page');
-         const state = { done: false, error: null, loaded: 0, screens: 0 };
+         const state = { done: false, error: null, loaded: 0, screens: 0, of: Math.ceil(page.scrollHeight / page.clientHeight) };
          window.__benchScroll = state;
          document.addEventListener('load', (e) => {
            if (e.target instanceof HTMLImageElement) state.loaded += 1;
@@ -760,15 +807,23 @@ async fn scroll_through(app: &App) -> anyhow::Result<(Duration, u64)> {
          return true",
     )
     .await?;
+    let mut on_the_way = Vec::new();
     while started.elapsed() < SCROLL_PATIENCE {
         tokio::time::sleep(Duration::from_millis(500)).await;
         let state = app.script("return window.__benchScroll").await?;
+        let (screens, of) = (
+            state["screens"].as_u64().unwrap_or(0),
+            state["of"].as_u64().unwrap_or(1).max(1),
+        );
+        if on_the_way.len() < 3 && screens * 4 >= of * (on_the_way.len() as u64 + 1) {
+            on_the_way.push(pss_of_program(program)?);
+        }
         if let Some(error) = state["error"].as_str() {
             bail!("scrolling the grid failed: {error}");
         }
         if state["done"] == serde_json::Value::Bool(true) {
             let loaded = state["loaded"].as_u64().unwrap_or(0);
-            return Ok((started.elapsed(), loaded));
+            return Ok((started.elapsed(), loaded, on_the_way));
         }
     }
     bail!("scrolling through the grid took over {SCROLL_PATIENCE:?}")

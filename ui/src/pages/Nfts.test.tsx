@@ -404,6 +404,28 @@ describe('Nfts with 10,000', () => {
     expect(tile('Pal #6001')).toHaveFocus();
   });
 
+  it('reads the chain once the first row of thumbnails is drawn, or a second after the stored list shows', async () => {
+    const refreshes = (ipc: ReturnType<typeof mockCommands>) =>
+      ipc.argsOf('getNFTs').filter((a) => (a.options as { refresh: boolean }).refresh).length;
+    let ipc = mockCommands({ getRefreshWait: stored(0), getNFTs: () => many });
+    const first = renderPage(<Nfts />);
+    await tick(100);
+    expect(refreshes(ipc)).toBe(0);
+    fireEvent.load(within(tile('Pal #0')).getByRole('img'));
+    fireEvent.load(within(tile('Pal #1')).getByRole('img'));
+    await tick();
+    expect(refreshes(ipc)).toBe(1);
+    first.unmount();
+
+    // Pictures that never arrive hold it back a second at most.
+    ipc = mockCommands({ getRefreshWait: stored(0), getNFTs: () => many });
+    renderPage(<Nfts />);
+    await tick(900);
+    expect(refreshes(ipc)).toBe(0);
+    await tick(100);
+    expect(refreshes(ipc)).toBe(1);
+  });
+
   it('tells the app once the first row of thumbnails is drawn', async () => {
     const ipc = mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
     renderPage(<Nfts />);

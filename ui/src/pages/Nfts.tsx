@@ -11,6 +11,25 @@ import { VirtualList } from '../virtual';
  * in the 400 px window, until the first rows are measured. */
 const COLUMNS = 2;
 const ROW_ESTIMATE = 228;
+/** The longest the chain's read waits for the first row of thumbnails, in ms. */
+const FIRST_ROW_WAIT = 1000;
+
+/** A promise and what resolves it. */
+function signal() {
+  let resolve = () => {};
+  const promise = new Promise<void>((go) => {
+    resolve = go;
+  });
+  return { promise, resolve };
+}
+
+/** Leaving the page (a tile scrolled away), a picture lets go of its image at
+ * once: the element itself may wait for the page's next garbage collection, and
+ * would hold the image that long. */
+function releaseOnLeave(img: HTMLImageElement | null) {
+  if (!img) return;
+  return () => img.removeAttribute('src');
+}
 
 /** `onSettled`: called once the picture has loaded or failed, or at once when
  * there is none. */
@@ -26,6 +45,7 @@ function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'deta
     <div className="thumb">
       {picture ? (
         <img
+          ref={releaseOnLeave}
           src={thumbnailSrc(nft.imageUrl, size)}
           alt={nft.name}
           loading="lazy"
@@ -68,9 +88,13 @@ export function Nfts() {
     });
 
   // On entry, show what is stored at once, then read the chain when the cooldown
-  // allows. Once per visit, also when React runs effects twice (StrictMode).
+  // allows: once the first row of thumbnails is drawn (the chain's answer, as
+  // long as the stored one, would compete with them), at most a second later.
+  // Once per visit, also when React runs effects twice (StrictMode).
+  const [firstRowDrawn] = useState(signal);
   const enter = useEffectEvent(async () => {
     await load(false);
+    await Promise.race([firstRowDrawn.promise, new Promise((go) => setTimeout(go, FIRST_ROW_WAIT))]);
     if ((await cooldown.sync()) === 0) await load(true);
   });
   const entered = useRef(false);
@@ -103,8 +127,14 @@ export function Nfts() {
     if (firstRow.current.size >= Math.min(COLUMNS, shown.length)) {
       markedFirstRow.current = true;
       markShownAfterPaint('nfts');
+      firstRowDrawn.resolve();
     }
   };
+  // Nothing to draw: the chain may be read at once.
+  const nothingShown = (nfts !== null && shown.length === 0) || error !== null;
+  useEffect(() => {
+    if (nothingShown) firstRowDrawn.resolve();
+  }, [nothingShown, firstRowDrawn]);
 
   // A new filter shows its matches from the top.
   const filter = (apply: () => void) => {
