@@ -10,18 +10,19 @@
 //!
 //! A missing packaging or UI tool fails the test, unless `SATCHEL_SKIP_PACKAGING=1`.
 
+#[allow(dead_code)] // the UI tests' harness; the packaging test uses part of it
+#[path = "../ui/desktop.rs"]
+mod desktop;
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, bail, ensure};
-use fantoccini::{Client, ClientBuilder, Locator};
+use anyhow::{Context as _, ensure};
 use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
-use tokio::io::AsyncBufReadExt as _;
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
-/// How long a page may take to show what a step waits for.
-const PATIENCE: Duration = Duration::from_secs(30);
+use crate::desktop::{AppEnv, Desktop, PATIENCE, program};
 const PIN: &str = "135790";
 /// The version the service offers; the package is 0.1.0.
 const UPDATE: &str = "0.2.0";
@@ -36,29 +37,8 @@ fn tauri_cli() -> PathBuf {
     repository().join("ui/node_modules/.bin/tauri")
 }
 
-/// A program from `PATH` (and `~/.cargo/bin` for tauri-driver).
-fn program(name: &str) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    if let Some(home) = std::env::var_os("CARGO_HOME")
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo").into_os_string()))
-    {
-        dirs.push(Path::new(&home).join("bin"));
-    }
-    dirs.into_iter()
-        .map(|dir| dir.join(name))
-        .find(|path| path.is_file())
-}
-
-struct Tools {
-    xvfb: PathBuf,
-    tauri_driver: PathBuf,
-    webkit_driver: PathBuf,
-}
-
 /// The tools, or `None` when one is missing and `SATCHEL_SKIP_PACKAGING=1`.
-fn tools() -> Option<Tools> {
+fn tools() -> Option<()> {
     let missing: Vec<&str> = [
         "dpkg-deb",
         "desktop-file-validate",
@@ -82,11 +62,7 @@ fn tools() -> Option<Tools> {
         );
         return None;
     }
-    Some(Tools {
-        xvfb: program("Xvfb")?,
-        tauri_driver: program("tauri-driver")?,
-        webkit_driver: program("WebKitWebDriver")?,
-    })
+    Some(())
 }
 
 /// Runs `command` to the end; its output is the error when it fails.
@@ -295,7 +271,7 @@ fn write_settings(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_offers_a_signed_update()
 -> anyhow::Result<()> {
-    let Some(tools) = tools() else {
+    let Some(()) = tools() else {
         return Ok(());
     };
     let work = tempfile::tempdir()?;
@@ -319,19 +295,24 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
         "dev.satchel.wallet.packagetest.{}",
         uuid::Uuid::new_v4().simple()
     );
-    let desktop = Desktop::start(&tools, &home, &root).await?;
+    let desktop = Desktop::start_in(AppEnv::Session {
+        home: &home,
+        bin: &root.join("usr/bin"),
+    })
+    .await?;
+    let shots = desktop::screenshots("packaging");
 
     // A service that is not there: the offline page says which URL it tried.
     let nowhere = format!("http://127.0.0.1:{}/", satchel_devstack::free_port()?);
     write_settings(&home, &nowhere, &stack, &keychain)?;
-    let app = desktop.open(&binary, &args).await?;
+    let app = desktop.open_with_args(&binary, &args, &shots).await?;
     app.text_when("#offline-detail", |t| t.contains(&nowhere))
         .await?;
     app.quit().await?;
 
     // The local stack: log in as the demo user, who registers a wallet.
     write_settings(&home, stack.service.base_url.as_str(), &stack, &keychain)?;
-    let app = desktop.open(&binary, &args).await?;
+    let app = desktop.open_with_args(&binary, &args, &shots).await?;
     app.type_into("#login-email", DEMO_EMAIL).await?;
     app.type_into("#login-password", DEMO_PASSWORD).await?;
     app.click("#login-submit").await?;
@@ -365,197 +346,4 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
 
     drop(desktop);
     stack.stop().await
-}
-
-/// A virtual display and a tauri-driver whose environment is what a desktop
-/// session gives a program started from its menu: a home, a display, a `PATH`
-/// (with the throwaway root's `/usr/bin` on it), the session bus (the keychain)
-/// and nothing of this test's.
-struct Desktop {
-    _display: Child,
-    driver: Child,
-    port: u16,
-}
-
-impl Desktop {
-    async fn start(tools: &Tools, home: &Path, root: &Path) -> anyhow::Result<Self> {
-        let (display, number) = start_display(&tools.xvfb).await?;
-        std::fs::create_dir_all(home)?;
-        let port = satchel_devstack::free_port()?;
-        let native_port = satchel_devstack::free_port()?;
-        let mut command = Command::new(&tools.tauri_driver);
-        command
-            .env_clear()
-            .env("HOME", home)
-            .env(
-                "PATH",
-                format!(
-                    "{}:/usr/local/bin:/usr/bin:/bin",
-                    root.join("usr/bin").display()
-                ),
-            )
-            .env("DISPLAY", format!(":{number}"))
-            .env("LANG", "C.UTF-8")
-            // The virtual display has no GPU; the UI tests set the same.
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-            .env("GTK_USE_PORTAL", "0")
-            .env("NO_AT_BRIDGE", "1");
-        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
-            if let Some(value) = std::env::var_os(name) {
-                command.env(name, value);
-            }
-        }
-        let driver = command
-            .args(["--port", &port.to_string()])
-            .args(["--native-port", &native_port.to_string()])
-            .arg("--native-driver")
-            .arg(&tools.webkit_driver)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .kill_on_drop(true)
-            // Its own process group, so WebKitWebDriver and the app go with it.
-            .process_group(0)
-            .spawn()
-            .context("cannot start tauri-driver")?;
-        let desktop = Self {
-            _display: display,
-            driver,
-            port,
-        };
-        let http = reqwest::Client::new();
-        let deadline = Instant::now() + PATIENCE;
-        while Instant::now() < deadline {
-            let status = http
-                .get(format!("http://127.0.0.1:{port}/status"))
-                .send()
-                .await;
-            if status.is_ok() {
-                return Ok(desktop);
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        bail!("tauri-driver did not answer within {PATIENCE:?}")
-    }
-
-    /// Starts `binary` with `args` in a new WebDriver session.
-    async fn open(&self, binary: &Path, args: &[String]) -> anyhow::Result<App> {
-        let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "tauri:options".into(),
-            serde_json::json!({ "application": binary, "args": args }),
-        );
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(capabilities)
-            .connect(&format!("http://127.0.0.1:{}/", self.port))
-            .await
-            .context("no WebDriver session")?;
-        Ok(App { client })
-    }
-}
-
-impl Drop for Desktop {
-    fn drop(&mut self) {
-        // tauri-driver's group: the driver, WebKitWebDriver and any app left open.
-        if let Some(pid) = self.driver.id().filter(|pid| *pid > 1) {
-            let _ = std::process::Command::new("kill")
-                .args(["-s", "KILL", "--", &format!("-{pid}")])
-                .stderr(Stdio::null())
-                .status();
-        }
-    }
-}
-
-/// Starts Xvfb on a display number it picks itself and reports.
-async fn start_display(xvfb: &Path) -> anyhow::Result<(Child, String)> {
-    let mut display = Command::new(xvfb)
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x1024x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .context("cannot start Xvfb")?;
-    let stdout = display.stdout.take().context("Xvfb's output")?;
-    let mut line = String::new();
-    tokio::time::timeout(
-        PATIENCE,
-        tokio::io::BufReader::new(stdout).read_line(&mut line),
-    )
-    .await
-    .context("Xvfb did not report its display")??;
-    let number = line.trim().to_owned();
-    ensure!(!number.is_empty(), "Xvfb did not start");
-    Ok((display, number))
-}
-
-/// One running copy of the app, seen through WebDriver.
-struct App {
-    client: Client,
-}
-
-impl App {
-    async fn find(&self, css: &str) -> anyhow::Result<fantoccini::elements::Element> {
-        tokio::time::timeout(
-            PATIENCE + Duration::from_secs(5),
-            self.client
-                .wait()
-                .at_most(PATIENCE)
-                .for_element(Locator::Css(css)),
-        )
-        .await
-        .with_context(|| format!("WebDriver hung looking for {css}"))?
-        .with_context(|| format!("{css} did not appear"))
-    }
-
-    async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
-        let field = self.find(css).await?;
-        field.click().await?;
-        field.send_keys(text).await?;
-        Ok(())
-    }
-
-    async fn click(&self, css: &str) -> anyhow::Result<()> {
-        let element = self.find(css).await?;
-        let deadline = Instant::now() + PATIENCE;
-        while !element.is_enabled().await? {
-            ensure!(Instant::now() < deadline, "{css} never became enabled");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        element.click().await?;
-        Ok(())
-    }
-
-    /// The text of `css` now, if it is on the page.
-    async fn text_now(&self, css: &str) -> Option<String> {
-        let element = self.client.find(Locator::Css(css)).await.ok()?;
-        element.text().await.ok()
-    }
-
-    async fn text_when(&self, css: &str, check: impl Fn(&str) -> bool) -> anyhow::Result<String> {
-        let mut last = String::new();
-        let deadline = Instant::now() + PATIENCE;
-        while Instant::now() < deadline {
-            if let Some(text) = self.text_now(css).await {
-                if check(&text) {
-                    return Ok(text);
-                }
-                last = text;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        bail!("{css} never showed what was expected; last it said {last:?}")
-    }
-
-    async fn quit(self) -> anyhow::Result<()> {
-        self.client.close().await?;
-        Ok(())
-    }
 }

@@ -38,7 +38,7 @@ use satchel_sdk::{KeyringStore, Login, ServiceConfig, TokenStore, Widget};
 use tokio::io::AsyncBufReadExt as _;
 use tokio::process::Command;
 
-use crate::desktop::{App, Desktop, kill_group};
+use crate::desktop::{App, Desktop, in_folders, kill_group, on_display, screenshots};
 
 /// The NFTs of the benchmark's wallet (`SATCHEL_BENCH_QUICK=1`: `QUICK_NFTS`).
 const NFTS: usize = 10_000;
@@ -47,6 +47,9 @@ const QUICK_NFTS: usize = 1_000;
 const FIRST_ID: usize = 1_000;
 /// Ids minted in one `mintBatch` transaction.
 const MINT_BATCH: usize = 500;
+/// How long a program may take from its start to showing its first page (a
+/// cold machine in CI, unoptimised).
+const START_PATIENCE: Duration = Duration::from_secs(120);
 /// How long scrolling through every NFT may take.
 const SCROLL_PATIENCE: Duration = Duration::from_secs(20 * 60);
 
@@ -597,16 +600,18 @@ async fn time_to_shown(
     home: &Path,
     what: &str,
 ) -> anyhow::Result<Duration> {
+    // The app's log, read when it does not show what it should.
+    let log_path = home.join(format!("{}.log", what));
+    let log = std::fs::File::create(&log_path)?;
     let mut command = Command::new(program);
+    on_display(&mut command, display);
+    in_folders(&mut command, home);
     command
-        .env("DISPLAY", display)
-        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
         .env("SATCHEL_PERF_MARKS", "1")
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_DATA_HOME", home.join("data"))
+        .env("RUST_LOG", "info")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log)
         .kill_on_drop(true)
         .process_group(0);
     for (name, value) in env {
@@ -618,16 +623,38 @@ async fn time_to_shown(
     let stdout = child.stdout.take().context("stdout")?;
     let mut lines = tokio::io::BufReader::new(stdout).lines();
     let wanted = format!("shown {what}");
-    let shown = tokio::time::timeout(Duration::from_secs(60), async {
+    let shown = tokio::time::timeout(START_PATIENCE, async {
         while let Some(line) = lines.next_line().await? {
             if line.trim() == wanted {
                 return Ok::<_, anyhow::Error>(started.elapsed());
             }
         }
-        bail!("{} exited before it showed {what}", program.display())
+        bail!("it exited")
     })
     .await
-    .with_context(|| format!("{} did not show {what} within 60 s", program.display()))??;
+    .map_err(|_| anyhow::anyhow!("it did not within {START_PATIENCE:?}"))
+    .and_then(|shown| shown);
+    let shown = match shown {
+        Ok(shown) => shown,
+        Err(e) => {
+            let shot = screenshots("bench").join(format!("not-shown-{what}.png"));
+            let _ = std::fs::create_dir_all(shot.parent().unwrap_or(home));
+            let _ = std::process::Command::new("import")
+                .args(["-display", display, "-window", "root"])
+                .arg(&shot)
+                .status();
+            stop_group(pid).await;
+            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            bail!(
+                "{} was to show {what}, but {e:#} (the display: {}); the last of its log:\n{}",
+                program.display(),
+                shot.display(),
+                tail.join("\n")
+            )
+        }
+    };
     stop_group(pid).await;
     Ok(shown)
 }
@@ -660,7 +687,7 @@ async fn wait_gone(program: &Path) -> anyhow::Result<()> {
 
 async fn memory_of_minimal(desktop: &Desktop, minimal: &Path) -> anyhow::Result<Pss> {
     wait_gone(minimal).await?;
-    let app = desktop.open(minimal, &screenshots()).await?;
+    let app = desktop.open(minimal, &screenshots("bench")).await?;
     app.find("p").await?;
     let pss = settled_pss(minimal).await?;
     app.quit().await?;
@@ -680,7 +707,7 @@ async fn satchel_session(
 ) -> anyhow::Result<Session> {
     let program = satchel();
     wait_gone(&program).await?;
-    let app = desktop.open(&program, &screenshots()).await?;
+    let app = desktop.open(&program, &screenshots("bench")).await?;
     app.text_when("[data-testid='balance-ETH']", |t| t == "10")
         .await?;
     let wallet = settled_pss(&program).await?;
@@ -827,10 +854,6 @@ async fn scroll_through(app: &App, program: &Path) -> anyhow::Result<(Duration, 
         }
     }
     bail!("scrolling through the grid took over {SCROLL_PATIENCE:?}")
-}
-
-fn screenshots() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots")
 }
 
 /// The PSS of the running `program` and its descendants, once two readings a

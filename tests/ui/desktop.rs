@@ -18,8 +18,13 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// How long the app may take to start and show its window in a new session.
 const START_PATIENCE: Duration = Duration::from_secs(120);
 
+/// Where the screenshots go, in `what`'s folder (`ui`, `packaging`, `bench`).
+pub fn screenshots(what: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{what}-screenshots"))
+}
+
 /// A program the UI tests need, from `PATH` (and `~/.cargo/bin` for tauri-driver).
-fn program(name: &str) -> Option<PathBuf> {
+pub fn program(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
@@ -66,51 +71,106 @@ pub struct Desktop {
     _home: tempfile::TempDir,
 }
 
+/// The environment the apps a [`Desktop`] starts get.
+pub enum AppEnv<'a> {
+    /// This test's environment and these variables, with folders of its own
+    /// (cache, settings, web storage) so no test meets another's or a person's data.
+    Test(&'a [(&'a str, String)]),
+    /// What a desktop session gives a program started from its menu: `home`, a
+    /// `PATH` with `bin` first, the session bus (the keychain) and nothing of
+    /// this test's.
+    Session { home: &'a Path, bin: &'a Path },
+}
+
+/// What every program on the virtual display `display` gets: it has no GPU, no
+/// desktop portal and no accessibility bus (GTK would wait on both and fill the
+/// log trying to reach them).
+pub fn on_display(command: &mut Command, display: &str) {
+    command
+        .env("DISPLAY", display)
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        .env("GTK_USE_PORTAL", "0")
+        .env("NO_AT_BRIDGE", "1");
+}
+
+/// The folders an app keeps its data in (cache, settings, web storage), all
+/// under `home`.
+pub fn in_folders(command: &mut Command, home: &Path) {
+    command
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"));
+}
+
 impl Desktop {
-    /// Starts both, giving the app `app_env` and folders of its own (cache,
-    /// settings, web storage) so no test meets another's or a person's data.
+    /// Starts both for apps with this test's environment and `app_env`, or
+    /// `None` when a tool is missing and `SATCHEL_SKIP_UI=1` says to skip.
     pub async fn start(app_env: &[(&str, String)]) -> anyhow::Result<Option<Self>> {
-        let Some((xvfb, tauri_driver, native_driver)) = tools() else {
+        if tools().is_none() {
             return Ok(None);
-        };
+        }
+        Self::start_in(AppEnv::Test(app_env)).await.map(Some)
+    }
+
+    /// Starts both for apps with the environment `app_env`; a missing tool is an error.
+    pub async fn start_in(app_env: AppEnv<'_>) -> anyhow::Result<Self> {
+        let (xvfb, tauri_driver, native_driver) = (
+            program("Xvfb").context("no Xvfb")?,
+            program("tauri-driver").context("no tauri-driver")?,
+            program("WebKitWebDriver").context("no WebKitWebDriver")?,
+        );
         let (display, number) = start_display(&xvfb).await?;
+        let display_name = format!(":{number}");
         let home = tempfile::tempdir()?;
         let port = satchel_devstack::free_port()?;
         let native_port = satchel_devstack::free_port()?;
         let mut command = Command::new(tauri_driver);
+        match app_env {
+            AppEnv::Test(vars) => {
+                in_folders(&mut command, home.path());
+                command.env("RUST_LOG", "warn");
+                for (name, value) in vars {
+                    command.env(name, value);
+                }
+            }
+            AppEnv::Session { home, bin } => {
+                std::fs::create_dir_all(home)?;
+                command
+                    .env_clear()
+                    .env("HOME", home)
+                    .env(
+                        "PATH",
+                        format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display()),
+                    )
+                    .env("LANG", "C.UTF-8");
+                for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+                    if let Some(value) = std::env::var_os(name) {
+                        command.env(name, value);
+                    }
+                }
+            }
+        }
+        on_display(&mut command, &display_name);
         command
             .args(["--port", &port.to_string()])
             .args(["--native-port", &native_port.to_string()])
             .arg("--native-driver")
             .arg(native_driver)
-            .env("DISPLAY", format!(":{number}"))
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_DATA_HOME", home.path().join("data"))
-            .env("RUST_LOG", "warn")
-            // No desktop portal or accessibility bus on a test display: GTK would
-            // only fill the log trying to reach them.
-            .env("GTK_USE_PORTAL", "0")
-            .env("NO_AT_BRIDGE", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .kill_on_drop(true)
             // Its own process group, so WebKitWebDriver and the app go with it.
             .process_group(0);
-        for (name, value) in app_env {
-            command.env(name, value);
-        }
         let driver = command.spawn().context("cannot start tauri-driver")?;
         let desktop = Self {
             _display: display,
-            display: format!(":{number}"),
+            display: display_name,
             driver,
             port,
             _home: home,
         };
         desktop.wait_ready().await?;
-        Ok(Some(desktop))
+        Ok(desktop)
     }
 
     async fn wait_ready(&self) -> anyhow::Result<()> {
@@ -141,10 +201,20 @@ impl Desktop {
 
     /// Starts the app in a new WebDriver session.
     pub async fn open(&self, application: &Path, shots: &Path) -> anyhow::Result<App> {
+        self.open_with_args(application, &[], shots).await
+    }
+
+    /// Starts the app with `args` in a new WebDriver session.
+    pub async fn open_with_args(
+        &self,
+        application: &Path,
+        args: &[String],
+        shots: &Path,
+    ) -> anyhow::Result<App> {
         let mut capabilities = serde_json::Map::new();
         capabilities.insert(
             "tauri:options".into(),
-            serde_json::json!({ "application": application }),
+            serde_json::json!({ "application": application, "args": args }),
         );
         let mut builder =
             ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
@@ -279,6 +349,14 @@ impl App {
         bounded("is it enabled", element.is_enabled()).await
     }
 
+    /// The text of `css` now, if it is on the page.
+    pub async fn text_now(&self, css: &str) -> Option<String> {
+        let element = bounded(css, self.client.find(Locator::Css(css)))
+            .await
+            .ok()?;
+        bounded(css, element.text()).await.ok()
+    }
+
     /// The text of `css` once it satisfies `check`.
     pub async fn text_when(
         &self,
@@ -288,9 +366,7 @@ impl App {
         let mut last = String::new();
         let deadline = tokio::time::Instant::now() + PATIENCE;
         while tokio::time::Instant::now() < deadline {
-            if let Ok(element) = bounded(css, self.client.find(Locator::Css(css))).await
-                && let Ok(text) = bounded(css, element.text()).await
-            {
+            if let Some(text) = self.text_now(css).await {
                 if check(&text) {
                     return Ok(text);
                 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use satchel_devstack::{LocalStack, StackOptions, verification_link};
 
-use crate::desktop::{App, Desktop};
+use crate::desktop::{App, Desktop, screenshots};
 
 const EMAIL: &str = "ada@example.com";
 const PASSWORD: &str = "correct1horse";
@@ -21,10 +21,6 @@ const PIN: &str = "246810";
 
 fn application() -> &'static Path {
     Path::new(env!("CARGO_BIN_EXE_satchel"))
-}
-
-fn screenshots() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots")
 }
 
 /// The app allows one running copy per session bus (the single-instance
@@ -94,7 +90,7 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     let Some(desktop) = Desktop::start(&app_env(&stack)).await? else {
         return Ok(());
     };
-    let shots = screenshots();
+    let shots = screenshots("ui");
 
     // Sign up.
     let app = desktop.open(application(), &shots).await?;
