@@ -83,7 +83,7 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     let seeding = started.elapsed();
 
     // A sample of random users, each asked for once per pass.
-    let sample = (if quick { 2_000 } else { 50_000 }).min(engine.users as usize);
+    let sample = (if quick { 2_000 } else { 100_000 }).min(engine.users as usize);
     let mut numbers: Vec<u64> = (1..=engine.users).collect();
     numbers.shuffle(&mut rand::thread_rng());
     numbers.truncate(sample);
@@ -103,6 +103,25 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
         ("x-api-domain".to_owned(), "localhost".to_owned()),
         ("x-sdk-type".to_owned(), "desktop_rest_api".to_owned()),
     ];
+    // What a sampled user gets: their wallet with every seeded account.
+    let (path, bearer) = &cold[0];
+    let mut request = reqwest::Client::new()
+        .get(format!("http://{}{path}", service.address))
+        .header("authorization", bearer);
+    for (name, value) in &headers {
+        request = request.header(name, value);
+    }
+    let body: serde_json::Value = request
+        .send()
+        .await
+        .expect("operation 1")
+        .json()
+        .await
+        .expect("its JSON");
+    let accounts = body["accounts"].as_array().expect("accounts");
+    assert_eq!(accounts.len() as u64, ACCOUNTS_PER_USER, "{body}");
+    assert_eq!(accounts[0]["label"], "Account 1", "{body}");
+
     let cold_run = load(
         service.address,
         cold.clone(),

@@ -42,6 +42,43 @@ pub struct AuthUser {
     pub session_id: String,
 }
 
+/// The calling app's access token, verified, whose session is not checked yet:
+/// for an operation that checks it in the same database read as its own data
+/// (operation 1), or calls [`AuthToken::check_session`].
+#[derive(Debug, Clone)]
+pub struct AuthToken(AuthUser);
+
+impl AuthToken {
+    pub fn user_id(&self) -> &str {
+        &self.0.user_id
+    }
+
+    pub fn session_id(&self) -> &str {
+        &self.0.session_id
+    }
+
+    /// Checks that the session is live (401 `InvalidLoginSession` when it ended).
+    pub async fn check_session(&self, state: &AppState) -> ApiResult<()> {
+        if !state
+            .session_active(&self.0.session_id, &self.0.user_id)
+            .await?
+        {
+            return Err(ApiError::session_ended());
+        }
+        Ok(())
+    }
+
+    /// What a read of the caller's own data found of the session: `live`, or 401
+    /// `InvalidLoginSession`.
+    pub fn found_live(&self, state: &AppState, live: bool) -> ApiResult<()> {
+        if !live {
+            return Err(ApiError::session_ended());
+        }
+        state.remember_live_session(&self.0.session_id, &self.0.user_id);
+        Ok(())
+    }
+}
+
 /// Apps are looked up by the SHA-256 of their key, so the key itself is never
 /// stored and never compared byte by byte.
 pub fn app_key_hash(key: &str) -> String {
@@ -117,7 +154,7 @@ impl FromRequestParts<AppState> for CallingApp {
     }
 }
 
-impl FromRequestParts<AppState> for AuthUser {
+impl FromRequestParts<AppState> for AuthToken {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
@@ -135,14 +172,21 @@ impl FromRequestParts<AppState> for AuthUser {
         if claims.app != app.app_id {
             return Err(ApiError::foreign_token(TokenKind::Access));
         }
-        if !state.session_active(&claims.sid, &claims.sub).await? {
-            return Err(ApiError::session_ended());
-        }
-        Ok(Self {
+        Ok(Self(AuthUser {
             user_id: claims.sub,
             app_id: claims.app,
             session_id: claims.sid,
-        })
+        }))
+    }
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let token = AuthToken::from_request_parts(parts, state).await?;
+        token.check_session(state).await?;
+        Ok(token.0)
     }
 }
 

@@ -172,11 +172,16 @@ impl AppState {
         }
         let active = self.db.session_active(session_id, user_id).await?;
         if active {
-            self.caches
-                .live_sessions
-                .insert(session_id.to_owned(), user_id.to_owned());
+            self.remember_live_session(session_id, user_id);
         }
         Ok(active)
+    }
+
+    /// Keeps for `read_cache_ms` that a read found the session live.
+    pub fn remember_live_session(&self, session_id: &str, user_id: &str) {
+        self.caches
+            .live_sessions
+            .insert(session_id.to_owned(), user_id.to_owned());
     }
 
     /// Ends a session: its tokens stop working here at once, and on other
@@ -197,28 +202,19 @@ impl AppState {
         Ok(())
     }
 
-    /// The wallet's owner and the body of operation 1 (`GET /v1/account`), built by
-    /// `build` on a miss.
-    pub async fn wallet_view<F, Fut>(
-        &self,
-        wallet_id: &str,
-        build: F,
-    ) -> crate::error::ApiResult<Option<Arc<WalletView>>>
-    where
-        F: FnOnce() -> Fut,
-        Fut: std::future::Future<Output = crate::error::ApiResult<Option<WalletView>>>,
-    {
-        if let Some(view) = self.caches.wallets.get(wallet_id) {
-            return Ok(Some(view));
-        }
-        let Some(view) = build().await? else {
-            return Ok(None);
-        };
+    /// The wallet's owner and the body of operation 1 (`GET /v1/account`), when
+    /// this instance read it within `read_cache_ms`.
+    pub fn cached_wallet_view(&self, wallet_id: &str) -> Option<Arc<WalletView>> {
+        self.caches.wallets.get(wallet_id)
+    }
+
+    /// Keeps what operation 1 read of a wallet for `read_cache_ms`.
+    pub fn remember_wallet_view(&self, wallet_id: &str, view: WalletView) -> Arc<WalletView> {
         let view = Arc::new(view);
         self.caches
             .wallets
             .insert(wallet_id.to_owned(), view.clone());
-        Ok(Some(view))
+        view
     }
 
     /// Drops what is remembered of a wallet after this instance changed it.

@@ -28,7 +28,16 @@ impl Db {
             .bind(app_id)
             .execute(self.pool())
             .await?;
-        let mut start = first;
+        // Batches commit in order: when the last user's last account is there,
+        // every batch is.
+        let complete: Option<String> = sqlx::query_scalar("SELECT id FROM accounts WHERE id = $1")
+            .bind(format!(
+                "seed-a-{last}-{}",
+                accounts_per_user.saturating_sub(1)
+            ))
+            .fetch_optional(self.pool())
+            .await?;
+        let mut start = if complete.is_some() { last + 1 } else { first };
         while start <= last {
             let end = last.min(start + BATCH - 1);
             let mut tx = self.pool().begin().await?;
@@ -49,29 +58,42 @@ impl Db {
             .bind(at)
             .execute(&mut *tx)
             .await?;
+            // A user's accounts side by side, as registration makes them (so a
+            // wallet's read touches a page or two, not one per account): one
+            // statement over users x accounts in that order. A distinct address
+            // per user and account: the user's number in the last 32 hex
+            // digits, the account's before it.
+            let address = match self.backend {
+                Backend::Postgres => "'0x' || lpad(to_hex(k), 8, '0') || lpad(to_hex(n), 32, '0')",
+                Backend::Sqlite => "'0x' || printf('%08x%032x', k, n)",
+            };
+            let ks: Vec<String> = (0..accounts_per_user)
+                .map(|k| format!("({k}, ${})", k + 1))
+                .collect();
+            let sql = format!(
+                "{series}, ks(k, network) AS (VALUES {}) INSERT INTO accounts \
+                 (id, wallet_id, network, address, address_path, label, position) \
+                 SELECT 'seed-a-' || n || '-' || k, 'seed-w-' || n, network, {address}, \
+                 'm/44''/60''/0''/0/' || k, 'Account ' || (k + 1), k FROM s, ks \
+                 WHERE true ORDER BY n, k ON CONFLICT DO NOTHING",
+                ks.join(", ")
+            );
+            let mut insert = sqlx::query(&sql);
             for k in 0..accounts_per_user {
-                let network = &networks[(k as usize) % networks.len().max(1)];
-                // A distinct address per user and account: the user's number in
-                // the last 32 hex digits, the account's before it.
-                let address = match self.backend {
-                    Backend::Postgres => {
-                        format!("'0x' || lpad(to_hex({k}), 8, '0') || lpad(to_hex(n), 32, '0')")
-                    }
-                    Backend::Sqlite => format!("'0x' || printf('%08x%032x', {k}, n)"),
-                };
-                sqlx::query(&format!(
-                    "{series} INSERT INTO accounts \
-                     (id, wallet_id, network, address, address_path, label, position) \
-                     SELECT 'seed-a-' || n || '-{k}', 'seed-w-' || n, $1, {address}, \
-                     'm/44''/60''/0''/0/{k}', 'Account {label}', {k} FROM s WHERE true ON CONFLICT DO NOTHING",
-                    label = k + 1
-                ))
-                .bind(network)
-                .execute(&mut *tx)
-                .await?;
+                insert = insert.bind(&networks[(k as usize) % networks.len().max(1)]);
             }
+            insert.execute(&mut *tx).await?;
             tx.commit().await?;
             start = end + 1;
+        }
+        if self.backend == Backend::Postgres {
+            // What a database in service looks like once autovacuum has been by:
+            // no dead rows from the move above, fresh statistics for the planner.
+            for table in ["users", "wallets", "accounts", "sessions"] {
+                sqlx::query(&format!("VACUUM (ANALYZE) {table}"))
+                    .execute(self.pool())
+                    .await?;
+            }
         }
         Ok(())
     }
@@ -88,7 +110,9 @@ impl Db {
                 .collect();
             sqlx::query(&format!(
                 "INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES {} \
-                 ON CONFLICT DO NOTHING",
+                 ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, \
+                 created_at = excluded.created_at, expires_at = excluded.expires_at, \
+                 revoked_at = NULL",
                 values.join(", ")
             ))
             .execute(&mut *tx)

@@ -1,6 +1,6 @@
 //! Wallets, their accounts (one per network and address) and token accounts.
 
-use super::{Db, DbError, DbResult, new_id};
+use super::{Backend, Db, DbError, DbResult, new_id};
 use crate::now;
 
 /// An account to create with a wallet.
@@ -13,6 +13,14 @@ pub struct NewAccount {
     pub label: String,
     /// Lowercase token contracts this account tracks.
     pub tokens: Vec<String>,
+}
+
+/// A wallet as operation 1 reads it.
+#[derive(Debug)]
+pub struct WalletRead {
+    pub owner: String,
+    pub accounts: Vec<AccountRow>,
+    pub tokens: Vec<TokenRow>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -90,64 +98,88 @@ impl Db {
         Ok((accounts, tokens))
     }
 
-    /// Operation 1's read in one round trip: the wallet's owner, its accounts in
-    /// their order and their token accounts (`None`: no such wallet).
-    #[allow(clippy::type_complexity)]
-    pub async fn wallet_with_accounts(
+    /// Operation 1's read in one round trip and one row: whether the caller's
+    /// session (`session_id` of `user_id`) is live, and the wallet's owner, its
+    /// accounts in their order and their token accounts (`None`: no such
+    /// wallet). The database builds the accounts as one JSON array, so a wallet
+    /// of many accounts is still one row to carry and convert.
+    pub async fn wallet_for_session(
         &self,
         wallet_id: &str,
-    ) -> DbResult<Option<(String, Vec<AccountRow>, Vec<TokenRow>)>> {
-        type Row = (
-            String,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-        );
-        let rows: Vec<Row> = sqlx::query_as(
-            "SELECT w.user_id, a.id, a.network, a.address, a.address_path, a.label, a.balance, \
-             t.id, t.contract, t.balance FROM wallets w \
-             LEFT JOIN accounts a ON a.wallet_id = w.id \
-             LEFT JOIN token_accounts t ON t.account_id = a.id \
-             WHERE w.id = $1 ORDER BY a.position, t.position",
-        )
-        .bind(wallet_id)
-        .fetch_all(self.pool())
-        .await?;
-        let Some(owner) = rows.first().map(|r| r.0.clone()) else {
-            return Ok(None);
+        session_id: &str,
+        user_id: &str,
+    ) -> DbResult<(bool, Option<WalletRead>)> {
+        // [[id, network, address, path, label, balance, [[id, contract, balance], ...]], ...]
+        let accounts = match self.backend {
+            Backend::Sqlite => {
+                "(SELECT json_group_array(json_array(a.id, a.network, a.address, \
+                 a.address_path, a.label, a.balance, \
+                 json((SELECT json_group_array(json_array(t.id, t.contract, t.balance) \
+                 ORDER BY t.position) FROM token_accounts t WHERE t.account_id = a.id))) \
+                 ORDER BY a.position) FROM accounts a WHERE a.wallet_id = w.id)"
+            }
+            Backend::Postgres => {
+                "(SELECT COALESCE(json_agg(json_build_array(a.id, a.network, a.address, \
+                 a.address_path, a.label, a.balance, \
+                 (SELECT COALESCE(json_agg(json_build_array(t.id, t.contract, t.balance) \
+                 ORDER BY t.position), '[]') FROM token_accounts t WHERE t.account_id = a.id)) \
+                 ORDER BY a.position), '[]')::TEXT FROM accounts a WHERE a.wallet_id = w.id)"
+            }
         };
-        let mut accounts: Vec<AccountRow> = Vec::new();
-        let mut tokens = Vec::new();
-        for (_, id, network, address, path, label, balance, token, contract, token_balance) in rows
-        {
-            let Some(id) = id else { continue };
-            if accounts.last().map(|a| &a.id) != Some(&id) {
-                accounts.push(AccountRow {
-                    id: id.clone(),
-                    wallet_id: wallet_id.to_owned(),
-                    network: network.unwrap_or_default(),
-                    address: address.unwrap_or_default(),
-                    address_path: path.unwrap_or_default(),
-                    label: label.unwrap_or_default(),
-                    balance: balance.unwrap_or_default(),
-                });
-            }
-            if let Some(token) = token {
-                tokens.push(TokenRow {
-                    id: token,
-                    account_id: id,
-                    contract: contract.unwrap_or_default(),
-                    balance: token_balance.unwrap_or_default(),
-                });
-            }
+        let (expires, owner, accounts): (Option<i64>, Option<String>, Option<String>) =
+            sqlx::query_as(&format!(
+                "SELECT (SELECT expires_at FROM sessions WHERE id = $2 AND user_id = $3 \
+                 AND revoked_at IS NULL), w.user_id, {accounts} \
+                 FROM (SELECT 1 AS one) q LEFT JOIN wallets w ON w.id = $1"
+            ))
+            .bind(wallet_id)
+            .bind(session_id)
+            .bind(user_id)
+            .fetch_one(self.pool())
+            .await?;
+        let session_live = expires.is_some_and(|expires| expires > now());
+        let Some(owner) = owner else {
+            return Ok((session_live, None));
+        };
+        type TokenJson = (String, String, String);
+        type AccountJson = (
+            String,
+            String,
+            String,
+            String,
+            String,
+            String,
+            Vec<TokenJson>,
+        );
+        let listed: Vec<AccountJson> = serde_json::from_str(accounts.as_deref().unwrap_or("[]"))
+            .map_err(|e| DbError::Sqlx(sqlx::Error::Decode(e.into())))?;
+        let mut read = WalletRead {
+            owner,
+            accounts: Vec::with_capacity(listed.len()),
+            tokens: Vec::new(),
+        };
+        for (id, network, address, address_path, label, balance, tokens) in listed {
+            read.tokens.extend(
+                tokens
+                    .into_iter()
+                    .map(|(token, contract, balance)| TokenRow {
+                        id: token,
+                        account_id: id.clone(),
+                        contract,
+                        balance,
+                    }),
+            );
+            read.accounts.push(AccountRow {
+                id,
+                wallet_id: wallet_id.to_owned(),
+                network,
+                address,
+                address_path,
+                label,
+                balance,
+            });
         }
-        Ok(Some((owner, accounts, tokens)))
+        Ok((session_live, Some(read)))
     }
 
     /// Every distinct account address on a network (for development tools).

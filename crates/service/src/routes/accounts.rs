@@ -6,7 +6,8 @@ use axum::extract::State;
 use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 
 use super::{Path, Query, RawJson};
-use crate::auth::AuthUser;
+use crate::auth::{AuthToken, AuthUser};
+use crate::db::WalletRead;
 use crate::error::{ApiError, ApiResult};
 use crate::refresh_limits::RefreshKey;
 use crate::state::{AppState, WalletView};
@@ -26,28 +27,41 @@ use crate::{chain_refresh, views};
 )]
 pub async fn get_accounts(
     State(state): State<AppState>,
-    user: AuthUser,
+    token: AuthToken,
     Query(query): Query<WalletQuery>,
 ) -> ApiResult<RawJson> {
-    if query.user_id != user.user_id {
+    if query.user_id != token.user_id() {
+        token.check_session(&state).await?;
         return Err(ApiError::forbidden());
     }
-    let view = state
-        .wallet_view(&query.wallet_id, || wallet_view(&state, &query.wallet_id))
-        .await?
-        .ok_or_else(|| ApiError::not_found("wallet"))?;
-    if view.owner != user.user_id {
+    let view = match state.cached_wallet_view(&query.wallet_id) {
+        Some(view) => {
+            token.check_session(&state).await?;
+            view
+        }
+        // Not read lately: the session is checked in the same read as the wallet.
+        None => {
+            let (live, wallet) = state
+                .db
+                .wallet_for_session(&query.wallet_id, token.session_id(), token.user_id())
+                .await?;
+            token.found_live(&state, live)?;
+            let wallet = wallet.ok_or_else(|| ApiError::not_found("wallet"))?;
+            state.remember_wallet_view(
+                &query.wallet_id,
+                wallet_view(&state, &query.wallet_id, wallet)?,
+            )
+        }
+    };
+    if view.owner != token.user_id() {
         return Err(ApiError::forbidden());
     }
     Ok(RawJson(view.accounts_body.clone()))
 }
 
-/// Reads a wallet's owner and renders its `GET /v1/account` body.
-async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<WalletView>> {
-    let Some((owner, accounts, tokens)) = state.db.wallet_with_accounts(wallet_id).await? else {
-        return Ok(None);
-    };
-    let accounts = views::accounts_list(&accounts, &tokens, |name| {
+/// Renders a wallet's `GET /v1/account` body.
+fn wallet_view(state: &AppState, wallet_id: &str, wallet: WalletRead) -> ApiResult<WalletView> {
+    let accounts = views::accounts_list(&wallet.accounts, &wallet.tokens, |name| {
         state.network(name).map(|n| &n.config)
     });
     let body = serde_json::to_vec(&AccountsResponse {
@@ -55,10 +69,10 @@ async fn wallet_view(state: &AppState, wallet_id: &str) -> ApiResult<Option<Wall
         accounts,
     })
     .map_err(ApiError::internal)?;
-    Ok(Some(WalletView {
-        owner,
+    Ok(WalletView {
+        owner: wallet.owner,
         accounts_body: body.into(),
-    }))
+    })
 }
 
 /// Refresh account balance: reads the node now and stores the result.
