@@ -180,6 +180,7 @@ impl Demo {
                     ids: "demo-dollar".into(),
                 },
             ],
+            tracked: Default::default(),
         }
     }
 

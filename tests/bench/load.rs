@@ -44,10 +44,23 @@ pub async fn load(
     time: Duration,
     once: bool,
 ) -> Load {
+    load_spread(&[addr], targets, headers, time, once).await
+}
+
+/// [`load`] with its connections spread over `addrs` in turn, as a client in
+/// front of several instances of a service.
+pub async fn load_spread(
+    addrs: &[SocketAddr],
+    targets: Arc<Vec<Target>>,
+    headers: Vec<(String, String)>,
+    time: Duration,
+    once: bool,
+) -> Load {
     let next = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let deadline = start + time;
-    let workers = (0..CONNECTIONS).map(|_| {
+    let workers = (0..CONNECTIONS).map(|c| {
+        let addr = addrs[c % addrs.len()];
         let (targets, headers, next) = (targets.clone(), headers.clone(), next.clone());
         tokio::spawn(async move {
             let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom as _;
 use satchel_devstack::{Anvil, Demo, RunningService};
 
-use load::{Load, Target, load, ms};
+use load::{Load, Target, load, load_spread, ms};
 use satchel_service::{Settings, admin};
 use sqlx::Connection as _;
 
@@ -66,7 +66,7 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let service = RunningService::start_on(listener, settings)
+    let service = RunningService::start_on(listener, settings.clone())
         .await
         .expect("service");
     let state = &service.state;
@@ -86,7 +86,15 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     let sample = (if quick { 2_000 } else { 100_000 }).min(engine.users as usize);
     let mut numbers: Vec<u64> = (1..=engine.users).collect();
     numbers.shuffle(&mut rand::thread_rng());
+    // A second sample for the two instances, of other users where there are
+    // enough (so no page of theirs is in the database's cache yet).
+    let second: Vec<u64> = numbers.iter().skip(sample).take(sample).copied().collect();
     numbers.truncate(sample);
+    let second = if second.len() == sample {
+        second
+    } else {
+        numbers.clone()
+    };
     let tokens = admin::seed_tokens(state, &app.app_id, &numbers, 3600)
         .await
         .expect("tokens");
@@ -130,7 +138,7 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
         true,
     )
     .await;
-    let warm_run = load(service.address, warm, headers, load_time, false).await;
+    let warm_run = load(service.address, warm, headers.clone(), load_time, false).await;
 
     println!(
         "\n{}: {} users x {ACCOUNTS_PER_USER} accounts (seeded or topped up in {:.1} s), {} sampled users",
@@ -165,7 +173,107 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
             ""
         }
     );
+    if engine.name == "PostgreSQL" {
+        let tokens = admin::seed_tokens(state, &app.app_id, &second, 3600)
+            .await
+            .expect("tokens");
+        let targets: Arc<Vec<Target>> = Arc::new(tokens.iter().map(target).collect());
+        two_instances(&service, settings, targets, &headers, load_time, &cold_run).await;
+    }
     service.shutdown().await.expect("stopped");
+}
+
+/// Two instances of the service on one PostgreSQL behind the bench's client:
+/// the throughput of both beside one's, and a logout on one refused on the
+/// other within `read_cache_ms`.
+async fn two_instances(
+    first: &RunningService,
+    settings: Settings,
+    targets: Arc<Vec<Target>>,
+    headers: &[(String, String)],
+    load_time: Duration,
+    one: &Load,
+) {
+    let read_cache = Duration::from_millis(settings.read_cache_ms);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let second = RunningService::start_on(listener, settings)
+        .await
+        .expect("a second instance");
+    // Whatever the first instance read of these users has left its cache.
+    tokio::time::sleep(read_cache).await;
+    let both = load_spread(
+        &[first.address, second.address],
+        targets.clone(),
+        headers.to_vec(),
+        load_time,
+        true,
+    )
+    .await;
+
+    // A user both instances have seen live logs out on the first.
+    let ask = |address: std::net::SocketAddr, method: reqwest::Method, path: String| {
+        let mut request = reqwest::Client::new()
+            .request(method, format!("http://{address}{path}"))
+            .header("authorization", targets[0].1.clone());
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        async move { request.send().await.expect("an answer").status() }
+    };
+    let accounts = targets[0].0.clone();
+    for address in [first.address, second.address] {
+        assert!(
+            ask(address, reqwest::Method::GET, accounts.clone())
+                .await
+                .is_success()
+        );
+    }
+    let logout = ask(
+        first.address,
+        reqwest::Method::POST,
+        "/v1/auth/logout".into(),
+    )
+    .await;
+    assert!(logout.is_success(), "logout: {logout}");
+    let logged_out = Instant::now();
+    assert_eq!(
+        ask(first.address, reqwest::Method::GET, accounts.clone()).await,
+        reqwest::StatusCode::UNAUTHORIZED,
+        "the instance that logged out refuses the token at once"
+    );
+    let refused_after = loop {
+        let status = ask(second.address, reqwest::Method::GET, accounts.clone()).await;
+        if status == reqwest::StatusCode::UNAUTHORIZED {
+            break logged_out.elapsed();
+        }
+        assert!(status.is_success(), "the other instance: {status}");
+        assert!(
+            logged_out.elapsed() < read_cache + Duration::from_secs(1),
+            "the other instance still answers {:?} after the logout",
+            logged_out.elapsed()
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    println!(
+        "\ntwo instances on this PostgreSQL, the 32 connections spread over both (one machine's cores serve both):"
+    );
+    println!(
+        "{:<44}{:>10.0}{:>12}{:>12}   one instance: {:.0} req/s, two / one: {:.2}x",
+        "GET /v1/account, a new user, 2 instances",
+        both.per_second(),
+        ms(both.percentile(0.5)),
+        ms(both.percentile(0.99)),
+        one.per_second(),
+        both.per_second() / one.per_second()
+    );
+    println!(
+        "a logout on instance 1: refused there at once, on instance 2 after {} (goal: within read_cache_ms = {} ms; asked every 10 ms)",
+        ms(refused_after),
+        read_cache.as_millis()
+    );
+    second.shutdown().await.expect("stopped");
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

@@ -11,7 +11,7 @@ use satchel_api::{BalanceResponse, NftScheme};
 use satchel_chain::metadata::MediaKind;
 use satchel_chain::{Address, NftKind, NftRef, U256};
 
-use crate::db::{AccountRow, StoredCollection, StoredNft};
+use crate::db::{AccountRow, StoredCollection, StoredNft, TokenRow};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
 use crate::views::{self, lower_hex};
@@ -43,11 +43,14 @@ pub(crate) fn parse_address(hex: &str) -> ApiResult<Address> {
 /// Operation 2 (`GET /v1/accountbalance/{accountId}/balance`): reads the account's
 /// native and token balances from its node in one batch, stores them and returns
 /// them.
-pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResult<BalanceResponse> {
+pub async fn refresh_balance(
+    state: &AppState,
+    account: &AccountRow,
+    tokens: &[TokenRow],
+) -> ApiResult<BalanceResponse> {
     let network = network_of(state, account)?;
     let owner = parse_address(&account.address)?;
-    let rows = state.db.account_tokens(&account.id).await?;
-    let tracked: Vec<_> = rows
+    let tracked: Vec<_> = tokens
         .iter()
         .filter(|row| views::find_token(&network.config, &row.contract).is_some())
         .collect();
@@ -82,11 +85,14 @@ pub async fn refresh_balance(state: &AppState, account: &AccountRow) -> ApiResul
         tokens.extend(views::token_balance(&network.config, &row));
     }
     let native = balances.native.to_string();
-    state
-        .db
-        .store_balances(&account.id, &native, &changed)
-        .await?;
-    state.forget_wallet(&account.wallet_id);
+    // Nothing changed, nothing to write (and the wallet's view stays right).
+    if native != account.balance || !changed.is_empty() {
+        state
+            .db
+            .store_balances(&account.id, &native, &changed)
+            .await?;
+        state.forget_wallet(&account.wallet_id);
+    }
     Ok(BalanceResponse {
         balance: native,
         decimals: network.config.decimals,

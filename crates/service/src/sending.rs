@@ -566,15 +566,15 @@ async fn follow_one(state: &AppState, row: &TransactionRow) -> ApiResult<()> {
 /// The balances a mined transfer changed: its account's, and the recipient's when
 /// this service keeps it. Outside the refresh limit.
 async fn refresh_after_mined(state: &AppState, row: &TransactionRow) {
-    let mut accounts = Vec::new();
-    if let Ok(Some((account, _))) = state.db.account_with_owner(&row.account_id).await {
-        accounts.push(account);
-    }
+    let mut accounts = vec![row.account_id.clone()];
     if let Ok(recipients) = state.db.accounts_at(&row.network, &row.counterparty).await {
-        accounts.extend(recipients);
+        accounts.extend(recipients.into_iter().map(|account| account.id));
     }
-    for account in accounts {
-        if let Err(e) = chain_refresh::refresh_balance(state, &account).await {
+    for id in accounts {
+        let Ok(Some((account, _, tokens))) = state.db.account_with_tokens(&id).await else {
+            continue;
+        };
+        if let Err(e) = chain_refresh::refresh_balance(state, &account, &tokens).await {
             tracing::debug!(account = %account.id, error = %e.message, "balance not refreshed");
         }
         state.forget_wallet(&account.wallet_id);

@@ -77,10 +77,7 @@ pub fn token_coin(network: &NetworkConfig, token: &TokenConfig) -> CoinInfo {
 
 /// The configured token with this (lowercase) contract on the network.
 pub fn find_token<'a>(network: &'a NetworkConfig, contract: &str) -> Option<&'a TokenConfig> {
-    network
-        .tokens
-        .iter()
-        .find(|t| t.contract.eq_ignore_ascii_case(contract))
+    network.tracked_token(contract).map(|(token, _)| token)
 }
 
 /// The `accounts` list: each account's native entry followed by its token entries.
@@ -109,13 +106,13 @@ pub fn accounts_list<'a>(
             row.balance.clone(),
         ));
         for token in tokens.iter().filter(|t| t.account_id == row.id) {
-            let Some(config) = find_token(network, &token.contract) else {
+            let Some((config, contract)) = network.tracked_token(&token.contract) else {
                 continue;
             };
             list.push(Account::token(
                 &holder,
                 token.id.clone(),
-                checksummed(&token.contract),
+                contract.to_owned(),
                 token_coin(network, config),
                 token.balance.clone(),
             ));
@@ -125,12 +122,12 @@ pub fn accounts_list<'a>(
 }
 
 pub fn token_balance(network: &NetworkConfig, token: &TokenRow) -> Option<TokenBalance> {
-    let config = find_token(network, &token.contract)?;
+    let (config, contract) = network.tracked_token(&token.contract)?;
     Some(TokenBalance {
         balance: token.balance.clone(),
         decimals: config.decimals,
         symbol: config.symbol.clone(),
-        contract: checksummed(&token.contract),
+        contract: contract.to_owned(),
     })
 }
 

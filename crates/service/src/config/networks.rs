@@ -31,9 +31,46 @@ pub struct NetworkConfig {
     pub log_window: u64,
     #[serde(default)]
     pub tokens: Vec<TokenConfig>,
+    /// `tokens` by lowercase contract, made on first use.
+    #[serde(skip)]
+    pub tracked: TrackedTokens,
 }
 
+/// The tracked tokens of a network by lowercase contract, each with its
+/// checksummed address: an account's hundred tokens are looked up in a map
+/// rather than a hundred times through the list, and checksummed once.
+#[derive(Debug, Clone, Default)]
+pub struct TrackedTokens(std::sync::OnceLock<std::collections::HashMap<String, (usize, String)>>);
+
 impl NetworkConfig {
+    /// The tracked token whose contract is `contract` (any case), and its
+    /// checksummed address.
+    pub fn tracked_token(&self, contract: &str) -> Option<(&TokenConfig, &str)> {
+        let by_contract = self.tracked.0.get_or_init(|| {
+            let mut by_contract = std::collections::HashMap::with_capacity(self.tokens.len());
+            for (i, token) in self.tokens.iter().enumerate() {
+                // The first of two entries for one contract counts, as in the list.
+                by_contract
+                    .entry(token.contract.to_ascii_lowercase())
+                    .or_insert_with(|| {
+                        let checksummed = token
+                            .contract
+                            .parse::<satchel_chain::Address>()
+                            .map(|a| a.to_checksum(None))
+                            .unwrap_or_else(|_| token.contract.clone());
+                        (i, checksummed)
+                    });
+            }
+            by_contract
+        });
+        let (i, checksummed) = if contract.bytes().any(|b| b.is_ascii_uppercase()) {
+            by_contract.get(&contract.to_ascii_lowercase())?
+        } else {
+            by_contract.get(contract)?
+        };
+        Some((&self.tokens[*i], checksummed))
+    }
+
     // Per-field defaults here: a network has required fields, so it has no
     // `Default` to fill the rest from.
     fn default_decimals() -> u32 {

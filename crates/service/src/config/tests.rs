@@ -141,3 +141,44 @@ fn a_duplicate_network_or_bad_token_address_is_refused() {
     );
     assert!(Settings::from_toml(&bad_token).is_err());
 }
+
+#[test]
+fn tracked_tokens_are_found_by_contract_in_any_case_with_their_checksum() {
+    let s = Settings::from_toml(
+        r#"
+        [[networks]]
+        name = "anvil"
+        chain_id = 31337
+        rpc_url = "http://127.0.0.1:8545"
+        coin_id = 60
+        coin_name = "Ether"
+        symbol = "ETH"
+        [[networks.tokens]]
+        contract = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+        name = "First"
+        symbol = "ONE"
+        decimals = 18
+        [[networks.tokens]]
+        contract = "0x5FbDB2315678afecb367f032d93F642f64180aa3"
+        name = "Same contract again"
+        symbol = "TWO"
+        decimals = 6
+        "#,
+    )
+    .expect("valid settings");
+    let network = &s.networks[0];
+    let checksummed = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    for asked in [checksummed, &checksummed.to_ascii_lowercase()] {
+        let (token, contract) = network.tracked_token(asked).expect("tracked");
+        assert_eq!(
+            token.symbol, "ONE",
+            "the first entry counts, as in the list"
+        );
+        assert_eq!(contract, checksummed);
+    }
+    assert!(
+        network
+            .tracked_token("0x0000000000000000000000000000000000000001")
+            .is_none()
+    );
+}

@@ -225,14 +225,50 @@ impl Db {
         Ok(row.map(|r| (r.account, r.user_id)))
     }
 
-    pub async fn account_tokens(&self, account_id: &str) -> DbResult<Vec<TokenRow>> {
-        Ok(sqlx::query_as(
-            "SELECT id, account_id, contract, balance FROM token_accounts \
-             WHERE account_id = $1 ORDER BY position",
-        )
+    /// One account with the user who owns it and its token accounts in their
+    /// order, in one row (the database builds the tokens as one JSON array).
+    pub async fn account_with_tokens(
+        &self,
+        account_id: &str,
+    ) -> DbResult<Option<(AccountRow, String, Vec<TokenRow>)>> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            account: AccountRow,
+            user_id: String,
+            tokens: Option<String>,
+        }
+        let tokens = match self.backend {
+            Backend::Sqlite => {
+                "(SELECT json_group_array(json_array(t.id, t.contract, t.balance) \
+                 ORDER BY t.position) FROM token_accounts t WHERE t.account_id = a.id)"
+            }
+            Backend::Postgres => {
+                "(SELECT COALESCE(json_agg(json_build_array(t.id, t.contract, t.balance) \
+                 ORDER BY t.position), '[]')::TEXT FROM token_accounts t WHERE t.account_id = a.id)"
+            }
+        };
+        let row: Option<Row> = sqlx::query_as(&format!(
+            "SELECT {ACCOUNT_COLUMNS}, w.user_id, {tokens} AS tokens FROM accounts a \
+             JOIN wallets w ON w.id = a.wallet_id WHERE a.id = $1"
+        ))
         .bind(account_id)
-        .fetch_all(self.pool())
-        .await?)
+        .fetch_optional(self.pool())
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let tokens: Vec<(String, String, String)> =
+            serde_json::from_str(row.tokens.as_deref().unwrap_or("[]"))
+                .map_err(|e| DbError::Sqlx(sqlx::Error::Decode(e.into())))?;
+        let tokens = tokens
+            .into_iter()
+            .map(|(id, contract, balance)| TokenRow {
+                id,
+                account_id: row.account.id.clone(),
+                contract,
+                balance,
+            })
+            .collect();
+        Ok(Some((row.account, row.user_id, tokens)))
     }
 
     /// Stores freshly read balances: the native one, and each token's by contract.

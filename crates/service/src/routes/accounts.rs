@@ -94,9 +94,9 @@ pub async fn refresh_balance(
     user: AuthUser,
     Path(account_id): Path<String>,
 ) -> ApiResult<Json<BalanceResponse>> {
-    let (account, owner) = state
+    let (account, owner, tokens) = state
         .db
-        .account_with_owner(&account_id)
+        .account_with_tokens(&account_id)
         .await?
         .ok_or_else(|| ApiError::not_found("account"))?;
     if owner != user.user_id {
@@ -114,6 +114,6 @@ pub async fn refresh_balance(
             ))
         })?;
     Ok(Json(
-        chain_refresh::refresh_balance(&state, &account).await?,
+        chain_refresh::refresh_balance(&state, &account, &tokens).await?,
     ))
 }
