@@ -41,6 +41,9 @@ export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres
 step "the scale benchmark's smoke run, both engines (figures: cargo bench -p satchel-tests --bench scale)"
 SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench scale
 
+step "the NFT indexer benchmark's smoke run: 5 s of mints, every listing checked against the receipts (figures: cargo bench -p satchel-tests --bench indexer)"
+SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench indexer
+
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A test
 # whose real dependency is missing fails, unless SATCHEL_SKIP_<NAME>=1 (POSTGRES,

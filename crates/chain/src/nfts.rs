@@ -7,6 +7,7 @@ use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::rpc::types::{Filter, Log, TransactionRequest};
 use alloy::sol_types::{SolCall, SolEvent};
+use futures::StreamExt as _;
 
 use crate::abi::{ICollection, IERC721, IERC1155};
 use crate::balances::decode_or_none;
@@ -35,6 +36,9 @@ pub struct Collection {
 
 /// The most calls sent in one JSON-RPC batch.
 pub const BATCH_CALLS: usize = 100;
+/// The most batches sent to one node at once: a wallet of 10,000 NFTs is 100
+/// batches, which one after another would take 100 round trips.
+pub const BATCHES_IN_FLIGHT: usize = 4;
 
 impl Chain {
     /// Every NFT transferred to `owner` in blocks `from..=to`, without repeats.
@@ -205,27 +209,35 @@ impl Chain {
     }
 
     /// Sends many `eth_call`s as JSON-RPC batches of at most [`BATCH_CALLS`]
-    /// (public nodes refuse larger ones) and hands back each raw answer, in order.
+    /// (public nodes refuse larger ones), [`BATCHES_IN_FLIGHT`] at a time, and
+    /// hands back each raw answer, in order.
     async fn eth_calls(
         &self,
         calls: &[(Address, Vec<u8>)],
     ) -> Result<Vec<alloy::transports::TransportResult<Bytes>>> {
         let latest = BlockNumberOrTag::Latest;
+        let batches: Vec<_> = calls
+            .chunks(BATCH_CALLS)
+            .map(|chunk| async move {
+                let mut batch = self.client().new_batch();
+                let waiters = chunk
+                    .iter()
+                    .map(|(to, data)| {
+                        let call = TransactionRequest::default()
+                            .to(*to)
+                            .input(Bytes::from(data.clone()).into());
+                        batch.add_call::<_, Bytes>("eth_call", &(call, latest))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| ChainError::Node(e.to_string()))?;
+                batch.send().await.map_err(rpc_error)?;
+                Ok::<_, ChainError>(futures::future::join_all(waiters).await)
+            })
+            .collect();
         let mut answers = Vec::with_capacity(calls.len());
-        for chunk in calls.chunks(BATCH_CALLS) {
-            let mut batch = self.client().new_batch();
-            let waiters = chunk
-                .iter()
-                .map(|(to, data)| {
-                    let call = TransactionRequest::default()
-                        .to(*to)
-                        .input(Bytes::from(data.clone()).into());
-                    batch.add_call::<_, Bytes>("eth_call", &(call, latest))
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| ChainError::Node(e.to_string()))?;
-            batch.send().await.map_err(rpc_error)?;
-            answers.extend(futures::future::join_all(waiters).await);
+        let mut answered = futures::stream::iter(batches).buffered(BATCHES_IN_FLIGHT);
+        while let Some(batch) = answered.next().await {
+            answers.extend(batch?);
         }
         Ok(answers)
     }

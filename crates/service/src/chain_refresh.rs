@@ -203,27 +203,21 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .map(|(nft, q)| (*nft, i64::try_from(*q).unwrap_or(i64::MAX)))
         .collect();
     let held_refs: Vec<NftRef> = held.iter().map(|(nft, _)| *nft).collect();
+    let key_of = |nft: &NftRef| (lower_hex(&nft.contract), nft.token_id.to_string());
+    // Metadata is read for new NFTs and for ones whose metadata could not be read
+    // before, at most METADATA_PER_REFRESH of them (their URIs too); the others
+    // keep what was read.
+    let to_describe: Vec<NftRef> = held_refs
+        .iter()
+        .filter(|nft| known.get(&key_of(nft)).is_none_or(|k| k.state != 1))
+        .take(METADATA_PER_REFRESH)
+        .copied()
+        .collect();
     let uris = chain
-        .nft_metadata_uris(&held_refs)
+        .nft_metadata_uris(&to_describe)
         .await
         .map_err(upstream)?;
-    // Metadata is read for new NFTs and for ones whose metadata could not be read
-    // before, at most METADATA_PER_REFRESH of them; the others keep what was read.
-    let mut budget = METADATA_PER_REFRESH;
-    let wanted: Vec<Option<String>> = held
-        .iter()
-        .zip(uris)
-        .map(|((nft, _), uri)| {
-            let key = (lower_hex(&nft.contract), nft.token_id.to_string());
-            let described = known.get(&key).is_some_and(|k| k.state == 1);
-            if described || budget == 0 {
-                return None;
-            }
-            budget -= 1;
-            uri
-        })
-        .collect();
-    let metadata: Vec<_> = futures::stream::iter(wanted.into_iter().map(|uri| {
+    let read: Vec<_> = futures::stream::iter(uris.into_iter().map(|uri| {
         let fetcher = state.metadata.clone();
         async move {
             match fetcher.fetch(&uri?).await {
@@ -238,26 +232,28 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
     .buffered(METADATA_CONCURRENCY)
     .collect()
     .await;
+    let mut described: HashMap<NftRef, _> = to_describe.into_iter().zip(read).collect();
 
+    // Only what changed is written: new NFTs, new quantities, new metadata.
     let mut stored: Vec<StoredNft> = held
         .iter()
-        .zip(metadata)
-        .map(|((nft, quantity), meta)| {
-            let key = (lower_hex(&nft.contract), nft.token_id.to_string());
-            let (meta, state) = match (meta, known.get(&key)) {
+        .filter_map(|(nft, quantity)| {
+            let key = key_of(nft);
+            let (meta, state) = match (described.remove(nft).flatten(), known.get(&key)) {
                 (Some(meta), _) => (meta, 1),
+                (None, Some(before)) if before.quantity == *quantity => return None,
                 (None, Some(before)) => {
-                    return StoredNft {
+                    return Some(StoredNft {
                         quantity: *quantity,
                         ..before.clone()
-                    };
+                    });
                 }
                 (None, None) => (untitled(nft), 2),
             };
-            StoredNft {
+            Some(StoredNft {
                 network: config.name.clone(),
-                contract: lower_hex(&nft.contract),
-                token_id: nft.token_id.to_string(),
+                contract: key.0,
+                token_id: key.1,
                 scheme: scheme_of(nft.kind),
                 quantity: *quantity,
                 name: meta.name,
@@ -267,7 +263,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
                 content_url: meta.content_url,
                 content_type: if meta.media == MediaKind::Video { 2 } else { 1 },
                 state,
-            }
+            })
         })
         .collect();
     // What the account no longer holds is stored with quantity 0, which drops it.
@@ -275,7 +271,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         candidates
             .iter()
             .zip(&quantities)
-            .filter(|(_, q)| q.is_zero())
+            .filter(|(nft, q)| q.is_zero() && known.contains_key(&key_of(nft)))
             .map(|(nft, _)| StoredNft {
                 network: config.name.clone(),
                 contract: lower_hex(&nft.contract),
