@@ -2,20 +2,20 @@
 
 use super::*;
 
+/// One network with only the fields that have no default.
+const ANVIL: &str = r#"
+    [[networks]]
+    name = "anvil"
+    chain_id = 31337
+    rpc_url = "http://127.0.0.1:8545"
+    coin_id = 60
+    coin_name = "Ether"
+    symbol = "ETH"
+"#;
+
 #[test]
 fn a_minimal_file_gets_the_defaults_and_env_overrides_win() {
-    let mut s = Settings::from_toml(
-        r#"
-        [[networks]]
-        name = "anvil"
-        chain_id = 31337
-        rpc_url = "http://127.0.0.1:8545"
-        coin_id = 60
-        coin_name = "Ether"
-        symbol = "ETH"
-        "#,
-    )
-    .expect("valid settings");
+    let mut s = Settings::from_toml(ANVIL).expect("valid settings");
     assert_eq!(s.networks[0].decimals, 18);
     assert_eq!(s.refresh_per_minute, 6);
     s.apply_env(|name| (name == "DATABASE_URL").then(|| "postgres://x/y".to_owned()))
@@ -144,15 +144,8 @@ fn a_duplicate_network_or_bad_token_address_is_refused() {
 
 #[test]
 fn tracked_tokens_are_found_by_contract_in_any_case_with_their_checksum() {
-    let s = Settings::from_toml(
-        r#"
-        [[networks]]
-        name = "anvil"
-        chain_id = 31337
-        rpc_url = "http://127.0.0.1:8545"
-        coin_id = 60
-        coin_name = "Ether"
-        symbol = "ETH"
+    let s = Settings::from_toml(&format!(
+        r#"{ANVIL}
         [[networks.tokens]]
         contract = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
         name = "First"
@@ -163,8 +156,8 @@ fn tracked_tokens_are_found_by_contract_in_any_case_with_their_checksum() {
         name = "Same contract again"
         symbol = "TWO"
         decimals = 6
-        "#,
-    )
+        "#
+    ))
     .expect("valid settings");
     let network = &s.networks[0];
     let checksummed = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
