@@ -11,7 +11,8 @@ use satchel_api::{
 };
 use serde::Deserialize;
 
-use super::auth::{ClientAddress, html_page, page, per_address};
+use super::auth::{ClientAddress, per_address};
+use super::email_links::{html_page, page};
 use super::{Json, Query};
 use crate::auth::CallingApp;
 use crate::error::ApiResult;

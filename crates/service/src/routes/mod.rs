@@ -4,6 +4,7 @@
 
 mod accounts;
 mod auth;
+mod email_links;
 mod external;
 mod nfts;
 mod pin;
@@ -36,15 +37,15 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/app", get(auth::app_info))
         .route("/v1/auth/email/signup", post(auth::sign_up))
         .route("/v1/auth/email/resend", post(auth::resend))
-        .route("/v1/auth/email/verify", get(auth::verify))
+        .route("/v1/auth/email/verify", get(email_links::verify))
         .route("/v1/auth/email/login", post(auth::email_login))
         .route(
             "/v1/auth/email/password-reset",
-            get(auth::password_reset_page).merge(post(auth::password_reset)),
+            get(email_links::password_reset_page).merge(post(email_links::password_reset)),
         )
         .route(
             "/v1/auth/email/password-reset/confirm",
-            post(auth::password_reset_confirm),
+            post(email_links::password_reset_confirm),
         )
         .route("/v1/auth/oauth/token", post(external::oauth_token))
         .route("/v1/auth/external/id-token", post(external::id_token))
@@ -170,11 +171,11 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
         auth::app_info,
         auth::sign_up,
         auth::resend,
-        auth::verify,
+        email_links::verify,
         auth::email_login,
-        auth::password_reset,
-        auth::password_reset_page,
-        auth::password_reset_confirm,
+        email_links::password_reset,
+        email_links::password_reset_page,
+        email_links::password_reset_confirm,
         external::oauth_token,
         external::id_token,
         external::access_token,

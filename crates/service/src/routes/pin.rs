@@ -8,7 +8,7 @@ use axum::response::Html;
 use satchel_api::{PinChange, PinProof, PinRelease, PinReset, PinStatus, WalletChallenge};
 use serde::Deserialize;
 
-use super::auth::page;
+use super::email_links::page;
 use super::{Json, Path, Query};
 use crate::auth::AuthUser;
 use crate::error::ApiResult;
