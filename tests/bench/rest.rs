@@ -264,7 +264,7 @@ async fn main() {
         .store_account_nfts(&accounts[0].id, &nfts, &[], None)
         .await
         .expect("stored");
-    satchel_service::chain_refresh::render_nft_listing(state, &collector.wallet_id)
+    satchel_service::assets::refresh::render_nft_listing(state, &collector.wallet_id)
         .await
         .expect("rendered");
     let path = format!("/v1/nft?{}", collector.wallet_query());
@@ -285,7 +285,7 @@ async fn main() {
     }
     server.sort_unstable();
     let started = Instant::now();
-    satchel_service::chain_refresh::render_nft_listing(state, &collector.wallet_id)
+    satchel_service::assets::refresh::render_nft_listing(state, &collector.wallet_id)
         .await
         .expect("rendered");
     let render = started.elapsed();

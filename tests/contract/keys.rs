@@ -238,7 +238,7 @@ pub async fn registration_needs_a_fresh_nonce_signed_by_the_address(backend: Bac
     let (nonce, message) = challenge(&stack, &ada.token).await;
     let mut db = database(&stack).await;
     sqlx::query("UPDATE wallet_challenges SET expires_at = $1 WHERE nonce = $2")
-        .bind(satchel_service::now() - 1)
+        .bind(satchel_service::clock::now() - 1)
         .bind(&nonce)
         .execute(&mut db)
         .await

@@ -2,7 +2,7 @@
 //! mints nothing), moved there sealed from the earlier clear-text table, and
 //! rotated with a `kid` without logging anyone out.
 
-use satchel_service::tokens::SigningKeys;
+use satchel_service::identity::tokens::SigningKeys;
 use satchel_tests::{Backend, Stack};
 use sqlx::Connection as _;
 

@@ -214,7 +214,7 @@ impl Stack {
         self.service
             .state
             .app_for_key(
-                &satchel_service::auth::app_key_hash(&self.app_key),
+                &satchel_service::crypto::app_key_hash(&self.app_key),
                 &self.domain,
             )
             .await

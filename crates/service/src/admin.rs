@@ -5,9 +5,9 @@ use base64::Engine as _;
 use rand::RngCore;
 use satchel_api::EmailCredentials;
 
-use crate::auth::app_key_hash;
+use crate::crypto::app_key_hash;
+use crate::crypto::passwords::hash_password;
 use crate::db::Db;
-use crate::identity::passwords::hash_password;
 use crate::state::AppState;
 
 /// The path of the first account (defined once, in `satchel_api::rules`); kept

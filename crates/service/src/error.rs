@@ -10,8 +10,8 @@ use axum::response::{IntoResponse, Response};
 use satchel_api::rules::RuleViolation;
 use satchel_api::{ApiErrorBody, ErrorCode, RestErrorCode, ServiceErrorCode};
 
+use crate::crypto::CryptoError;
 use crate::db::DbError;
-use crate::tokens::{TokenError, TokenKind};
 
 #[derive(Debug)]
 pub struct ApiError {
@@ -55,21 +55,6 @@ impl ApiError {
             ServiceErrorCode::InvalidToken,
             message,
         )
-    }
-
-    /// A token that failed its signature, audience or expiry check.
-    pub fn refused_token(kind: TokenKind, error: TokenError) -> Self {
-        match (error, kind.renewal()) {
-            (TokenError::Expired, Some(renewal)) => {
-                Self::invalid_token(format!("the {} has expired; {renewal}", kind.name()))
-            }
-            _ => Self::invalid_token(format!("the {} is not valid", kind.name())),
-        }
-    }
-
-    /// A token that is valid, but for another app than the caller's.
-    pub fn foreign_token(kind: TokenKind) -> Self {
-        Self::invalid_token(format!("the {} was issued for another app", kind.name()))
     }
 
     /// No app has the key in `X-API-KEY`, or its app was removed meanwhile.
@@ -124,6 +109,12 @@ impl ApiError {
         )
     }
 
+    /// A limiter said no: 429, `what` ("too many requests from this address")
+    /// followed by when to try again, in whole seconds (at least one).
+    pub fn rate_limited(what: &str, wait: std::time::Duration) -> Self {
+        Self::too_many_requests(format!("{what}; try again in {} s", wait.as_secs().max(1)))
+    }
+
     /// A network's node failed: 502, with the node's error kept for the log.
     pub fn upstream(network: &str, cause: impl std::fmt::Display) -> Self {
         Self::new(
@@ -174,6 +165,12 @@ impl IntoResponse for ApiError {
             message: self.message,
         };
         (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<CryptoError> for ApiError {
+    fn from(e: CryptoError) -> Self {
+        Self::internal(e)
     }
 }
 
@@ -251,22 +248,5 @@ mod tests {
         let (status, body) = body_of(ApiError::upstream("anvil", "connection refused")).await;
         assert_eq!(status, 502);
         assert!(!body.to_string().contains("refused"), "{body}");
-    }
-
-    #[test]
-    fn token_errors_name_the_token_and_what_to_do() {
-        let expired = ApiError::refused_token(TokenKind::Access, TokenError::Expired);
-        assert_eq!(expired.message, "the access token has expired; renew it");
-        let expired = ApiError::refused_token(TokenKind::Identity, TokenError::Expired);
-        assert_eq!(
-            expired.message,
-            "the identity token has expired; refresh it"
-        );
-        let invalid = ApiError::refused_token(TokenKind::Refresh, TokenError::Invalid);
-        assert_eq!(invalid.message, "the refresh token is not valid");
-        assert_eq!(
-            ApiError::foreign_token(TokenKind::Refresh).message,
-            "the refresh token was issued for another app"
-        );
     }
 }

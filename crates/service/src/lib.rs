@@ -4,27 +4,30 @@
 //! [`serve`] runs it on a listener until a shutdown future resolves, so the binary,
 //! the local stack and the tests all start it the same way.
 
+// From the bottom up, and no file imports in a circle (tests/module_graph.rs):
+// the foundations (clock to mail) use nothing above them; the state is made of
+// them and of the identity concern's own foundations (tokens, providers, login
+// failures); the concerns' operations take the state; `http` routes to them.
+// The background tasks take what they need, not the whole state where they
+// can. Public where the binary, the local stack or the tests use them.
 pub mod admin;
-pub mod auth;
-pub mod cache;
-pub mod chain_refresh;
+pub mod assets;
+pub(crate) mod cache;
+pub mod clock;
 pub mod config;
+pub mod crypto;
 pub mod db;
-pub mod error;
+pub(crate) mod error;
+pub mod http;
 pub mod identity;
-pub mod login_failures;
-pub mod mail;
-pub mod pin;
-pub mod refresh_limits;
-pub mod routes;
-pub mod sending;
+pub(crate) mod limits;
+pub(crate) mod mail;
+pub(crate) mod sending;
 pub mod state;
-pub mod tokens;
-pub mod views;
-pub mod wallets;
+pub(crate) mod updates;
+pub(crate) mod wallets;
 
 use std::future::Future;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use config::Settings;
 pub use state::AppState;
@@ -32,20 +35,12 @@ use tower_http::trace::TraceLayer;
 
 /// The whole service with its request log: the router [`serve`] runs.
 pub fn app(state: AppState) -> axum::Router {
-    routes::router(state).layer(
+    http::router(state).layer(
         // Logs method, path and status; never headers, where the tokens travel.
         TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
         }),
     )
-}
-
-/// Unix seconds now: the service's one clock for stored times and token claims.
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or_default()
 }
 
 /// Serves the REST interface on `listener` until `shutdown` resolves.
@@ -67,7 +62,12 @@ impl Background {
     pub fn start(state: &AppState) -> Self {
         Self(vec![
             tokio::spawn(sending::follow_forever(state.clone())),
-            tokio::spawn(tokens::reload_forever(state.clone())),
+            tokio::spawn(identity::tokens::reload_forever(
+                state.keys.clone(),
+                state.db.clone(),
+                state.pin_keys.clone(),
+                state.settings.token_lifetime_secs(),
+            )),
         ])
     }
 }

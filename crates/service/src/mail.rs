@@ -1,4 +1,5 @@
-//! Outgoing e-mail (verification, password-reset and PIN unlock links): through SMTP when `mail.smtp_url` is set, else into an outbox
+//! Outgoing e-mail (verification, password-reset and PIN unlock links, each
+//! written once and sent as text and HTML): through SMTP when `mail.smtp_url` is set, else into an outbox
 //! folder of `.eml` files that a person or a test opens.
 
 use std::path::PathBuf;
@@ -66,18 +67,17 @@ impl Mailer {
         app_name: &str,
         link: &str,
     ) -> Result<(), MailError> {
-        let text = format!(
-            "Welcome to {app_name}.\n\nOpen this link to verify your e-mail address:\n\n{link}\n\n\
-             The link works once, for 24 hours. If you did not sign up, ignore this e-mail."
-        );
-        let html = format!(
-            "<p>Welcome to {app}.</p><p><a href=\"{link}\">Verify your e-mail address</a></p>\
-             <p>The link works once, for 24 hours. If you did not sign up, ignore this e-mail.</p>",
-            app = html_escape(app_name),
-            link = html_escape(link),
-        );
-        self.send(to, format!("Verify your e-mail for {app_name}"), text, html)
-            .await
+        let mail = LinkMail {
+            subject: format!("Verify your e-mail for {app_name}"),
+            opening: format!("Welcome to {app_name}."),
+            only_if_you: false,
+            action: "verify your e-mail address",
+            link,
+            closing: "The link works once, for 24 hours. If you did not sign up, ignore this \
+                      e-mail."
+                .into(),
+        };
+        self.send_link(to, &mail).await
     }
 
     /// Sends the link that lifts the lock on `to`'s wallet PIN after too many
@@ -88,22 +88,20 @@ impl Mailer {
         app_name: &str,
         link: &str,
     ) -> Result<(), MailError> {
-        let text = format!(
-            "Your {app_name} wallet's PIN was entered wrongly too many times, so it is locked.\n\n\
-             If that was you, open this link to unlock it:\n\n{link}\n\n\
-             The link works once, for 24 hours. If it was not you, do not open it: someone may \
-             be trying to guess your PIN. Your recovery phrase also lets you set a new PIN."
-        );
-        let html = format!(
-            "<p>Your {app} wallet's PIN was entered wrongly too many times, so it is locked.</p>\
-             <p>If that was you: <a href=\"{link}\">Unlock your PIN</a></p>\
-             <p>The link works once, for 24 hours. If it was not you, do not open it: someone may \
-             be trying to guess your PIN. Your recovery phrase also lets you set a new PIN.</p>",
-            app = html_escape(app_name),
-            link = html_escape(link),
-        );
-        self.send(to, format!("Unlock your {app_name} PIN"), text, html)
-            .await
+        let mail = LinkMail {
+            subject: format!("Unlock your {app_name} PIN"),
+            opening: format!(
+                "Your {app_name} wallet's PIN was entered wrongly too many times, so it is locked."
+            ),
+            only_if_you: true,
+            action: "unlock your PIN",
+            link,
+            closing: "The link works once, for 24 hours. If it was not you, do not open it: \
+                      someone may be trying to guess your PIN. Your recovery phrase also lets \
+                      you set a new PIN."
+                .into(),
+        };
+        self.send_link(to, &mail).await
     }
 
     /// Sends the link that sets a new password for `to`'s login.
@@ -113,23 +111,22 @@ impl Mailer {
         app_name: &str,
         link: &str,
     ) -> Result<(), MailError> {
-        let text = format!(
-            "Someone asked to reset the password of your {app_name} login.\n\n\
-             If that was you, open this link to choose a new password:\n\n{link}\n\n\
-             The link works once, for 1 hour. Setting a new password logs out every \
-             device that is logged in. If it was not you, ignore this e-mail: your \
-             password stays as it is."
-        );
-        let html = format!(
-            "<p>Someone asked to reset the password of your {app} login.</p>\
-             <p>If that was you: <a href=\"{link}\">Choose a new password</a></p>\
-             <p>The link works once, for 1 hour. Setting a new password logs out every \
-             device that is logged in. If it was not you, ignore this e-mail: your \
-             password stays as it is.</p>",
-            app = html_escape(app_name),
-            link = html_escape(link),
-        );
-        self.send(to, format!("Reset your {app_name} password"), text, html)
+        let mail = LinkMail {
+            subject: format!("Reset your {app_name} password"),
+            opening: format!("Someone asked to reset the password of your {app_name} login."),
+            only_if_you: true,
+            action: "choose a new password",
+            link,
+            closing: "The link works once, for 1 hour. Setting a new password logs out every \
+                      device that is logged in. If it was not you, ignore this e-mail: your \
+                      password stays as it is."
+                .into(),
+        };
+        self.send_link(to, &mail).await
+    }
+
+    async fn send_link(&self, to: &str, mail: &LinkMail<'_>) -> Result<(), MailError> {
+        self.send(to, mail.subject.clone(), mail.text(), mail.html())
             .await
     }
 
@@ -176,7 +173,11 @@ impl Mailer {
                 tokio::fs::create_dir_all(dir)
                     .await
                     .map_err(|e| MailError(e.to_string()))?;
-                let name = format!("{}-{}.eml", crate::now(), uuid::Uuid::new_v4().simple());
+                let name = format!(
+                    "{}-{}.eml",
+                    crate::clock::now(),
+                    uuid::Uuid::new_v4().simple()
+                );
                 let partial = dir.join(format!(".{name}.partial"));
                 tokio::fs::write(&partial, message.formatted())
                     .await
@@ -190,10 +191,84 @@ impl Mailer {
     }
 }
 
+/// An e-mail whose point is one link: an opening line, the link with what it
+/// does, and a closing line. Written once, rendered as text and as HTML.
+struct LinkMail<'a> {
+    subject: String,
+    opening: String,
+    /// The link is for the person who asked ("If that was you, ...").
+    only_if_you: bool,
+    /// What the link does, as a verb phrase: "verify your e-mail address".
+    action: &'static str,
+    link: &'a str,
+    closing: String,
+}
+
+impl LinkMail<'_> {
+    fn text(&self) -> String {
+        let lead = if self.only_if_you {
+            "If that was you, open"
+        } else {
+            "Open"
+        };
+        format!(
+            "{}\n\n{lead} this link to {}:\n\n{}\n\n{}",
+            self.opening, self.action, self.link, self.closing
+        )
+    }
+
+    fn html(&self) -> String {
+        let lead = if self.only_if_you {
+            "If that was you: "
+        } else {
+            ""
+        };
+        let mut label = self.action.to_owned();
+        if let Some(first) = label.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        format!(
+            "<p>{}</p><p>{lead}<a href=\"{}\">{}</a></p><p>{}</p>",
+            html_escape(&self.opening),
+            html_escape(self.link),
+            html_escape(&label),
+            html_escape(&self.closing)
+        )
+    }
+}
+
 pub fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_mail_says_the_same_as_text_and_as_html() {
+        let mail = LinkMail {
+            subject: "Unlock".into(),
+            opening: "Locked <for now> & then".into(),
+            only_if_you: true,
+            action: "unlock your PIN",
+            link: "https://wallet.example.com/v1/wallets/pin/unlock?token=a&b",
+            closing: "Works once.".into(),
+        };
+        assert_eq!(
+            mail.text(),
+            "Locked <for now> & then\n\nIf that was you, open this link to unlock your PIN:\n\n\
+             https://wallet.example.com/v1/wallets/pin/unlock?token=a&b\n\nWorks once."
+        );
+        assert_eq!(
+            mail.html(),
+            "<p>Locked &lt;for now&gt; &amp; then</p><p>If that was you: <a \
+             href=\"https://wallet.example.com/v1/wallets/pin/unlock?token=a&amp;b\">Unlock your \
+             PIN</a></p><p>Works once.</p>"
+        );
+    }
 }

@@ -147,11 +147,7 @@ async fn main() -> anyhow::Result<()> {
         .init();
     let cli = Cli::parse();
     if let Some(Command::Openapi) = cli.command {
-        use utoipa::OpenApi;
-        println!(
-            "{}",
-            satchel_service::routes::ApiDoc::openapi().to_pretty_json()?
-        );
+        println!("{}", satchel_service::http::openapi().to_pretty_json()?);
         return Ok(());
     }
     let settings = Settings::load(cli.config.as_deref())?;
@@ -281,7 +277,8 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
         }
         Admin::RotateSigningKey => {
             let kid =
-                satchel_service::tokens::SigningKeys::rotate(&state.db, &state.pin_keys).await?;
+                satchel_service::identity::tokens::SigningKeys::rotate(&state.db, &state.pin_keys)
+                    .await?;
             println!("kid={kid}");
         }
     }

@@ -11,12 +11,12 @@ use sha2::{Digest, Sha256};
 
 use crate::cache::TtlCache;
 use crate::config::{NetworkConfig, Settings};
+use crate::crypto::sealer::PinKeys;
 use crate::db::{AppMatch, Db, DbResult};
-use crate::login_failures::LoginFailures;
+use crate::identity::login_failures::LoginFailures;
+use crate::identity::tokens::{AccessClaims, SigningKeys, TokenError};
+use crate::limits::Limits;
 use crate::mail::Mailer;
-use crate::pin::PinKeys;
-use crate::refresh_limits::RefreshLimits;
-use crate::tokens::{AccessClaims, SigningKeys, TokenError};
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -30,7 +30,7 @@ pub struct AppState {
     /// Refreshes per account (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
     /// or wallet (operation 4, `GET /v1/nft/refresh`), and verification e-mails
     /// sent again per address.
-    pub refresh_limits: Arc<RefreshLimits>,
+    pub limits: Arc<Limits>,
     /// Failed e-mail logins per e-mail address and per network address.
     pub login_failures: Arc<LoginFailures>,
     pub mailer: Mailer,
@@ -116,7 +116,7 @@ impl AppState {
             pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
             metadata,
-            refresh_limits: Arc::new(RefreshLimits::new(
+            limits: Arc::new(Limits::new(
                 settings.refresh_per_minute,
                 settings.email_requests_per_address,
                 settings.emails_per_minute,
@@ -154,7 +154,7 @@ impl AppState {
     pub fn verify_access(&self, token: &str) -> Result<AccessClaims, TokenError> {
         let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         if let Some(claims) = self.caches.tokens.get(&digest) {
-            return if claims.exp > crate::now() {
+            return if claims.exp > crate::clock::now() {
                 Ok(claims)
             } else {
                 Err(TokenError::Expired)

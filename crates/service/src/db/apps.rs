@@ -1,7 +1,7 @@
 //! Apps: who may call the service, from which domains.
 
 use super::{Db, DbError, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// An app and what it allows.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

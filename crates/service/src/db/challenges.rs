@@ -2,7 +2,7 @@
 //! (`wallet_challenges`): single use, short-lived, a few per user.
 
 use super::{Db, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// Why a challenge nonce was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,9 @@
 //! (`external_identities`), and the tickets and links that register an e-mail
 //! for one whose provider gave none.
 
+use super::links::{self, LinkKind};
 use super::{Db, DbError, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// An OAuth provider an app has registered (the client secret still sealed).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -219,6 +220,8 @@ impl Db {
         Ok(())
     }
 
+    /// Stores a registration link's token hash with the address it sets; the
+    /// identity's used and expired links go.
     pub async fn create_email_registration(
         &self,
         token_hash: &str,
@@ -226,17 +229,18 @@ impl Db {
         email: &str,
         lifetime_secs: i64,
     ) -> DbResult<()> {
-        sqlx::query(
-            "INSERT INTO email_registrations (token_hash, identity_id, email, expires_at) \
-             VALUES ($1, $2, $3, $4)",
+        let mut conn = self.pool().acquire().await?;
+        let (kind, at) = (LinkKind::EmailRegistration, now());
+        links::issue(
+            &mut conn,
+            kind,
+            identity_id,
+            token_hash,
+            Some(email),
+            at,
+            lifetime_secs,
         )
-        .bind(token_hash)
-        .bind(identity_id)
-        .bind(email)
-        .bind(now() + lifetime_secs)
-        .execute(self.pool())
-        .await?;
-        Ok(())
+        .await
     }
 
     /// Uses a registration link: gives its identity the e-mail when the link is
@@ -245,16 +249,9 @@ impl Db {
     pub async fn use_email_registration(&self, token_hash: &str) -> DbResult<bool> {
         let at = now();
         let mut tx = self.pool().begin().await?;
-        let found: Option<(String, String)> = sqlx::query_as(
-            "UPDATE email_registrations SET used_at = $2 \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 \
-             RETURNING identity_id, email",
-        )
-        .bind(token_hash)
-        .bind(at)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((identity, email)) = found else {
+        let claimed: Option<(String, String)> =
+            links::claim(&mut tx, LinkKind::EmailRegistration, token_hash, at).await?;
+        let Some((identity, email)) = claimed else {
             return Ok(false);
         };
         let set = sqlx::query(

@@ -1,8 +1,9 @@
 //! E-mail identities (the service as identity provider), their verification links
 //! and their sessions.
 
+use super::links::{self, LinkKind};
 use super::{Db, DbError, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct IdentityRow {
@@ -214,41 +215,43 @@ impl Db {
         Ok(())
     }
 
+    /// Stores a verification link's token hash; the identity's used and
+    /// expired links go.
     pub async fn create_email_verification(
         &self,
         identity_id: &str,
         token_hash: &str,
         lifetime_secs: i64,
     ) -> DbResult<()> {
-        sqlx::query("INSERT INTO email_verifications (token_hash, identity_id, expires_at) VALUES ($1, $2, $3)")
-            .bind(token_hash)
-            .bind(identity_id)
-            .bind(now() + lifetime_secs)
-            .execute(self.pool())
-            .await?;
-        Ok(())
+        let mut conn = self.pool().acquire().await?;
+        let (kind, at) = (LinkKind::EmailVerification, now());
+        links::issue(
+            &mut conn,
+            kind,
+            identity_id,
+            token_hash,
+            None,
+            at,
+            lifetime_secs,
+        )
+        .await
     }
 
     /// Uses a verification link: marks its identity verified when the link is
     /// unused and unexpired. Returns whether it was.
     pub async fn use_email_verification(&self, token_hash: &str) -> DbResult<bool> {
+        let at = now();
         let mut tx = self.pool().begin().await?;
-        let identity: Option<String> = sqlx::query_scalar(
-            "UPDATE email_verifications SET used_at = $2 \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING identity_id",
-        )
-        .bind(token_hash)
-        .bind(now())
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(identity) = identity else {
+        let claimed: Option<(String,)> =
+            links::claim(&mut tx, LinkKind::EmailVerification, token_hash, at).await?;
+        let Some((identity,)) = claimed else {
             return Ok(false);
         };
         sqlx::query(
             "UPDATE email_identities SET verified_at = $2 WHERE id = $1 AND verified_at IS NULL",
         )
         .bind(&identity)
-        .bind(now())
+        .bind(at)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -9,6 +9,7 @@ mod apps;
 mod challenges;
 mod external;
 mod identities;
+mod links;
 mod nfts;
 mod password_resets;
 mod pin_unlocks;

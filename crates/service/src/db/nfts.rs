@@ -2,7 +2,7 @@
 //! next log scan starts.
 
 use super::{Db, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// An NFT as the service knows it now, to store.
 #[derive(Debug, Clone, sqlx::FromRow)]

@@ -3,8 +3,9 @@
 //! of the identity, in one transaction.
 
 use super::identities::revoke_identity_sessions;
+use super::links::{self, LinkKind};
 use super::{Db, DbResult};
-use crate::now;
+use crate::clock::now;
 
 /// What a used reset link changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,40 +25,25 @@ impl Db {
         token_hash: &str,
         lifetime_secs: i64,
     ) -> DbResult<()> {
-        let at = now();
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "DELETE FROM password_resets WHERE identity_id = $1 \
-             AND (used_at IS NOT NULL OR expires_at <= $2)",
+        let mut conn = self.pool().acquire().await?;
+        let (kind, at) = (LinkKind::PasswordReset, now());
+        links::issue(
+            &mut conn,
+            kind,
+            identity_id,
+            token_hash,
+            None,
+            at,
+            lifetime_secs,
         )
-        .bind(identity_id)
-        .bind(at)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO password_resets (token_hash, identity_id, expires_at) VALUES ($1, $2, $3)",
-        )
-        .bind(token_hash)
-        .bind(identity_id)
-        .bind(at + lifetime_secs)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        .await
     }
 
     /// Whether a reset link is unused and unexpired (its page shows the form);
     /// changes nothing.
     pub async fn password_reset_usable(&self, token_hash: &str) -> DbResult<bool> {
-        let found: Option<String> = sqlx::query_scalar(
-            "SELECT identity_id FROM password_resets \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2",
-        )
-        .bind(token_hash)
-        .bind(now())
-        .fetch_optional(self.pool())
-        .await?;
-        Ok(found.is_some())
+        let mut conn = self.pool().acquire().await?;
+        links::usable(&mut conn, LinkKind::PasswordReset, token_hash, now()).await
     }
 
     /// Uses a reset link when it is unused and unexpired: the identity gets
@@ -71,15 +57,9 @@ impl Db {
     ) -> DbResult<Option<PasswordReset>> {
         let at = now();
         let mut tx = self.pool().begin().await?;
-        let identity: Option<String> = sqlx::query_scalar(
-            "UPDATE password_resets SET used_at = $2 \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING identity_id",
-        )
-        .bind(token_hash)
-        .bind(at)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(identity_id) = identity else {
+        let claimed: Option<(String,)> =
+            links::claim(&mut tx, LinkKind::PasswordReset, token_hash, at).await?;
+        let Some((identity_id,)) = claimed else {
             return Ok(None);
         };
         let changed: Option<(String, String)> = sqlx::query_as(
@@ -95,11 +75,7 @@ impl Db {
             tx.rollback().await?;
             return Ok(None);
         };
-        sqlx::query("DELETE FROM password_resets WHERE identity_id = $1 AND token_hash <> $2")
-            .bind(&identity_id)
-            .bind(token_hash)
-            .execute(&mut *tx)
-            .await?;
+        links::drop_others(&mut tx, LinkKind::PasswordReset, &identity_id, token_hash).await?;
         sqlx::query("DELETE FROM email_verifications WHERE identity_id = $1")
             .bind(&identity_id)
             .execute(&mut *tx)

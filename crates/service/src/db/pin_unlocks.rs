@@ -1,8 +1,9 @@
 //! The e-mail links that lift a PIN lock (`pin_unlocks`): single use, stored as
 //! hashes.
 
+use super::links::{self, LinkKind};
 use super::{Db, DbResult};
-use crate::now;
+use crate::clock::now;
 
 impl Db {
     /// Stores an unlock link's token hash; the wallet's used and expired links go.
@@ -12,25 +13,18 @@ impl Db {
         token_hash: &str,
         lifetime_secs: i64,
     ) -> DbResult<()> {
-        let at = now();
-        let mut tx = self.pool().begin().await?;
-        sqlx::query(
-            "DELETE FROM pin_unlocks WHERE wallet_id = $1 AND (used_at IS NOT NULL OR expires_at <= $2)",
+        let mut conn = self.pool().acquire().await?;
+        let (kind, at) = (LinkKind::PinUnlock, now());
+        links::issue(
+            &mut conn,
+            kind,
+            wallet_id,
+            token_hash,
+            None,
+            at,
+            lifetime_secs,
         )
-        .bind(wallet_id)
-        .bind(at)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO pin_unlocks (token_hash, wallet_id, expires_at) VALUES ($1, $2, $3)",
-        )
-        .bind(token_hash)
-        .bind(wallet_id)
-        .bind(at + lifetime_secs)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(())
+        .await
     }
 
     /// Uses an unlock link: clears its wallet's wrong proofs, pause and lock when
@@ -39,15 +33,9 @@ impl Db {
     pub async fn use_pin_unlock(&self, token_hash: &str) -> DbResult<bool> {
         let at = now();
         let mut tx = self.pool().begin().await?;
-        let wallet: Option<String> = sqlx::query_scalar(
-            "UPDATE pin_unlocks SET used_at = $2 \
-             WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING wallet_id",
-        )
-        .bind(token_hash)
-        .bind(at)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some(wallet) = wallet else {
+        let claimed: Option<(String,)> =
+            links::claim(&mut tx, LinkKind::PinUnlock, token_hash, at).await?;
+        let Some((wallet,)) = claimed else {
             return Ok(false);
         };
         sqlx::query(
@@ -58,11 +46,7 @@ impl Db {
         .bind(at)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("DELETE FROM pin_unlocks WHERE wallet_id = $1 AND token_hash <> $2")
-            .bind(&wallet)
-            .bind(token_hash)
-            .execute(&mut *tx)
-            .await?;
+        links::drop_others(&mut tx, LinkKind::PinUnlock, &wallet, token_hash).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -1,7 +1,7 @@
 //! Rotating refresh tokens. Only a token's SHA-256 is stored.
 
 use super::{Db, DbResult};
-use crate::now;
+use crate::clock::now;
 
 /// Which kind of session a refresh token renews.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

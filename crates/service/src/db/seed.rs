@@ -6,7 +6,7 @@
 //! (`seed-s-<n>`) makes tokens for them.
 
 use super::{Backend, Db, DbResult};
-use crate::now;
+use crate::clock::now;
 
 /// Users per statement: big enough to be quick, small enough for one transaction.
 const BATCH: u64 = 100_000;

@@ -2,7 +2,7 @@
 //! so revoking the session ends every token issued for it.
 
 use super::{Db, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 impl Db {
     /// Opens a session; `identity_session` is the identity login it came from.

@@ -3,7 +3,7 @@
 //! (`transfer_scans`).
 
 use super::{Db, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// A transaction as stored. Addresses and hashes are lowercase hex; amounts are
 /// integer strings in the smallest unit.

@@ -1,7 +1,7 @@
 //! Users: one person of one app, as one identity provider knows them.
 
 use super::{Db, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 impl Db {
     /// The user `subject` is at `provider` for this app, created on first sight.

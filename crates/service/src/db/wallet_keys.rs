@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use super::challenges::{Signed, SignedChallenge};
 use super::wallets::insert_wallet;
 use super::{Db, DbResult, NewAccount};
-use crate::now;
+use crate::clock::now;
 
 /// How the device derives `k` from the PIN: the Argon2id salt and costs.
 #[derive(Debug, Clone, PartialEq, Eq)]

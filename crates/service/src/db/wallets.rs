@@ -1,7 +1,7 @@
 //! Wallets, their accounts (one per network and address) and token accounts.
 
 use super::{Backend, Db, DbError, DbResult, new_id};
-use crate::now;
+use crate::clock::now;
 
 /// An account to create with a wallet.
 #[derive(Debug, Clone)]

@@ -15,12 +15,13 @@ use axum::http::StatusCode;
 use satchel_api::rules::{self, email_domain, normalize_email};
 use satchel_api::{EmailCredentials, LoginResult, Provider, ServiceErrorCode, SignUpResponse};
 
-use super::passwords::{hash_password, password_matches, random_secret, secret_hash};
 use super::require_provider;
 use super::sessions::issue_identity_tokens;
+use crate::crypto::passwords::{hash_password, password_matches};
+use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, DbError, IdentityRow};
 use crate::error::{ApiError, ApiResult};
-use crate::refresh_limits::RefreshKey;
+use crate::limits::LimitKey;
 use crate::state::AppState;
 
 /// How long a verification link works (at most: not past its identity's expiry).
@@ -52,8 +53,8 @@ async fn live_identity(
         return Ok(None);
     };
     match expires_at(state, app, &identity) {
-        Some(end) if end <= crate::now() => {
-            let created_by = crate::now().saturating_sub(
+        Some(end) if end <= crate::clock::now() => {
+            let created_by = crate::clock::now().saturating_sub(
                 i64::try_from(state.settings.unverified_identity_ttl_secs).unwrap_or(i64::MAX),
             );
             state
@@ -70,7 +71,7 @@ async fn live_identity(
 /// never past `end`, so an expired identity cannot be verified.
 fn verification_lifetime(end: Option<i64>) -> i64 {
     end.map_or(VERIFICATION_LIFETIME_SECS, |end| {
-        VERIFICATION_LIFETIME_SECS.min(end.saturating_sub(crate::now()).max(0))
+        VERIFICATION_LIFETIME_SECS.min(end.saturating_sub(crate::clock::now()).max(0))
     })
 }
 
@@ -219,17 +220,12 @@ pub async fn resend_verification(state: &AppState, app: &AppRow, email: &str) ->
         ));
     }
     state
-        .refresh_limits
-        .check(RefreshKey::VerificationEmail {
+        .limits
+        .check(LimitKey::VerificationEmail {
             app_id: &app.id,
             email: &email,
         })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "wait {} s before asking again",
-                wait.as_secs().max(1)
-            ))
-        })?;
+        .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     match live_identity(state, app, &email).await? {
         Some(identity) if !identity.verified() => {
             let lifetime = verification_lifetime(expires_at(state, app, &identity));
@@ -330,17 +326,12 @@ pub async fn request_password_reset(state: &AppState, app: &AppRow, email: &str)
     }
     // Counted for every address, registered or not, so a 429 tells nothing.
     state
-        .refresh_limits
-        .check(RefreshKey::PasswordReset {
+        .limits
+        .check(LimitKey::PasswordReset {
             app_id: &app.id,
             email: &email,
         })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "wait {} s before asking again",
-                wait.as_secs().max(1)
-            ))
-        })?;
+        .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     let Some(identity) = live_identity(state, app, &email).await? else {
         return Ok(());
     };
@@ -442,13 +433,13 @@ mod tests {
     #[test]
     fn a_verification_link_never_outlives_its_identity() {
         assert_eq!(verification_lifetime(None), VERIFICATION_LIFETIME_SECS);
-        let soon = crate::now() + 600;
+        let soon = crate::clock::now() + 600;
         let lifetime = verification_lifetime(Some(soon));
         assert!((599..=600).contains(&lifetime), "{lifetime}");
         assert_eq!(
-            verification_lifetime(Some(crate::now() + 10 * VERIFICATION_LIFETIME_SECS)),
+            verification_lifetime(Some(crate::clock::now() + 10 * VERIFICATION_LIFETIME_SECS)),
             VERIFICATION_LIFETIME_SECS
         );
-        assert_eq!(verification_lifetime(Some(crate::now() - 5)), 0);
+        assert_eq!(verification_lifetime(Some(crate::clock::now() - 5)), 0);
     }
 }

@@ -20,10 +20,10 @@ use satchel_api::{
     RegisterEmailRequired, ServiceErrorCode, is_oauth_provider, is_oidc_provider,
 };
 
-use super::passwords::secret_hash;
 use super::providers::{Person, person_from_claims};
 use super::require_provider;
 use super::sessions::{IdentityFacts, issue_identity_tokens};
+use crate::crypto::secret_hash;
 use crate::db::{AppRow, ExternalIdentityRow, OAuthProviderRow};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;

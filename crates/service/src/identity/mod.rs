@@ -1,13 +1,14 @@
 //! The service as identity provider of e-mail users, and as issuer of service
-//! sessions. [`passwords`] keeps the secrets, [`email`] signs people up and logs
+//! sessions. [`email`] signs people up and logs
 //! them in by e-mail, [`sessions`] issues, rotates and ends the tokens.
 
 pub mod email;
 pub mod external;
-pub mod passwords;
+pub mod login_failures;
 pub mod providers;
 pub mod registration;
 pub mod sessions;
+pub mod tokens;
 
 use axum::http::StatusCode;
 use satchel_api::{Provider, ServiceErrorCode};
@@ -15,6 +16,15 @@ use satchel_api::{Provider, ServiceErrorCode};
 use crate::db::AppRow;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+
+/// A logged-in user of the calling app, with a live session (the HTTP layer's
+/// `AuthUser` extractor checks the access token and the session).
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: String,
+    pub app_id: String,
+    pub session_id: String,
+}
 
 /// 400 `InvalidLoginProvider` unless the app allows logins through `provider`.
 fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
@@ -31,12 +41,10 @@ fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
 
 /// Counts an e-mail against the service-wide allowance.
 pub(super) fn check_mail(state: &AppState) -> ApiResult<()> {
-    state.refresh_limits.check_mail().map_err(|wait| {
-        ApiError::too_many_requests(format!(
-            "the service is sending too many e-mails; try again in {} s",
-            wait.as_secs().max(1)
-        ))
-    })
+    state
+        .limits
+        .check_mail()
+        .map_err(|wait| ApiError::rate_limited("the service is sending too many e-mails", wait))
 }
 
 /// E-mails `email` the link `{public_url}{path}?token={secret}` of a

@@ -65,20 +65,47 @@ impl Default for Providers {
     }
 }
 
-fn unavailable(what: &str) -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_GATEWAY,
-        RestErrorCode::UpstreamUnavailable,
-        format!("the identity provider did not answer ({what}); try again later"),
-    )
+/// What an identity provider's answer came to, when it was not a person.
+#[derive(Debug, thiserror::Error)]
+pub enum ProviderError {
+    /// The provider did not answer usefully (down, too large, not JSON...).
+    #[error("the identity provider did not answer ({0}); try again later")]
+    Unavailable(&'static str),
+    /// The provider refused this app's client id or secret: the operator's to fix.
+    #[error(
+        "the provider refused this app's client id or secret; the app's OAuth settings need fixing"
+    )]
+    Misconfigured,
+    /// The code or token is not good (expired, forged, someone else's...).
+    #[error("{0}")]
+    Refused(String),
 }
 
-fn refused(message: impl Into<String>) -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        ServiceErrorCode::InvalidToken,
-        message,
-    )
+fn unavailable(what: &'static str) -> ProviderError {
+    ProviderError::Unavailable(what)
+}
+
+fn refused(message: impl Into<String>) -> ProviderError {
+    ProviderError::Refused(message.into())
+}
+
+/// A refusal is the caller's token (401 `InvalidToken`); the rest is upstream (502).
+impl From<ProviderError> for ApiError {
+    fn from(e: ProviderError) -> Self {
+        let message = e.to_string();
+        match e {
+            ProviderError::Refused(_) => Self::new(
+                StatusCode::UNAUTHORIZED,
+                ServiceErrorCode::InvalidToken,
+                message,
+            ),
+            ProviderError::Unavailable(_) | ProviderError::Misconfigured => Self::new(
+                StatusCode::BAD_GATEWAY,
+                RestErrorCode::UpstreamUnavailable,
+                message,
+            ),
+        }
+    }
 }
 
 impl Providers {
@@ -103,8 +130,8 @@ impl Providers {
     /// Reads a JSON answer of at most [`MAX_BODY`] bytes.
     async fn json(
         response: reqwest::Response,
-        what: &str,
-    ) -> Result<(StatusCode, Value), ApiError> {
+        what: &'static str,
+    ) -> Result<(StatusCode, Value), ProviderError> {
         let status =
             StatusCode::from_u16(response.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
         if response
@@ -136,7 +163,7 @@ impl Providers {
         code: &str,
         code_verifier: &str,
         redirect_uri: &str,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Value, ProviderError> {
         let encode = |s: &str| {
             percent_encoding::utf8_percent_encode(s, percent_encoding::NON_ALPHANUMERIC).to_string()
         };
@@ -165,12 +192,7 @@ impl Providers {
                 "the provider refused the code: it was used already, has expired, or was not \
                  issued to this login (invalid_grant)",
             )),
-            "invalid_client" | "unauthorized_client" => Err(ApiError::new(
-                StatusCode::BAD_GATEWAY,
-                RestErrorCode::UpstreamUnavailable,
-                "the provider refused this app's client id or secret; the app's OAuth \
-                 settings need fixing",
-            )),
+            "invalid_client" | "unauthorized_client" => Err(ProviderError::Misconfigured),
             _ if status.is_client_error() => Err(refused(format!(
                 "the provider refused the code ({})",
                 short(error)
@@ -184,7 +206,7 @@ impl Providers {
         &self,
         userinfo_url: &str,
         access_token: &str,
-    ) -> Result<Person, ApiError> {
+    ) -> Result<Person, ProviderError> {
         let response = self
             .http
             .get(userinfo_url)
@@ -215,7 +237,7 @@ impl Providers {
         jwks_url: &str,
         issuer: &str,
         audience: &str,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Value, ProviderError> {
         let header =
             jsonwebtoken::decode_header(token).map_err(|_| refused("the token is not a JWT"))?;
         let kid = header
@@ -252,7 +274,7 @@ impl Providers {
 
     /// The key `kid` of a key set, fetching the set when it is not cached, or
     /// again when it lacks `kid` and was fetched long enough ago.
-    async fn key(&self, jwks_url: &str, kid: &str) -> Result<Option<Jwk>, ApiError> {
+    async fn key(&self, jwks_url: &str, kid: &str) -> Result<Option<Jwk>, ProviderError> {
         let find = |set: &KeySet| {
             set.keys
                 .iter()
@@ -272,7 +294,7 @@ impl Providers {
         Ok(find(&set))
     }
 
-    async fn fetch_jwks(&self, jwks_url: &str) -> Result<KeySet, ApiError> {
+    async fn fetch_jwks(&self, jwks_url: &str) -> Result<KeySet, ProviderError> {
         let response = self
             .http
             .get(jwks_url)

@@ -8,10 +8,10 @@ use satchel_api::rules::{self, normalize_email};
 use satchel_api::{LoginResult, Provider, RegisterEmailRequest, ServiceErrorCode};
 
 use super::external::{MAX_TOKEN_LEN, invalid_provider, invalid_token, issue_for};
-use super::passwords::{random_secret, secret_hash};
+use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, ExternalIdentityRow};
 use crate::error::{ApiError, ApiResult};
-use crate::refresh_limits::RefreshKey;
+use crate::limits::LimitKey;
 use crate::state::AppState;
 
 /// How long a registration link works.
@@ -82,17 +82,12 @@ pub async fn send_verify_email(
         ));
     }
     state
-        .refresh_limits
-        .check(RefreshKey::VerificationEmail {
+        .limits
+        .check(LimitKey::VerificationEmail {
             app_id: &app.id,
             email: &identity.id,
         })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "a link was sent a moment ago; try again in {} s",
-                wait.as_secs().max(1)
-            ))
-        })?;
+        .map_err(|wait| ApiError::rate_limited("a link was sent a moment ago", wait))?;
     super::check_mail(state)?;
     let secret = random_secret();
     state

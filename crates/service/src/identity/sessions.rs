@@ -15,14 +15,14 @@ use satchel_api::{
     ServiceUser,
 };
 
-use super::passwords::{random_secret, secret_hash};
 use super::require_provider;
-use crate::auth::AuthUser;
+use crate::assets::views;
+use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, IdentityRow, RefreshPurpose, RefreshUse};
 use crate::error::{ApiError, ApiResult};
+use crate::identity::AuthUser;
+use crate::identity::tokens::{TokenError, TokenKind};
 use crate::state::AppState;
-use crate::tokens::{TokenError, TokenKind};
-use crate::views;
 
 /// What an identity token says: whose identity (e-mail or external), its
 /// address, and the provider of the login.
@@ -97,79 +97,111 @@ fn identity_tokens_for(
     })
 }
 
+/// A refresh token used up: the session (family) it renews, the token that
+/// replaces it, and how long that one lives.
+struct Rotated {
+    family: String,
+    next: String,
+    lifetime: i64,
+}
+
+/// Uses up a refresh token of `purpose` and makes its replacement. A token
+/// presented again (after the reuse grace) ends its session: for a service
+/// session also the identity session it was made from and every other service
+/// session made from that. An unknown or expired token is refused.
+async fn rotate(
+    state: &AppState,
+    purpose: RefreshPurpose,
+    refresh_token: &str,
+) -> ApiResult<Rotated> {
+    let next = random_secret();
+    let lifetime = state.settings.refresh_token_ttl_secs as i64;
+    let used = state
+        .db
+        .rotate_refresh_token(
+            purpose,
+            &secret_hash(refresh_token),
+            &secret_hash(&next),
+            lifetime,
+            state.settings.refresh_reuse_grace_secs as i64,
+        )
+        .await?;
+    match used {
+        RefreshUse::Fresh { family } => Ok(Rotated {
+            family,
+            next,
+            lifetime,
+        }),
+        RefreshUse::Reused { family } => {
+            match purpose {
+                RefreshPurpose::Identity => state.revoke_identity_family(&family).await?,
+                RefreshPurpose::Service => {
+                    state.revoke_session(&family).await?;
+                    if let Some(parent) = state.db.parent_identity_session(&family).await? {
+                        state.revoke_identity_family(&parent).await?;
+                    }
+                }
+            }
+            Err(ApiError::refresh_token_reused())
+        }
+        RefreshUse::Invalid => Err(TokenKind::Refresh.refused(TokenError::Invalid)),
+    }
+}
+
 /// Renews an identity token with a refresh token, which is used up and replaced.
 pub async fn refresh_identity(
     state: &AppState,
     app: &AppRow,
     refresh_token: &str,
 ) -> ApiResult<LoginResult> {
-    let next = random_secret();
-    let lifetime = state.settings.refresh_token_ttl_secs as i64;
-    match state
+    let Rotated {
+        family,
+        next,
+        lifetime,
+    } = rotate(state, RefreshPurpose::Identity, refresh_token).await?;
+    let identity_id = state
         .db
-        .rotate_refresh_token(
-            RefreshPurpose::Identity,
-            &secret_hash(refresh_token),
-            &secret_hash(&next),
-            lifetime,
-            state.settings.refresh_reuse_grace_secs as i64,
-        )
+        .live_identity_session(&family, lifetime)
         .await?
-    {
-        RefreshUse::Fresh { family } => {
-            let identity_id = state
-                .db
-                .live_identity_session(&family, lifetime)
-                .await?
-                .ok_or_else(ApiError::session_ended)?;
-            if let Some(identity) = state.db.email_identity_by_id(&identity_id).await? {
-                if identity.app_id != app.id {
-                    return Err(ApiError::foreign_token(TokenKind::Refresh));
-                }
-                state.db.touch_identity_session(&family).await?;
-                return identity_tokens_for(state, (&identity).into(), &family, next);
-            }
-            let identity = state
-                .db
-                .external_identity_by_id(&identity_id)
-                .await?
-                .ok_or_else(ApiError::session_ended)?;
-            if identity.app_id != app.id {
-                return Err(ApiError::foreign_token(TokenKind::Refresh));
-            }
-            let provider = state
-                .db
-                .identity_session_provider(&family)
-                .await?
-                .and_then(|p| Provider::parse(&p))
-                .ok_or_else(ApiError::session_ended)?;
-            let email = identity
-                .email
-                .as_deref()
-                .ok_or_else(ApiError::session_ended)?;
-            state.db.touch_identity_session(&family).await?;
-            identity_tokens_for(
-                state,
-                IdentityFacts {
-                    id: &identity.id,
-                    app_id: &identity.app_id,
-                    email,
-                    email_verified: true,
-                    provider,
-                },
-                &family,
-                next,
-            )
+        .ok_or_else(ApiError::session_ended)?;
+    if let Some(identity) = state.db.email_identity_by_id(&identity_id).await? {
+        if identity.app_id != app.id {
+            return Err(TokenKind::Refresh.foreign());
         }
-        RefreshUse::Reused { family } => {
-            state.revoke_identity_family(&family).await?;
-            Err(ApiError::refresh_token_reused())
-        }
-        RefreshUse::Invalid => Err(ApiError::refused_token(
-            TokenKind::Refresh,
-            TokenError::Invalid,
-        )),
+        state.db.touch_identity_session(&family).await?;
+        return identity_tokens_for(state, (&identity).into(), &family, next);
     }
+    let identity = state
+        .db
+        .external_identity_by_id(&identity_id)
+        .await?
+        .ok_or_else(ApiError::session_ended)?;
+    if identity.app_id != app.id {
+        return Err(TokenKind::Refresh.foreign());
+    }
+    let provider = state
+        .db
+        .identity_session_provider(&family)
+        .await?
+        .and_then(|p| Provider::parse(&p))
+        .ok_or_else(ApiError::session_ended)?;
+    let email = identity
+        .email
+        .as_deref()
+        .ok_or_else(ApiError::session_ended)?;
+    state.db.touch_identity_session(&family).await?;
+    identity_tokens_for(
+        state,
+        IdentityFacts {
+            id: &identity.id,
+            app_id: &identity.app_id,
+            email,
+            email_verified: true,
+            provider,
+        },
+        &family,
+        next,
+    )
 }
 
 /// Turns an identity (from a login-library login) into a service session.
@@ -182,9 +214,9 @@ pub async fn service_login(
     let claims = state
         .keys
         .verify_identity(&request.token.id_token)
-        .map_err(|e| ApiError::refused_token(TokenKind::Identity, e))?;
+        .map_err(|e| TokenKind::Identity.refused(e))?;
     if claims.app != app.id {
-        return Err(ApiError::foreign_token(TokenKind::Identity));
+        return Err(TokenKind::Identity.foreign());
     }
     if claims.provider != request.provider.as_str() {
         return Err(ApiError::new(
@@ -291,54 +323,32 @@ pub async fn refresh_service(
     app: &AppRow,
     refresh_token: &str,
 ) -> ApiResult<ServiceToken> {
-    let next = random_secret();
-    let lifetime = state.settings.refresh_token_ttl_secs as i64;
-    match state
+    let Rotated {
+        family,
+        next,
+        lifetime,
+    } = rotate(state, RefreshPurpose::Service, refresh_token).await?;
+    let (user_id, parent) = state
         .db
-        .rotate_refresh_token(
-            RefreshPurpose::Service,
-            &secret_hash(refresh_token),
-            &secret_hash(&next),
-            lifetime,
-            state.settings.refresh_reuse_grace_secs as i64,
-        )
+        .live_session(&family)
         .await?
+        .ok_or_else(ApiError::session_ended)?;
+    // The identity login it came from must still be live too.
+    if let Some(parent) = parent
+        && state
+            .db
+            .live_identity_session(&parent, lifetime)
+            .await?
+            .is_none()
     {
-        RefreshUse::Fresh { family } => {
-            let (user_id, parent) = state
-                .db
-                .live_session(&family)
-                .await?
-                .ok_or_else(ApiError::session_ended)?;
-            // The identity login it came from must still be live too.
-            if let Some(parent) = parent
-                && state
-                    .db
-                    .live_identity_session(&parent, lifetime)
-                    .await?
-                    .is_none()
-            {
-                state.revoke_session(&family).await?;
-                return Err(ApiError::session_ended());
-            }
-            if state.db.user_app(&user_id).await?.as_deref() != Some(app.id.as_str()) {
-                return Err(ApiError::foreign_token(TokenKind::Refresh));
-            }
-            state.db.extend_session(&family, lifetime).await?;
-            service_tokens_for(state, &user_id, &app.id, &family, next)
-        }
-        RefreshUse::Reused { family } => {
-            state.revoke_session(&family).await?;
-            if let Some(parent) = state.db.parent_identity_session(&family).await? {
-                state.revoke_identity_family(&parent).await?;
-            }
-            Err(ApiError::refresh_token_reused())
-        }
-        RefreshUse::Invalid => Err(ApiError::refused_token(
-            TokenKind::Refresh,
-            TokenError::Invalid,
-        )),
+        state.revoke_session(&family).await?;
+        return Err(ApiError::session_ended());
     }
+    if state.db.user_app(&user_id).await?.as_deref() != Some(app.id.as_str()) {
+        return Err(TokenKind::Refresh.foreign());
+    }
+    state.db.extend_session(&family, lifetime).await?;
+    service_tokens_for(state, &user_id, &app.id, &family, next)
 }
 
 /// The user as `ServiceUser`, with `token` when one was just issued.

@@ -2,24 +2,26 @@
 //! operations, the user (from the bearer access token). Handlers say what they need
 //! by taking [`CallingApp`] or [`AuthUser`] as a parameter.
 
-use axum::extract::FromRequestParts;
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use satchel_api::{RestErrorCode, ServiceErrorCode, headers};
-use sha2::{Digest, Sha256};
 
+use crate::crypto::app_key_hash;
 use crate::db::AppRow;
 use crate::error::{ApiError, ApiResult};
+use crate::identity::AuthUser;
+use crate::identity::tokens::TokenKind;
+use crate::limits::LimitKey;
 use crate::state::AppState;
-use crate::tokens::TokenKind;
 
 /// The app a request comes from (its `X-` headers), checked against its key and
 /// domain.
 #[derive(Debug, Clone)]
 pub struct CallingApp {
     pub app_id: String,
-    /// `X-SDK-TYPE`, e.g. `desktop_rest_api`.
-    pub sdk_type: String,
 }
 
 impl CallingApp {
@@ -32,14 +34,6 @@ impl CallingApp {
             .await?
             .ok_or_else(ApiError::unknown_app_key)
     }
-}
-
-/// A logged-in user of the calling app, with a live session.
-#[derive(Debug, Clone)]
-pub struct AuthUser {
-    pub user_id: String,
-    pub app_id: String,
-    pub session_id: String,
 }
 
 /// The calling app's access token, verified, whose session is not checked yet:
@@ -77,12 +71,6 @@ impl AuthToken {
         state.remember_live_session(&self.0.session_id, &self.0.user_id);
         Ok(())
     }
-}
-
-/// Apps are looked up by the SHA-256 of their key, so the key itself is never
-/// stored and never compared byte by byte.
-pub fn app_key_hash(key: &str) -> String {
-    hex::encode(Sha256::digest(key.as_bytes()))
 }
 
 fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
@@ -135,10 +123,7 @@ impl FromRequestParts<AppState> for CallingApp {
         }
         let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {
-            Some(app) if app.domain_allowed => Ok(Self {
-                app_id: app.app_id,
-                sdk_type: sdk_type.to_owned(),
-            }),
+            Some(app) if app.domain_allowed => Ok(Self { app_id: app.app_id }),
             None => Err(ApiError::unknown_app_key()),
             // Any other app's key: an empty domain stays the 400 it always was.
             Some(_) if domain.is_empty() => Err(ApiError::bad_request(
@@ -168,9 +153,9 @@ impl FromRequestParts<AppState> for AuthToken {
             })?;
         let claims = state
             .verify_access(token)
-            .map_err(|e| ApiError::refused_token(TokenKind::Access, e))?;
+            .map_err(|e| TokenKind::Access.refused(e))?;
         if claims.app != app.app_id {
-            return Err(ApiError::foreign_token(TokenKind::Access));
+            return Err(TokenKind::Access.foreign());
         }
         Ok(Self(AuthUser {
             user_id: claims.sub,
@@ -190,6 +175,63 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
+/// The caller's network address, when the server knows it: the peer's, or, when
+/// the peer is one of the configured `trusted_proxies`, the rightmost address in
+/// `X-Forwarded-For` that is not a trusted proxy. A client cannot pick its own
+/// address by sending the header: from anyone else it is ignored.
+pub struct ClientAddress(pub Option<std::net::IpAddr>);
+
+impl FromRequestParts<AppState> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(Self(client_address(
+            peer,
+            &parts.headers,
+            &state.settings.trusted_proxies,
+        )))
+    }
+}
+
+fn client_address(
+    peer: Option<std::net::IpAddr>,
+    headers: &axum::http::HeaderMap,
+    trusted: &[std::net::IpAddr],
+) -> Option<std::net::IpAddr> {
+    let peer = peer?;
+    if !trusted.contains(&peer) {
+        return Some(peer);
+    }
+    let forwarded: Vec<std::net::IpAddr> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|a| a.trim().parse().ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some(
+        forwarded
+            .into_iter()
+            .rev()
+            .find(|a| !trusted.contains(a))
+            .unwrap_or(peer),
+    )
+}
+
+/// Counts a request from one network address against its limit.
+pub(crate) fn per_address(state: &AppState, key: LimitKey<'_>) -> ApiResult<()> {
+    state.limits.check(key).map_err(|wait| {
+        crate::error::ApiError::rate_limited("too many requests from this address", wait)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,9 +245,28 @@ mod tests {
     }
 
     #[test]
-    fn app_keys_hash_to_64_hex_digits() {
-        let hash = app_key_hash("sk_demo");
-        assert_eq!(hash.len(), 64);
-        assert_ne!(hash, app_key_hash("sk_demo2"));
+    fn the_forwarded_address_is_believed_only_from_a_trusted_proxy() {
+        let proxy: std::net::IpAddr = "10.0.0.2".parse().expect("ip");
+        let client: std::net::IpAddr = "203.0.113.7".parse().expect("ip");
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "198.51.100.1, 203.0.113.7".parse().expect("value"),
+        );
+        // Not from a proxy: the header is the client's own claim.
+        assert_eq!(client_address(Some(client), &headers, &[]), Some(client));
+        // From the proxy: the rightmost address it did not add itself.
+        assert_eq!(
+            client_address(Some(proxy), &headers, &[proxy]),
+            Some(client)
+        );
+        // Without the header, or with garbage in it: nothing to count by.
+        assert_eq!(
+            client_address(Some(proxy), &axum::http::HeaderMap::new(), &[proxy]),
+            Some(proxy)
+        );
+        headers.insert("x-forwarded-for", "not-an-address".parse().expect("value"));
+        assert_eq!(client_address(Some(proxy), &headers, &[proxy]), None);
+        assert_eq!(client_address(None, &headers, &[]), None);
     }
 }

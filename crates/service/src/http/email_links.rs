@@ -8,13 +8,13 @@ use axum::response::{Html, IntoResponse, Response};
 use satchel_api::{PasswordResetConfirm, PasswordResetRequest};
 use serde::Deserialize;
 
-use super::auth::{ClientAddress, per_address};
+use super::caller::{ClientAddress, per_address};
 use super::{Json, Query};
-use crate::auth::CallingApp;
 use crate::error::ApiResult;
+use crate::http::caller::CallingApp;
 use crate::identity;
+use crate::limits::LimitKey;
 use crate::mail::html_escape;
-use crate::refresh_limits::RefreshKey;
 use crate::state::AppState;
 use satchel_api::ServiceErrorCode;
 
@@ -65,7 +65,7 @@ pub async fn password_reset(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, RefreshKey::PasswordResetFrom { address })?;
+        per_address(&state, LimitKey::PasswordResetFrom { address })?;
     }
     identity::email::request_password_reset(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -8,9 +8,10 @@ use p256::SecretKey;
 use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::now;
+use crate::crypto::sealer::PinKeys;
 use crate::db::{Db, new_id};
-use crate::now;
-use crate::pin::PinKeys;
+use crate::error::ApiError;
 
 /// Audience of service access tokens.
 pub const ACCESS_AUDIENCE: &str = "satchel:access";
@@ -140,6 +141,23 @@ impl TokenKind {
             Self::Identity => Some("refresh it"),
             Self::Refresh => None,
         }
+    }
+}
+
+impl TokenKind {
+    /// 401 for a token that failed its signature, audience or expiry check.
+    pub fn refused(self, error: TokenError) -> ApiError {
+        match (error, self.renewal()) {
+            (TokenError::Expired, Some(renewal)) => {
+                ApiError::invalid_token(format!("the {} has expired; {renewal}", self.name()))
+            }
+            _ => ApiError::invalid_token(format!("the {} is not valid", self.name())),
+        }
+    }
+
+    /// 401 for a token that is valid, but for another app than the caller's.
+    pub fn foreign(self) -> ApiError {
+        ApiError::invalid_token(format!("the {} was issued for another app", self.name()))
     }
 }
 
@@ -387,19 +405,21 @@ async fn read_keys(db: &Db, sealer: &PinKeys, verify_for_secs: i64) -> anyhow::R
     Ok(KeySet { signing, verifying })
 }
 
-/// Reads the keys again every [`RELOAD_EVERY`] until the service stops.
-pub async fn reload_forever(state: crate::state::AppState) {
-    let verify_for = state.settings.token_lifetime_secs();
+/// Reads the keys again every [`RELOAD_EVERY`] until the service stops, so a
+/// rotation on another instance is seen here. Keys that may have signed a token
+/// still live (`verify_for` seconds) keep verifying.
+pub async fn reload_forever(
+    keys: std::sync::Arc<SigningKeys>,
+    db: Db,
+    sealer: std::sync::Arc<PinKeys>,
+    verify_for: i64,
+) {
     let mut ticks = tokio::time::interval(RELOAD_EVERY);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ticks.tick().await;
     loop {
         ticks.tick().await;
-        if let Err(e) = state
-            .keys
-            .reload(&state.db, &state.pin_keys, verify_for)
-            .await
-        {
+        if let Err(e) = keys.reload(&db, &sealer, verify_for).await {
             tracing::warn!(error = %e, "token signing keys not reloaded");
         }
     }
@@ -480,5 +500,22 @@ mod tests {
         tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
         let tampered = String::from_utf8(tampered).expect("ascii");
         assert!(keys.verify_access(&tampered).is_err());
+    }
+
+    #[test]
+    fn token_errors_name_the_token_and_what_to_do() {
+        let expired = TokenKind::Access.refused(TokenError::Expired);
+        assert_eq!(expired.message, "the access token has expired; renew it");
+        let expired = TokenKind::Identity.refused(TokenError::Expired);
+        assert_eq!(
+            expired.message,
+            "the identity token has expired; refresh it"
+        );
+        let invalid = TokenKind::Refresh.refused(TokenError::Invalid);
+        assert_eq!(invalid.message, "the refresh token is not valid");
+        assert_eq!(
+            TokenKind::Refresh.foreign().message,
+            "the refresh token was issued for another app"
+        );
     }
 }

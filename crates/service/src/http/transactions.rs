@@ -8,8 +8,8 @@ use satchel_api::{
 };
 
 use super::{Json, Path, Query, owned_wallet};
-use crate::auth::AuthUser;
 use crate::error::ApiResult;
+use crate::identity::AuthUser;
 use crate::sending;
 use crate::state::AppState;
 

@@ -2,7 +2,7 @@
 //!
 //! The device derives `k = Argon2id(PIN, salt)` and sends only `proof = HMAC(k, ..)`
 //! and a random `share`; its key is `HKDF(k || share)`. The service keeps a keyed
-//! hash of the proof and the share encrypted ([`secret`]), and gives the share back
+//! hash of the proof and the share encrypted ([`crate::crypto::sealer`]), and gives the share back
 //! only for the right proof. It counts wrong proofs before it compares one, so no
 //! number of parallel guesses gets more tries than the count allows: 5 wrong in a
 //! row start a pause (`pin_pause_secs`, doubling with each further wrong proof),
@@ -12,12 +12,7 @@
 //! To the service `proof` and `share` are opaque 32-byte values.
 //!
 //! Here: the counting and the operations; the checks of what a request sends (PIN
-//! material, backups, signatures) are in `checks.rs`.
-
-mod checks;
-pub mod secret;
-
-pub use checks::*;
+//! material, backups, signatures) are in `checks.rs` beside it.
 
 use alloy::primitives::Address;
 use axum::http::StatusCode;
@@ -27,16 +22,16 @@ use satchel_api::{
 };
 use subtle::ConstantTimeEq as _;
 
-pub use secret::PinKeys;
-
-use crate::auth::AuthUser;
+use super::checks::*;
+use crate::assets::views::lower_hex;
 use crate::config::Settings;
+use crate::crypto::encode_base64;
+use crate::crypto::{random_secret, secret_hash};
 use crate::db::{CountedAttempt, NewWalletKey, PinLimits, SignedChallenge};
 use crate::error::{ApiError, ApiResult};
-use crate::identity::passwords::{random_secret, secret_hash};
-use crate::refresh_limits::RefreshKey;
+use crate::identity::AuthUser;
+use crate::limits::LimitKey;
 use crate::state::AppState;
-use crate::views::lower_hex;
 
 /// How long a challenge nonce works.
 pub const CHALLENGE_LIFETIME_SECS: i64 = 10 * 60;
@@ -113,10 +108,10 @@ fn pin_locked() -> ApiError {
 
 /// 429 `TooManyRequests` during a pause.
 fn paused(secs: i64) -> ApiError {
-    ApiError::too_many_requests(format!(
-        "too many wrong PINs; try again in {} s",
-        secs.max(1)
-    ))
+    ApiError::rate_limited(
+        "too many wrong PINs",
+        std::time::Duration::from_secs(secs.max(1).unsigned_abs()),
+    )
 }
 
 fn no_pin() -> ApiError {
@@ -150,7 +145,7 @@ async fn take_proof(
     for _ in 0..3 {
         if let Some(attempt) = state
             .db
-            .count_pin_attempt(wallet_id, crate::now(), &limits)
+            .count_pin_attempt(wallet_id, crate::clock::now(), &limits)
             .await?
         {
             if !state.pin_keys.proof_matches(proof, &attempt.proof_hash) {
@@ -166,7 +161,7 @@ async fn take_proof(
         if row.email_locked != 0 {
             return Err(pin_locked());
         }
-        let wait = row.locked_until - crate::now();
+        let wait = row.locked_until - crate::clock::now();
         if wait > 0 {
             return Err(paused(wait));
         }
@@ -184,7 +179,7 @@ fn open_share(state: &AppState, wallet_id: &str, attempt: &CountedAttempt) -> Ap
 /// `POST /v1/wallets/challenge`: a new nonce for `user_id` and the text to sign.
 pub async fn challenge(state: &AppState, user_id: &str) -> ApiResult<WalletChallenge> {
     let nonce = random_secret();
-    let expires_at = crate::now() + CHALLENGE_LIFETIME_SECS;
+    let expires_at = crate::clock::now() + CHALLENGE_LIFETIME_SECS;
     state
         .db
         .create_challenge(user_id, &nonce, expires_at, CHALLENGES_KEPT_PER_USER)
@@ -217,7 +212,7 @@ pub async fn status(state: &AppState, user: &AuthUser, wallet_id: &str) -> ApiRe
         locked_for_secs: if email_required {
             0
         } else {
-            u64::try_from(row.locked_until - crate::now()).unwrap_or(0)
+            u64::try_from(row.locked_until - crate::clock::now()).unwrap_or(0)
         },
         email_required,
         has_backup: row.backup.is_some(),
@@ -331,14 +326,9 @@ pub async fn send_unlock_email(
         ));
     }
     state
-        .refresh_limits
-        .check(RefreshKey::PinUnlockEmail { wallet_id })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "wait {} s before asking again",
-                wait.as_secs().max(1)
-            ))
-        })?;
+        .limits
+        .check(LimitKey::PinUnlockEmail { wallet_id })
+        .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     let (email, _) = state
         .db
         .user_profile(&user.user_id)
@@ -355,12 +345,10 @@ pub async fn send_unlock_email(
         .await?
         .map_or_else(|| "Satchel".to_owned(), |app| app.name);
     let token = random_secret();
-    state.refresh_limits.check_mail().map_err(|wait| {
-        ApiError::too_many_requests(format!(
-            "the service is sending too many e-mails; try again in {} s",
-            wait.as_secs().max(1)
-        ))
-    })?;
+    state
+        .limits
+        .check_mail()
+        .map_err(|wait| ApiError::rate_limited("the service is sending too many e-mails", wait))?;
     state
         .db
         .create_pin_unlock(wallet_id, &secret_hash(&token), UNLOCK_LINK_LIFETIME_SECS)

@@ -27,7 +27,7 @@ const ENTRY_OVERHEAD: u32 = 128;
 
 /// What a refresh limit counts.
 #[derive(Debug, Clone, Copy)]
-pub enum RefreshKey<'a> {
+pub enum LimitKey<'a> {
     /// Operation 2 (`GET /v1/accountbalance/{accountId}/balance`) on one account.
     Balance { account_id: &'a str },
     /// Operation 4 (`GET /v1/nft/refresh`) on one wallet.
@@ -50,7 +50,7 @@ pub enum RefreshKey<'a> {
     ExternalLoginFrom { address: std::net::IpAddr },
 }
 
-impl fmt::Display for RefreshKey<'_> {
+impl fmt::Display for LimitKey<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Balance { account_id } => write!(f, "balance:{account_id}"),
@@ -70,7 +70,7 @@ type Limiter<C> = RateLimiter<NotKeyed, InMemoryState, C, NoOpMiddleware<<C as C
 
 /// `refresh_per_minute` per key: a burst of that many, then one more each
 /// `60 s / refresh_per_minute`.
-pub struct RefreshLimits<C: Clock = DefaultClock> {
+pub struct Limits<C: Clock = DefaultClock> {
     quota: Quota,
     /// For the keys of one network address (sign-ups, verification e-mails).
     address_quota: Quota,
@@ -81,16 +81,16 @@ pub struct RefreshLimits<C: Clock = DefaultClock> {
     mail: Limiter<C>,
 }
 
-impl<C: Clock> fmt::Debug for RefreshLimits<C> {
+impl<C: Clock> fmt::Debug for Limits<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RefreshLimits")
+        f.debug_struct("Limits")
             .field("quota", &self.quota)
             .field("keys", &self.limiters.entry_count())
             .finish_non_exhaustive()
     }
 }
 
-impl RefreshLimits {
+impl Limits {
     /// Allows `per_minute` refreshes per key (at least one),
     /// `per_address_per_minute` e-mail requests per network address, and
     /// `emails_per_minute` e-mails in all.
@@ -104,7 +104,7 @@ impl RefreshLimits {
     }
 }
 
-impl<C> RefreshLimits<C>
+impl<C> Limits<C>
 where
     C: Clock + Clone + Send + Sync + 'static,
     C::Instant: Send + Sync,
@@ -136,12 +136,12 @@ where
 
     /// Counts a refresh of `key` if it is allowed; `Err` carries how long until the
     /// next one is.
-    pub fn check(&self, key: RefreshKey<'_>) -> Result<(), Duration> {
+    pub fn check(&self, key: LimitKey<'_>) -> Result<(), Duration> {
         let quota = match key {
-            RefreshKey::SignUpFrom { .. }
-            | RefreshKey::ResendFrom { .. }
-            | RefreshKey::PasswordResetFrom { .. }
-            | RefreshKey::ExternalLoginFrom { .. } => self.address_quota,
+            LimitKey::SignUpFrom { .. }
+            | LimitKey::ResendFrom { .. }
+            | LimitKey::PasswordResetFrom { .. }
+            | LimitKey::ExternalLoginFrom { .. } => self.address_quota,
             _ => self.quota,
         };
         let limiter = self.limiters.get_with(key.to_string(), || {
@@ -153,7 +153,7 @@ where
     }
 }
 
-impl<C> RefreshLimits<C>
+impl<C> Limits<C>
 where
     C: Clock,
 {
@@ -171,16 +171,16 @@ mod tests {
 
     use super::*;
 
-    const BALANCE: RefreshKey<'static> = RefreshKey::Balance { account_id: "a" };
+    const BALANCE: LimitKey<'static> = LimitKey::Balance { account_id: "a" };
 
     #[test]
     fn the_limit_holds_per_key_and_frees_up_over_the_minute() {
         let clock = FakeRelativeClock::default();
-        let limits = RefreshLimits::with_clock(2, 100, 100, clock.clone());
+        let limits = Limits::with_clock(2, 100, 100, clock.clone());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(30)));
-        assert_eq!(limits.check(RefreshKey::Nfts { wallet_id: "a" }), Ok(()));
+        assert_eq!(limits.check(LimitKey::Nfts { wallet_id: "a" }), Ok(()));
         clock.advance(Duration::from_secs(10));
         assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(20)));
         clock.advance(Duration::from_secs(20));
@@ -193,12 +193,12 @@ mod tests {
 
     #[test]
     fn keys_say_what_they_count() {
-        let resend = RefreshKey::VerificationEmail {
+        let resend = LimitKey::VerificationEmail {
             app_id: "app",
             email: "a@b.co",
         };
         assert_eq!(resend.to_string(), "resend:app:a@b.co");
-        let reset = RefreshKey::PasswordReset {
+        let reset = LimitKey::PasswordReset {
             app_id: "app",
             email: "a@b.co",
         };
@@ -208,11 +208,11 @@ mod tests {
 
     #[test]
     fn a_flood_of_long_distinct_keys_stays_within_the_byte_bound() {
-        let limits = RefreshLimits::new(1, 1, 1);
+        let limits = Limits::new(1, 1, 1);
         let long = "x".repeat(100_000);
         for n in 0..2_000 {
             let email = format!("{n}{long}@example.com");
-            let _ = limits.check(RefreshKey::VerificationEmail {
+            let _ = limits.check(LimitKey::VerificationEmail {
                 app_id: "app",
                 email: &email,
             });
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn a_zero_limit_still_allows_one() {
-        let limits = RefreshLimits::with_clock(0, 100, 100, FakeRelativeClock::default());
+        let limits = Limits::with_clock(0, 100, 100, FakeRelativeClock::default());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert!(limits.check(BALANCE).is_err());
     }

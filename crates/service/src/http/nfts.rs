@@ -5,10 +5,10 @@ use axum::extract::State;
 use satchel_api::{NftsResponse, WalletQuery};
 
 use super::{Query, RawJson, owned_wallet};
-use crate::auth::AuthUser;
-use crate::chain_refresh;
+use crate::assets::refresh;
 use crate::error::{ApiError, ApiResult};
-use crate::refresh_limits::RefreshKey;
+use crate::identity::AuthUser;
+use crate::limits::LimitKey;
 use crate::state::AppState;
 
 /// Retrieve NFT information, as last read from the chain.
@@ -57,16 +57,11 @@ pub async fn refresh_nfts(
 ) -> ApiResult<RawJson> {
     owned_wallet(&state, &user, &query).await?;
     state
-        .refresh_limits
-        .check(RefreshKey::Nfts {
+        .limits
+        .check(LimitKey::Nfts {
             wallet_id: &query.wallet_id,
         })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "NFTs refreshed too often; try again in {} s",
-                wait.as_secs().max(1)
-            ))
-        })?;
-    let body = chain_refresh::refresh_nfts(&state, &query.wallet_id).await?;
+        .map_err(|wait| ApiError::rate_limited("NFTs refreshed too often", wait))?;
+    let body = refresh::refresh_nfts(&state, &query.wallet_id).await?;
     Ok(RawJson(body.into()))
 }

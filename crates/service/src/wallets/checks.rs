@@ -5,10 +5,10 @@
 use std::ops::RangeInclusive;
 
 use alloy::primitives::{Address, Signature};
-use base64::Engine as _;
 use satchel_api::{PinSetup, challenge_message};
 
-use super::PinKeys;
+use crate::crypto::sealer::PinKeys;
+use crate::crypto::{decode_base64, encode_base64};
 use crate::db::{ChallengeRefusal, Signed, StoredKdf, StoredPin};
 use crate::error::{ApiError, ApiResult};
 
@@ -19,20 +19,6 @@ const SALT_BYTES: RangeInclusive<usize> = satchel_api::PIN_SALT_BYTES;
 const M_COST_KIB: RangeInclusive<u32> = satchel_api::PIN_M_COST_KIB;
 const T_COST: RangeInclusive<u32> = satchel_api::PIN_T_COST;
 const P_COST: RangeInclusive<u32> = satchel_api::PIN_P_COST;
-
-/// Standard base64, with or without padding.
-pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    const LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::GeneralPurposeConfig::new()
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-    );
-    LENIENT.decode(text).ok()
-}
-
-pub(crate) fn encode_base64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
 
 /// The PIN material of a request, checked.
 pub struct CheckedPin {

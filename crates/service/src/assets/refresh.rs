@@ -11,10 +11,10 @@ use satchel_api::{BalanceResponse, NftScheme};
 use satchel_chain::metadata::MediaKind;
 use satchel_chain::{Address, NftKind, NftRef, U256};
 
+use crate::assets::views::{self, lower_hex};
 use crate::db::{AccountRow, StoredCollection, StoredNft, TokenRow};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
-use crate::views::{self, lower_hex};
 
 /// How many metadata documents are read at once.
 const METADATA_CONCURRENCY: usize = 8;

@@ -2,84 +2,23 @@
 //! sign-up and login, token refresh, service login, the current user, logout,
 //! and the app's own facts. What the e-mailed links open is in `email_links.rs`.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::http::request::Parts;
 use satchel_api::{
     AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, RegisterRequest,
     ResendRequest, ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
 };
 
 use super::Json;
-use crate::auth::{AuthUser, CallingApp};
+use super::caller::{ClientAddress, per_address};
 use crate::error::ApiResult;
+use crate::http::caller::CallingApp;
 use crate::identity;
-use crate::refresh_limits::RefreshKey;
+use crate::identity::AuthUser;
+use crate::limits::LimitKey;
 use crate::state::AppState;
 
 type Reply<T> = ApiResult<axum::Json<T>>;
-
-/// The caller's network address, when the server knows it: the peer's, or, when
-/// the peer is one of the configured `trusted_proxies`, the rightmost address in
-/// `X-Forwarded-For` that is not a trusted proxy. A client cannot pick its own
-/// address by sending the header: from anyone else it is ignored.
-pub struct ClientAddress(pub Option<std::net::IpAddr>);
-
-impl FromRequestParts<AppState> for ClientAddress {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        Ok(Self(client_address(
-            peer,
-            &parts.headers,
-            &state.settings.trusted_proxies,
-        )))
-    }
-}
-
-fn client_address(
-    peer: Option<std::net::IpAddr>,
-    headers: &axum::http::HeaderMap,
-    trusted: &[std::net::IpAddr],
-) -> Option<std::net::IpAddr> {
-    let peer = peer?;
-    if !trusted.contains(&peer) {
-        return Some(peer);
-    }
-    let forwarded: Vec<std::net::IpAddr> = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|a| a.trim().parse().ok())
-        .collect::<Option<Vec<_>>>()?;
-    Some(
-        forwarded
-            .into_iter()
-            .rev()
-            .find(|a| !trusted.contains(a))
-            .unwrap_or(peer),
-    )
-}
-
-/// Counts a request from one network address against its limit.
-pub(super) fn per_address(state: &AppState, key: RefreshKey<'_>) -> ApiResult<()> {
-    state.refresh_limits.check(key).map_err(|wait| {
-        crate::error::ApiError::too_many_requests(format!(
-            "too many requests from this address; try again in {} s",
-            wait.as_secs().max(1)
-        ))
-    })
-}
 
 /// Signs up with an e-mail and password.
 #[utoipa::path(post, path = "/v1/auth/email/signup", request_body = EmailCredentials,
@@ -97,7 +36,7 @@ pub async fn sign_up(
 ) -> Reply<SignUpResponse> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, RefreshKey::SignUpFrom { address })?;
+        per_address(&state, LimitKey::SignUpFrom { address })?;
     }
     Ok(axum::Json(
         identity::email::sign_up(&state, &app, body).await?,
@@ -119,7 +58,7 @@ pub async fn resend(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, RefreshKey::ResendFrom { address })?;
+        per_address(&state, LimitKey::ResendFrom { address })?;
     }
     identity::email::resend_verification(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -284,35 +223,4 @@ pub async fn app_info(State(state): State<AppState>, app: CallingApp) -> Reply<A
 /// The public key identity tokens are signed with.
 pub async fn jwks(State(state): State<AppState>) -> axum::Json<serde_json::Value> {
     axum::Json(state.keys.jwks())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_forwarded_address_is_believed_only_from_a_trusted_proxy() {
-        let proxy: std::net::IpAddr = "10.0.0.2".parse().expect("ip");
-        let client: std::net::IpAddr = "203.0.113.7".parse().expect("ip");
-        let mut headers = axum::http::HeaderMap::new();
-        headers.insert(
-            "x-forwarded-for",
-            "198.51.100.1, 203.0.113.7".parse().expect("value"),
-        );
-        // Not from a proxy: the header is the client's own claim.
-        assert_eq!(client_address(Some(client), &headers, &[]), Some(client));
-        // From the proxy: the rightmost address it did not add itself.
-        assert_eq!(
-            client_address(Some(proxy), &headers, &[proxy]),
-            Some(client)
-        );
-        // Without the header, or with garbage in it: nothing to count by.
-        assert_eq!(
-            client_address(Some(proxy), &axum::http::HeaderMap::new(), &[proxy]),
-            Some(proxy)
-        );
-        headers.insert("x-forwarded-for", "not-an-address".parse().expect("value"));
-        assert_eq!(client_address(Some(proxy), &headers, &[proxy]), None);
-        assert_eq!(client_address(None, &headers, &[]), None);
-    }
 }

@@ -6,12 +6,13 @@ use axum::extract::State;
 use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 
 use super::{Path, Query, RawJson};
-use crate::auth::{AuthToken, AuthUser};
+use crate::assets::{refresh, views};
 use crate::db::WalletRead;
 use crate::error::{ApiError, ApiResult};
-use crate::refresh_limits::RefreshKey;
+use crate::http::caller::AuthToken;
+use crate::identity::AuthUser;
+use crate::limits::LimitKey;
 use crate::state::{AppState, WalletView};
-use crate::{chain_refresh, views};
 
 /// Retrieve account information.
 #[utoipa::path(
@@ -103,17 +104,12 @@ pub async fn refresh_balance(
         return Err(ApiError::forbidden());
     }
     state
-        .refresh_limits
-        .check(RefreshKey::Balance {
+        .limits
+        .check(LimitKey::Balance {
             account_id: &account_id,
         })
-        .map_err(|wait| {
-            ApiError::too_many_requests(format!(
-                "balance refreshed too often; try again in {} s",
-                wait.as_secs().max(1)
-            ))
-        })?;
+        .map_err(|wait| ApiError::rate_limited("balance refreshed too often", wait))?;
     Ok(Json(
-        chain_refresh::refresh_balance(&state, &account, &tokens).await?,
+        refresh::refresh_balance(&state, &account, &tokens).await?,
     ))
 }

@@ -8,12 +8,12 @@ use axum::http::StatusCode;
 use satchel_api::{RegisterRequest, RestErrorCode};
 use satchel_chain::Address;
 
+use crate::assets::views::lower_hex;
 use crate::config::Settings;
 use crate::db::{DbError, NewAccount, NewWalletKey, SignedChallenge, new_id};
 use crate::error::{ApiError, ApiResult};
-use crate::pin;
 use crate::state::AppState;
-use crate::views::lower_hex;
+use crate::wallets::checks;
 
 /// The accounts a wallet with this address gets: one per configured network, each
 /// tracking that network's tokens.
@@ -77,9 +77,9 @@ fn has_wallet_already() -> ApiError {
 pub async fn register(state: &AppState, user_id: &str, body: RegisterRequest) -> ApiResult<String> {
     let address = parse_address(&body.address)?;
     check_path(&body.address_path)?;
-    let pin = pin::check_pin(&body.pin, "pin")?;
-    let backup = pin::check_backup(body.backup)?;
-    let signature = pin::parse_signature(&body.signature)?;
+    let pin = checks::check_pin(&body.pin, "pin")?;
+    let backup = checks::check_backup(body.backup)?;
+    let signature = checks::parse_signature(&body.signature)?;
     if state.db.user_wallet(user_id).await?.is_some() {
         return Err(has_wallet_already());
     }
@@ -92,7 +92,7 @@ pub async fn register(state: &AppState, user_id: &str, body: RegisterRequest) ->
     let challenge = SignedChallenge {
         user_id,
         nonce: &body.nonce,
-        signer_ok: pin::signed_by(&signature, user_id, &body.nonce, &address),
+        signer_ok: checks::signed_by(&signature, user_id, &body.nonce, &address),
     };
     let accounts = accounts_for(&state.settings, &address, &body.address_path);
     match state
@@ -100,7 +100,7 @@ pub async fn register(state: &AppState, user_id: &str, body: RegisterRequest) ->
         .register_wallet(&wallet_id, &accounts, challenge, &key)
         .await
     {
-        Ok(outcome) => pin::signed_outcome(outcome, &address).map(|()| wallet_id),
+        Ok(outcome) => checks::signed_outcome(outcome, &address).map(|()| wallet_id),
         Err(DbError::Conflict) => Err(has_wallet_already()),
         Err(e) => Err(e.into()),
     }

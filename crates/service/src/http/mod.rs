@@ -3,9 +3,10 @@
 //! and JSON errors for everything else.
 
 mod accounts;
-mod auth;
+pub(crate) mod caller;
 mod email_links;
 mod external;
+mod identity;
 mod nfts;
 mod pin;
 mod transactions;
@@ -14,82 +15,90 @@ mod updates;
 use axum::Router;
 use axum::extract::FromRequestParts;
 use axum::http::StatusCode;
-use axum::routing::{get, post, put};
+use axum::routing::get;
 use satchel_api::{RestErrorCode, WalletQuery};
 use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
+use crate::identity::AuthUser;
 use crate::state::AppState;
+
+/// The operations, each routed and documented from its `#[utoipa::path]` (so a
+/// route and its OpenAPI entry cannot drift), in the order the document lists them.
+fn operations() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        // The spec's operations 1 to 4, in its order.
+        .routes(routes!(accounts::get_accounts))
+        .routes(routes!(accounts::refresh_balance))
+        .routes(routes!(nfts::get_nfts))
+        .routes(routes!(nfts::refresh_nfts))
+        // Identity and sessions, which the spec leaves to the design.
+        .routes(routes!(identity::app_info))
+        .routes(routes!(identity::sign_up))
+        .routes(routes!(identity::resend))
+        .routes(routes!(email_links::verify))
+        .routes(routes!(identity::email_login))
+        .routes(routes!(
+            email_links::password_reset_page,
+            email_links::password_reset
+        ))
+        .routes(routes!(email_links::password_reset_confirm))
+        .routes(routes!(external::oauth_token))
+        .routes(routes!(external::id_token))
+        .routes(routes!(external::access_token))
+        .routes(routes!(external::send_verify_email))
+        .routes(routes!(external::verify_link))
+        .routes(routes!(external::resume))
+        .routes(routes!(identity::refresh_identity))
+        .routes(routes!(identity::service_login))
+        .routes(routes!(identity::refresh_service))
+        .routes(routes!(identity::current_user))
+        .routes(routes!(identity::logout))
+        .routes(routes!(identity::register))
+        // Wallet keys: the challenge a device signs, and the wallet's PIN.
+        .routes(routes!(pin::challenge))
+        .routes(routes!(pin::unlock_page, pin::unlock))
+        .routes(routes!(pin::status, pin::change))
+        .routes(routes!(pin::verify))
+        .routes(routes!(pin::reset))
+        .routes(routes!(pin::send_unlock_email))
+        // Sending: prepared here, signed on the device, broadcast and followed here.
+        .routes(routes!(transactions::prepare))
+        .routes(routes!(transactions::list, transactions::broadcast))
+        .routes(routes!(transactions::get_one))
+        // The desktop app's updates (no app key: public files).
+        .routes(routes!(updates::file))
+        .routes(routes!(updates::latest))
+}
+
+/// The OpenAPI document of every operation, as `/v1/openapi.json` serves it.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    document(operations().into_openapi())
+}
+
+/// The document with what every operation of a kind shares filled in.
+fn document(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    use utoipa::Modify as _;
+    SecurityHeaders.modify(&mut doc);
+    CommonResponses.modify(&mut doc);
+    doc
+}
 
 /// The whole service as a router, ready to serve or to call in a test.
 pub fn router(state: AppState) -> Router {
-    Router::new()
-        // The spec's operations 1 to 4, in its order.
-        .route("/v1/account", get(accounts::get_accounts))
+    let (router, doc) = operations().split_for_parts();
+    let doc = std::sync::Arc::new(document(doc));
+    router
+        .route("/.well-known/jwks.json", get(identity::jwks))
         .route(
-            "/v1/accountbalance/{account_id}/balance",
-            get(accounts::refresh_balance),
+            "/v1/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { axum::Json(doc.as_ref().clone()) }
+            }),
         )
-        .route("/v1/nft", get(nfts::get_nfts))
-        .route("/v1/nft/refresh", get(nfts::refresh_nfts))
-        // Identity and sessions, which the spec leaves to the design.
-        .route("/v1/app", get(auth::app_info))
-        .route("/v1/auth/email/signup", post(auth::sign_up))
-        .route("/v1/auth/email/resend", post(auth::resend))
-        .route("/v1/auth/email/verify", get(email_links::verify))
-        .route("/v1/auth/email/login", post(auth::email_login))
-        .route(
-            "/v1/auth/email/password-reset",
-            get(email_links::password_reset_page).merge(post(email_links::password_reset)),
-        )
-        .route(
-            "/v1/auth/email/password-reset/confirm",
-            post(email_links::password_reset_confirm),
-        )
-        .route("/v1/auth/oauth/token", post(external::oauth_token))
-        .route("/v1/auth/external/id-token", post(external::id_token))
-        .route(
-            "/v1/auth/external/access-token",
-            post(external::access_token),
-        )
-        .route("/v1/auth/external/email", post(external::send_verify_email))
-        .route("/v1/auth/external/email/verify", get(external::verify_link))
-        .route("/v1/auth/external/resume", post(external::resume))
-        .route("/v1/auth/identity/refresh", post(auth::refresh_identity))
-        .route("/v1/auth/service/login", post(auth::service_login))
-        .route("/v1/auth/service/refresh", post(auth::refresh_service))
-        .route("/v1/auth/service/user", get(auth::current_user))
-        .route("/v1/auth/logout", post(auth::logout))
-        .route("/v1/wallets", post(auth::register))
-        // Wallet keys: the challenge a device signs, and the wallet's PIN.
-        .route("/v1/wallets/challenge", post(pin::challenge))
-        .route(
-            "/v1/wallets/pin/unlock",
-            get(pin::unlock_page).merge(post(pin::unlock)),
-        )
-        .route(
-            "/v1/wallets/{wallet_id}/pin",
-            get(pin::status).merge(put(pin::change)),
-        )
-        .route("/v1/wallets/{wallet_id}/pin/verify", post(pin::verify))
-        .route("/v1/wallets/{wallet_id}/pin/reset", post(pin::reset))
-        .route(
-            "/v1/wallets/{wallet_id}/pin/unlock-email",
-            post(pin::send_unlock_email),
-        )
-        // Sending: prepared here, signed on the device, broadcast and followed here.
-        .route("/v1/transactions/prepare", post(transactions::prepare))
-        .route(
-            "/v1/transactions",
-            get(transactions::list).merge(post(transactions::broadcast)),
-        )
-        .route("/v1/transactions/{tx_hash}", get(transactions::get_one))
-        // The desktop app's updates (no app key: public files).
-        .route("/v1/app/updates/files/{name}", get(updates::file))
-        .route("/v1/app/updates/{target}/{version}", get(updates::latest))
-        .route("/.well-known/jwks.json", get(auth::jwks))
-        .route("/v1/openapi.json", get(openapi_json))
         .route("/health", get(|| async { "ok" }))
         .fallback(|| async { ApiError::not_found("route") })
         .method_not_allowed_fallback(|| async {
@@ -149,10 +158,7 @@ async fn owned_wallet(state: &AppState, user: &AuthUser, query: &WalletQuery) ->
     }
 }
 
-async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
-    axum::Json(ApiDoc::openapi())
-}
-
+/// The document's own parts; the operations come from [`operations`].
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -163,50 +169,9 @@ async fn openapi_json() -> axum::Json<utoipa::openapi::OpenApi> {
                        X-SDK-TYPE; the wallet operations also need Authorization: Bearer \
                        <accessToken>. Errors are {statusCode, code, message}."
     ),
-    paths(
-        accounts::get_accounts,
-        accounts::refresh_balance,
-        nfts::get_nfts,
-        nfts::refresh_nfts,
-        auth::app_info,
-        auth::sign_up,
-        auth::resend,
-        email_links::verify,
-        auth::email_login,
-        email_links::password_reset,
-        email_links::password_reset_page,
-        email_links::password_reset_confirm,
-        external::oauth_token,
-        external::id_token,
-        external::access_token,
-        external::send_verify_email,
-        external::verify_link,
-        external::resume,
-        auth::refresh_identity,
-        auth::service_login,
-        auth::refresh_service,
-        auth::current_user,
-        auth::logout,
-        auth::register,
-        pin::challenge,
-        pin::status,
-        pin::verify,
-        pin::change,
-        pin::reset,
-        pin::send_unlock_email,
-        pin::unlock_page,
-        pin::unlock,
-        transactions::prepare,
-        transactions::broadcast,
-        transactions::list,
-        transactions::get_one,
-        updates::latest,
-        updates::file,
-    ),
-    components(schemas(satchel_api::ApiErrorBody)),
-    modifiers(&SecurityHeaders, &CommonResponses)
+    components(schemas(satchel_api::ApiErrorBody))
 )]
-pub struct ApiDoc;
+struct ApiDoc;
 
 /// The names of the security schemes an operation asks for.
 fn schemes(operation: &utoipa::openapi::path::Operation) -> Vec<String> {

@@ -19,7 +19,7 @@ fn operations(doc: &serde_json::Value) -> Vec<(String, &serde_json::Value)> {
 
 #[test]
 fn every_operation_with_the_app_key_documents_the_app_headers_and_their_errors() {
-    let doc = serde_json::to_value(ApiDoc::openapi()).expect("json");
+    let doc = serde_json::to_value(openapi()).expect("json");
     let schemes = doc["components"]["securitySchemes"]
         .as_object()
         .expect("schemes");
@@ -59,7 +59,7 @@ fn every_operation_with_the_app_key_documents_the_app_headers_and_their_errors()
 
 #[test]
 fn nft_content_type_and_scheme_are_the_integers_sent() {
-    let doc = serde_json::to_value(ApiDoc::openapi()).expect("json");
+    let doc = serde_json::to_value(openapi()).expect("json");
     for schema in ["NftContentType", "NftScheme"] {
         let schema = &doc["components"]["schemas"][schema];
         assert_eq!(schema["type"], "integer", "{schema}");

@@ -10,10 +10,10 @@ use serde::Deserialize;
 
 use super::email_links::page;
 use super::{Json, Path, Query};
-use crate::auth::AuthUser;
 use crate::error::ApiResult;
-use crate::pin;
+use crate::identity::AuthUser;
 use crate::state::AppState;
+use crate::wallets::pin;
 
 type Reply<T> = ApiResult<axum::Json<T>>;
 

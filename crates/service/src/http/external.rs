@@ -11,14 +11,14 @@ use satchel_api::{
 };
 use serde::Deserialize;
 
-use super::auth::{ClientAddress, per_address};
+use super::caller::{ClientAddress, per_address};
 use super::email_links::{html_page, page};
 use super::{Json, Query};
-use crate::auth::CallingApp;
 use crate::error::ApiResult;
+use crate::http::caller::CallingApp;
 use crate::identity::external::{self, ExternalLogin};
 use crate::identity::registration;
-use crate::refresh_limits::RefreshKey;
+use crate::limits::LimitKey;
 use crate::state::AppState;
 
 /// A login's answer: 200 with the identity tokens, or 428 with what
@@ -36,7 +36,7 @@ fn login_reply(login: ExternalLogin) -> Response {
 /// network address.
 fn count_login(state: &AppState, address: Option<std::net::IpAddr>) -> ApiResult<()> {
     match address {
-        Some(address) => per_address(state, RefreshKey::ExternalLoginFrom { address }),
+        Some(address) => per_address(state, LimitKey::ExternalLoginFrom { address }),
         None => Ok(()),
     }
 }
@@ -129,7 +129,7 @@ pub async fn send_verify_email(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, RefreshKey::ResendFrom { address })?;
+        per_address(&state, LimitKey::ResendFrom { address })?;
     }
     registration::send_verify_email(&state, &app, body).await?;
     Ok(StatusCode::NO_CONTENT)

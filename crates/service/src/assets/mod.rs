@@ -1,0 +1,5 @@
+//! What a wallet holds: balances and NFTs read from the networks' nodes
+//! ([`refresh`]) and their shapes in the spec's answers ([`views`]).
+
+pub mod refresh;
+pub mod views;

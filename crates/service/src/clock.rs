@@ -1,0 +1,11 @@
+//! The service's one clock for stored times and token claims.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Unix seconds now.
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or_default()
+}
