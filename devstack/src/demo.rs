@@ -170,6 +170,7 @@ impl Demo {
                     decimals: 18,
                     icon_url: "https://satchel.dev/icons/demo.svg".into(),
                     ids: "demo-token".into(),
+                    dust_below: None,
                 },
                 TokenConfig {
                     contract: self.dollar6.to_checksum(None),
@@ -178,6 +179,7 @@ impl Demo {
                     decimals: 6,
                     icon_url: "https://satchel.dev/icons/dusd.svg".into(),
                     ids: "demo-dollar".into(),
+                    dust_below: None,
                 },
             ],
             tracked: Default::default(),

@@ -100,6 +100,7 @@ async fn main() {
                         decimals: 18,
                         icon_url: String::new(),
                         ids: String::new(),
+                        dust_below: None,
                     }),
             );
     })

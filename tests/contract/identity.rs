@@ -206,6 +206,10 @@ pub async fn a_retried_refresh_is_renewed_and_an_ended_login_ends_its_sessions(b
     assert_eq!(status, 200, "{first}");
     let (status, retried) = refresh(tokens.service.refresh_token.clone()).await;
     assert_eq!(status, 200, "a retry within the grace: {retried}");
+    assert_eq!(
+        retried["refreshToken"], first["refreshToken"],
+        "the retry gets the same next token: never two live ones"
+    );
     let (status, body) = refresh(retried["refreshToken"].as_str().expect("token").to_owned()).await;
     assert_eq!(status, 200, "{body}");
 

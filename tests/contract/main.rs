@@ -6,6 +6,7 @@ mod access;
 mod accounts;
 mod balances;
 mod external;
+mod hardening;
 mod identity;
 mod keys;
 mod nfts;
@@ -42,6 +43,11 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
+    hardening::what_takes_a_counter_or_cache_place_is_checked_first,
+    hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,
+    hardening::activity_keeps_no_zero_or_dust_transfers,
+    hardening::sign_up_floods_leave_room_for_password_resets,
     accounts::accounts_list_native_then_token_entries_field_by_field,
     accounts::missing_query_parameters_are_a_400_with_the_error_body,
     accounts::an_unknown_wallet_is_a_404,

@@ -274,6 +274,7 @@ async fn every_oauth_refusal_says_why_and_keeps_no_session() {
         }
     });
     let verifier = "v".repeat(43);
+    let nonce = "n".repeat(43);
     let challenge = base64::Engine::encode(
         &base64::engine::general_purpose::URL_SAFE_NO_PAD,
         sha2::Sha256::digest(verifier.as_bytes()),
@@ -286,7 +287,7 @@ async fn every_oauth_refusal_says_why_and_keeps_no_session() {
         .append_pair("redirect_uri", &redirect_uri)
         .append_pair("scope", "openid email")
         .append_pair("state", "s1")
-        .append_pair("nonce", "n1")
+        .append_pair("nonce", &nonce)
         .append_pair("code_challenge", &challenge)
         .append_pair("code_challenge_method", "S256");
     let landed = browser
@@ -298,14 +299,21 @@ async fn every_oauth_refusal_says_why_and_keeps_no_session() {
         .find(|(k, _)| k == "code")
         .map(|(_, v)| v.into_owned())
         .expect("a code");
-    let exchange = serde_json::to_value(OAuthCodeExchange {
-        provider: Provider::Google,
-        code,
-        code_verifier: verifier,
-        redirect_uri,
-        nonce: "n1".into(),
-    })
-    .expect("json");
+    let exchange = |nonce: &str| {
+        serde_json::to_value(OAuthCodeExchange {
+            provider: Provider::Google,
+            code: code.clone(),
+            code_verifier: verifier.clone(),
+            redirect_uri: redirect_uri.clone(),
+            nonce: nonce.into(),
+        })
+        .expect("json")
+    };
+    // Without the nonce the id token cannot be tied to this login: refused
+    // before the code is spent.
+    let (status, body) = stack.post("/v1/auth/oauth/token", exchange("")).await;
+    assert_eq!(status, 400, "{body}");
+    let exchange = exchange(&nonce);
     let (status, body) = stack.post("/v1/auth/oauth/token", exchange.clone()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["provider"], "google");

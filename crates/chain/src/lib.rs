@@ -19,7 +19,9 @@ pub use alloy::primitives::{Address, B256, Bytes, U256};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};
-pub use transactions::{FeeMarket, IncomingTransfer, LOGS_KEPT, Mined, Refusal, SendError};
+pub use transactions::{
+    FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError,
+};
 
 /// What went wrong talking to a node.
 #[derive(Debug, thiserror::Error)]

@@ -195,17 +195,19 @@ impl Chain {
     }
 
     /// ERC-20 transfers to `to` from the contracts `tokens` in blocks
-    /// `from_block..=to_block` (at most [`LOGS_KEPT`] transfers taken; the caller
-    /// keeps the range within what the node allows).
+    /// `from_block..=to_block` (the caller keeps the range within what the node
+    /// allows). At most [`LOGS_KEPT`] transfers are taken, and never part of a
+    /// block: when there were more, the answer holds whole blocks only and says
+    /// from which block to read on.
     pub async fn incoming_transfers(
         &self,
         tokens: &[Address],
         to: Address,
         from_block: u64,
         to_block: u64,
-    ) -> Result<Vec<IncomingTransfer>> {
+    ) -> Result<IncomingTransfers> {
         if tokens.is_empty() || from_block > to_block {
-            return Ok(Vec::new());
+            return Ok(IncomingTransfers::default());
         }
         let filter = Filter::new()
             .address(tokens.to_vec())
@@ -218,7 +220,7 @@ impl Chain {
             .request("eth_getLogs", (filter,))
             .await
             .map_err(rpc_error)?;
-        Ok(logs
+        let mut transfers: Vec<IncomingTransfer> = logs
             .into_iter()
             .filter_map(|log| {
                 let decoded = IERC20::Transfer::decode_log(&log.inner).ok()?;
@@ -231,12 +233,72 @@ impl Chain {
                     block_number: log.block_number?,
                 })
             })
-            .take(LOGS_KEPT)
-            .collect())
+            .collect();
+        let resume_from = keep_whole_blocks(&mut transfers, LOGS_KEPT);
+        Ok(IncomingTransfers {
+            transfers,
+            resume_from,
+        })
     }
+}
+
+/// Incoming transfers of a range of blocks, and where the range was cut short.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IncomingTransfers {
+    pub transfers: Vec<IncomingTransfer>,
+    /// When there were more than could be taken: the first block not read (or
+    /// not read whole), where the next read starts.
+    pub resume_from: Option<u64>,
+}
+
+/// Cuts `transfers` (in block order) to at most `most`, dropping whole blocks
+/// only; returns the first block dropped, if any was. A single block with more
+/// than `most` keeps `most` of them (there is no smaller step to resume from).
+fn keep_whole_blocks(transfers: &mut Vec<IncomingTransfer>, most: usize) -> Option<u64> {
+    transfers.sort_by_key(|t| (t.block_number, t.log_index));
+    if transfers.len() <= most {
+        return None;
+    }
+    let cut_block = transfers[most].block_number;
+    let first_of_block = transfers.partition_point(|t| t.block_number < cut_block);
+    if first_of_block == 0 {
+        transfers.truncate(most);
+        return Some(cut_block + 1);
+    }
+    transfers.truncate(first_of_block);
+    Some(cut_block)
 }
 
 /// A node's text as the service passes it on: one line, at most 200 characters.
 fn bounded(text: &str) -> String {
     text.chars().filter(|c| !c.is_control()).take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(block: u64, log_index: u64) -> IncomingTransfer {
+        IncomingTransfer {
+            token: Address::ZERO,
+            from: Address::ZERO,
+            value: U256::from(1),
+            tx_hash: B256::ZERO,
+            log_index,
+            block_number: block,
+        }
+    }
+
+    #[test]
+    fn a_cut_keeps_whole_blocks_and_says_where_to_resume() {
+        let mut all = vec![at(12, 0), at(10, 1), at(10, 0), at(11, 0), at(11, 1)];
+        assert_eq!(keep_whole_blocks(&mut all.clone(), 5), None);
+        // Three fit, but block 11 has two: only block 10 is kept, 11 is read again.
+        assert_eq!(keep_whole_blocks(&mut all, 3), Some(11));
+        assert_eq!(all, vec![at(10, 0), at(10, 1)]);
+        // One block larger than the cut: as many as fit, then the next block.
+        let mut crowded = vec![at(7, 0), at(7, 1), at(7, 2), at(8, 0)];
+        assert_eq!(keep_whole_blocks(&mut crowded, 2), Some(8));
+        assert_eq!(crowded.len(), 2);
+    }
 }

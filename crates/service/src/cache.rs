@@ -71,6 +71,15 @@ where
             entries.invalidate(key);
         }
     }
+
+    /// How many entries are kept, once pending evictions are done.
+    #[cfg(test)]
+    pub fn len(&self) -> u64 {
+        self.entries.as_ref().map_or(0, |entries| {
+            entries.run_pending_tasks();
+            entries.entry_count()
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,13 @@
-//! Refresh limits: how often one account's balance (`GET
+//! Rate limits: how often one account's balance (`GET
 //! /v1/accountbalance/{accountId}/balance`), one wallet's NFTs (`GET
-//! /v1/nft/refresh`), one address's verification or password-reset e-mail or one
-//! wallet's PIN unlock e-mail may be asked for, so a runaway client cannot turn the service
-//! into a load generator against a node or a mail server. Each key gets a
-//! `governor` limiter of `refresh_per_minute`; the limiters live in a `moka` cache
-//! bounded by count, and a limiter idle for a whole minute (back at its full
+//! /v1/nft/refresh`), one address's verification or password-reset e-mail, one
+//! wallet's PIN unlock e-mail, one network address's sign-ups and logins, and one
+//! user's transaction reads and quotes may be asked for, so a runaway client
+//! cannot turn the service into a load generator against a node or a mail
+//! server; and the e-mail the service sends, in budgets per recipient, per app
+//! and in all, with room kept for account mail (resets, unlocks). Each key gets
+//! a `governor` limiter; the limiters live in a `moka` cache bounded by the
+//! bytes of their keys, and a limiter idle for a whole minute (back at its full
 //! allowance, so nothing is lost) is dropped.
 
 use std::fmt;
@@ -48,6 +51,24 @@ pub enum LimitKey<'a> {
     /// OAuth and external-token logins from one network address (each may make
     /// the service call a provider).
     ExternalLoginFrom { address: std::net::IpAddr },
+    /// Activity and transaction reads and send quotes of one user (each may make
+    /// the service ask a node).
+    UserRequests { user_id: &'a str },
+    /// E-mails to one address, of every kind.
+    MailTo { recipient: &'a str },
+    /// E-mails to one app's people.
+    MailForApp { app_id: &'a str },
+}
+
+/// Which share of the service-wide e-mail allowance a message draws on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailKind {
+    /// Verification and registration links: what anyone can ask for by signing
+    /// up, so it gets the general share only.
+    Verification,
+    /// Mail about an account that exists: password resets, PIN unlocks, notices.
+    /// It may use the share kept for it, then the general one.
+    Account,
 }
 
 impl fmt::Display for LimitKey<'_> {
@@ -62,6 +83,9 @@ impl fmt::Display for LimitKey<'_> {
             Self::PasswordReset { app_id, email } => write!(f, "password-reset:{app_id}:{email}"),
             Self::PasswordResetFrom { address } => write!(f, "password-reset-from:{address}"),
             Self::ExternalLoginFrom { address } => write!(f, "external-login-from:{address}"),
+            Self::UserRequests { user_id } => write!(f, "user:{user_id}"),
+            Self::MailTo { recipient } => write!(f, "mail-to:{recipient}"),
+            Self::MailForApp { app_id } => write!(f, "mail-for-app:{app_id}"),
         }
     }
 }
@@ -74,11 +98,47 @@ pub struct Limits<C: Clock = DefaultClock> {
     quota: Quota,
     /// For the keys of one network address (sign-ups, verification e-mails).
     address_quota: Quota,
+    user_quota: Quota,
+    recipient_quota: Quota,
+    app_mail_quota: Quota,
     clock: C,
     limiters: moka::sync::Cache<String, Arc<Limiter<C>>>,
-    /// Every e-mail the service sends, whoever asks: a flood of sign-ups from
-    /// many addresses still cannot make it a spam relay.
+    /// E-mail the service sends, whoever asks: a flood of sign-ups from many
+    /// addresses still cannot make it a spam relay. Three quarters for any
+    /// mail...
     mail: Limiter<C>,
+    /// ...and a quarter kept for account mail.
+    account_mail: Limiter<C>,
+}
+
+/// The limits of [`Limits`], per minute: each at least one.
+#[derive(Debug, Clone, Copy)]
+pub struct PerMinute {
+    /// Balance and NFT refreshes, and e-mails asked for one address, per key.
+    pub refresh: u32,
+    /// Requests of one network address.
+    pub address: u32,
+    /// Transaction reads and quotes of one user.
+    pub user: u32,
+    /// E-mails in all.
+    pub emails: u32,
+    /// E-mails to one app's people.
+    pub app_emails: u32,
+    /// E-mails to one address.
+    pub recipient_emails: u32,
+}
+
+impl PerMinute {
+    pub fn from_settings(settings: &crate::config::Settings) -> Self {
+        Self {
+            refresh: settings.refresh_per_minute,
+            address: settings.email_requests_per_address,
+            user: settings.user_requests_per_minute,
+            emails: settings.emails_per_minute,
+            app_emails: settings.emails_per_app_per_minute,
+            recipient_emails: settings.emails_per_recipient_per_minute,
+        }
+    }
 }
 
 impl<C: Clock> fmt::Debug for Limits<C> {
@@ -91,16 +151,8 @@ impl<C: Clock> fmt::Debug for Limits<C> {
 }
 
 impl Limits {
-    /// Allows `per_minute` refreshes per key (at least one),
-    /// `per_address_per_minute` e-mail requests per network address, and
-    /// `emails_per_minute` e-mails in all.
-    pub fn new(per_minute: u32, per_address_per_minute: u32, emails_per_minute: u32) -> Self {
-        Self::with_clock(
-            per_minute,
-            per_address_per_minute,
-            emails_per_minute,
-            DefaultClock::default(),
-        )
+    pub fn new(per_minute: PerMinute) -> Self {
+        Self::with_clock(per_minute, DefaultClock::default())
     }
 }
 
@@ -109,18 +161,18 @@ where
     C: Clock + Clone + Send + Sync + 'static,
     C::Instant: Send + Sync,
 {
-    pub fn with_clock(
-        per_minute: u32,
-        per_address_per_minute: u32,
-        emails_per_minute: u32,
-        clock: C,
-    ) -> Self {
+    pub fn with_clock(per_minute: PerMinute, clock: C) -> Self {
         let per = |n: u32| Quota::per_minute(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN));
-        let quota = per(per_minute);
+        let account_share = per_minute.emails.div_ceil(4);
+        let general_share = per_minute.emails.saturating_sub(account_share);
         Self {
-            quota,
-            address_quota: per(per_address_per_minute),
-            mail: RateLimiter::direct_with_clock(per(emails_per_minute), clock.clone()),
+            quota: per(per_minute.refresh),
+            address_quota: per(per_minute.address),
+            user_quota: per(per_minute.user),
+            recipient_quota: per(per_minute.recipient_emails),
+            app_mail_quota: per(per_minute.app_emails),
+            mail: RateLimiter::direct_with_clock(per(general_share), clock.clone()),
+            account_mail: RateLimiter::direct_with_clock(per(account_share), clock.clone()),
             clock,
             limiters: moka::sync::Cache::builder()
                 .weigher(|key: &String, _| {
@@ -142,7 +194,14 @@ where
             | LimitKey::ResendFrom { .. }
             | LimitKey::PasswordResetFrom { .. }
             | LimitKey::ExternalLoginFrom { .. } => self.address_quota,
-            _ => self.quota,
+            LimitKey::UserRequests { .. } => self.user_quota,
+            LimitKey::MailTo { .. } => self.recipient_quota,
+            LimitKey::MailForApp { .. } => self.app_mail_quota,
+            LimitKey::Balance { .. }
+            | LimitKey::Nfts { .. }
+            | LimitKey::VerificationEmail { .. }
+            | LimitKey::PinUnlockEmail { .. }
+            | LimitKey::PasswordReset { .. } => self.quota,
         };
         let limiter = self.limiters.get_with(key.to_string(), || {
             Arc::new(RateLimiter::direct_with_clock(quota, self.clock.clone()))
@@ -155,13 +214,26 @@ where
 
 impl<C> Limits<C>
 where
-    C: Clock,
+    C: Clock + Clone + Send + Sync + 'static,
+    C::Instant: Send + Sync,
 {
-    /// Counts an e-mail to send if the service-wide allowance has room.
-    pub fn check_mail(&self) -> Result<(), Duration> {
-        self.mail
-            .check()
-            .map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    /// Counts an e-mail of `kind` to `recipient` of `app_id`'s people if every
+    /// budget it draws on has room: the recipient's, the app's, and the
+    /// service's (for account mail its kept share first).
+    pub fn check_mail(
+        &self,
+        app_id: &str,
+        recipient: &str,
+        kind: MailKind,
+    ) -> Result<(), Duration> {
+        self.check(LimitKey::MailTo { recipient })?;
+        self.check(LimitKey::MailForApp { app_id })?;
+        let wait =
+            |not_until: governor::NotUntil<C::Instant>| not_until.wait_time_from(self.clock.now());
+        match kind {
+            MailKind::Account if self.account_mail.check().is_ok() => Ok(()),
+            _ => self.mail.check().map_err(wait),
+        }
     }
 }
 
@@ -173,10 +245,68 @@ mod tests {
 
     const BALANCE: LimitKey<'static> = LimitKey::Balance { account_id: "a" };
 
+    fn per_minute(refresh: u32, rest: u32) -> PerMinute {
+        PerMinute {
+            refresh,
+            address: rest,
+            user: rest,
+            emails: rest,
+            app_emails: rest,
+            recipient_emails: rest,
+        }
+    }
+
+    #[test]
+    fn account_mail_has_room_that_sign_up_floods_cannot_take() {
+        let limits = Limits::with_clock(
+            PerMinute {
+                emails: 8,
+                app_emails: 100,
+                recipient_emails: 100,
+                ..per_minute(1, 100)
+            },
+            FakeRelativeClock::default(),
+        );
+        let verification = |n: u32| {
+            limits.check_mail(
+                "app",
+                &format!("new{n}@example.com"),
+                MailKind::Verification,
+            )
+        };
+        // Three quarters of 8 for anyone; then sign-ups wait...
+        assert!((0..6).all(|n| verification(n).is_ok()));
+        assert!(verification(6).is_err());
+        // ...and resets still go out, from the quarter kept for them.
+        let reset =
+            |n: u32| limits.check_mail("app", &format!("ada{n}@example.com"), MailKind::Account);
+        assert!(reset(0).is_ok() && reset(1).is_ok());
+        assert!(reset(2).is_err(), "then account mail is out of room too");
+    }
+
+    #[test]
+    fn one_app_or_one_recipient_cannot_use_up_the_mail() {
+        let limits = Limits::with_clock(
+            PerMinute {
+                emails: 100,
+                app_emails: 3,
+                recipient_emails: 2,
+                ..per_minute(1, 100)
+            },
+            FakeRelativeClock::default(),
+        );
+        let to = |app: &str, who: &str| limits.check_mail(app, who, MailKind::Account);
+        assert!(to("a", "x@example.com").is_ok() && to("a", "x@example.com").is_ok());
+        assert!(to("a", "x@example.com").is_err(), "the recipient's budget");
+        assert!(to("a", "y@example.com").is_ok());
+        assert!(to("a", "z@example.com").is_err(), "the app's budget");
+        assert!(to("b", "z@example.com").is_ok(), "another app's people");
+    }
+
     #[test]
     fn the_limit_holds_per_key_and_frees_up_over_the_minute() {
         let clock = FakeRelativeClock::default();
-        let limits = Limits::with_clock(2, 100, 100, clock.clone());
+        let limits = Limits::with_clock(per_minute(2, 100), clock.clone());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert_eq!(limits.check(BALANCE), Err(Duration::from_secs(30)));
@@ -208,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_flood_of_long_distinct_keys_stays_within_the_byte_bound() {
-        let limits = Limits::new(1, 1, 1);
+        let limits = Limits::new(per_minute(1, 1));
         let long = "x".repeat(100_000);
         for n in 0..2_000 {
             let email = format!("{n}{long}@example.com");
@@ -227,7 +357,7 @@ mod tests {
 
     #[test]
     fn a_zero_limit_still_allows_one() {
-        let limits = Limits::with_clock(0, 100, 100, FakeRelativeClock::default());
+        let limits = Limits::with_clock(per_minute(0, 100), FakeRelativeClock::default());
         assert_eq!(limits.check(BALANCE), Ok(()));
         assert!(limits.check(BALANCE).is_err());
     }

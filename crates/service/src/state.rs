@@ -15,7 +15,7 @@ use crate::crypto::sealer::PinKeys;
 use crate::db::{AppMatch, Db, DbResult};
 use crate::identity::login_failures::LoginFailures;
 use crate::identity::tokens::{AccessClaims, SigningKeys, TokenError};
-use crate::limits::Limits;
+use crate::limits::{Limits, PerMinute};
 use crate::mail::Mailer;
 
 #[derive(Clone, Debug)]
@@ -116,11 +116,7 @@ impl AppState {
             pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
             metadata,
-            limits: Arc::new(Limits::new(
-                settings.refresh_per_minute,
-                settings.email_requests_per_address,
-                settings.emails_per_minute,
-            )),
+            limits: Arc::new(Limits::new(PerMinute::from_settings(&settings))),
             login_failures: Arc::new(LoginFailures::new(
                 settings.login_failures_per_account,
                 settings.login_failures_per_address,
@@ -143,7 +139,9 @@ impl AppState {
             return Ok(Some(found));
         }
         let found = self.db.app_for_key(key_hash, domain).await?;
-        if let Some(app) = &found {
+        // Only what lets a request in is kept: refused domains are a caller's
+        // choice, and would fill the cache with whatever it sends.
+        if let Some(app) = found.as_ref().filter(|app| app.domain_allowed) {
             self.caches.apps.insert(key, app.clone());
         }
         Ok(found)
@@ -220,5 +218,37 @@ impl AppState {
     /// Drops what is remembered of a wallet after this instance changed it.
     pub fn forget_wallet(&self, wallet_id: &str) {
         self.caches.wallets.remove(wallet_id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn only_an_accepted_domain_is_remembered() {
+        let data = tempfile::tempdir().expect("temp dir");
+        let state = AppState::new(Settings {
+            data_dir: data.path().to_owned(),
+            ..Settings::default()
+        })
+        .await
+        .expect("a service on SQLite");
+        let app = crate::admin::create_app(&state.db, "Demo", &["example.com".into()])
+            .await
+            .expect("an app");
+        let key_hash = crate::crypto::app_key_hash(&app.app_key);
+        for n in 0..100 {
+            let refused = format!("attacker-{n}.example.net");
+            let found = state.app_for_key(&key_hash, &refused).await.expect("read");
+            assert!(found.is_some_and(|app| !app.domain_allowed));
+        }
+        let accepted = state.app_for_key(&key_hash, "example.com").await;
+        assert!(
+            accepted
+                .expect("read")
+                .is_some_and(|app| app.domain_allowed)
+        );
+        assert_eq!(state.caches.apps.len(), 1, "refused domains take no room");
     }
 }

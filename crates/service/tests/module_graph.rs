@@ -55,7 +55,14 @@ fn module_of(src: &Path, file: &Path) -> Module {
 /// (possibly longer than a module: items are cut off when resolving). Test
 /// modules at the end of a file are left out.
 fn named_paths(module: &Module, text: &str) -> Vec<Module> {
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let code: String = text
+        .split("#[cfg(test)]")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut found = Vec::new();
     let words: Vec<&str> = code
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
@@ -215,10 +222,11 @@ fn a_circle_is_found_when_there_is_one() {
     let found = circles(&edges);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].len(), 3);
-    let text = "use crate::{error::ApiError, state::AppState};\nuse super::x;\n#[cfg(test)]\nuse crate::z;";
+    let text = "use crate::{error::ApiError, state::AppState};\nuse super::x;\n/// see `crate::y`\n#[cfg(test)]\nuse crate::z;";
     let paths = named_paths(&module("http::pin"), text);
     assert!(paths.contains(&module("error::ApiError")));
     assert!(paths.contains(&module("state::AppState")));
     assert!(paths.contains(&module("http::x")));
-    assert!(!paths.iter().any(|p| p == &module("z")));
+    assert!(!paths.iter().any(|p| p == &module("z")), "tests are left out");
+    assert!(!paths.iter().any(|p| p == &module("y")), "comments are left out");
 }

@@ -50,8 +50,21 @@ pub struct Settings {
     /// refreshes; this only stops a runaway client from hammering the node.
     pub refresh_per_minute: u32,
     /// E-mails (verification links, PIN unlock links) the service sends in a
-    /// minute, in all; past it, asking for one answers 429.
+    /// minute, in all; past it, asking for one answers 429. A quarter of it is
+    /// kept for password-reset and PIN-unlock mail, which sign-up floods cannot
+    /// use up.
     pub emails_per_minute: u32,
+    /// E-mails one app's people may be sent in a minute: one app's flood leaves
+    /// the others their mail.
+    pub emails_per_app_per_minute: u32,
+    /// E-mails one address may be sent in a minute, of every kind.
+    pub emails_per_recipient_per_minute: u32,
+    /// Activity reads, transaction reads and send quotes one user may ask for in
+    /// a minute (each may make the service ask a node).
+    pub user_requests_per_minute: u32,
+    /// Pending transactions one account may have at once; past it a broadcast is
+    /// refused until some are mined (the receipt follower's work stays bounded).
+    pub max_pending_per_account: u32,
     /// The most NFTs kept per account: what it held before comes first, new
     /// finds fill the rest (spam airdrops cannot grow the list without bound).
     pub max_nfts_per_account: usize,
@@ -124,6 +137,10 @@ impl Default for Settings {
             access_token_ttl_secs: 15 * 60,
             refresh_per_minute: 6,
             emails_per_minute: 120,
+            emails_per_app_per_minute: 60,
+            emails_per_recipient_per_minute: 10,
+            user_requests_per_minute: 120,
+            max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
             email_requests_per_address: 20,
             read_cache_ms: 2_000,
@@ -162,6 +179,10 @@ impl fmt::Debug for Settings {
             access_token_ttl_secs,
             refresh_per_minute,
             emails_per_minute,
+            emails_per_app_per_minute,
+            emails_per_recipient_per_minute,
+            user_requests_per_minute,
+            max_pending_per_account,
             max_nfts_per_account,
             email_requests_per_address,
             read_cache_ms,
@@ -191,6 +212,13 @@ impl fmt::Debug for Settings {
             .field("access_token_ttl_secs", access_token_ttl_secs)
             .field("refresh_per_minute", refresh_per_minute)
             .field("emails_per_minute", emails_per_minute)
+            .field("emails_per_app_per_minute", emails_per_app_per_minute)
+            .field(
+                "emails_per_recipient_per_minute",
+                emails_per_recipient_per_minute,
+            )
+            .field("user_requests_per_minute", user_requests_per_minute)
+            .field("max_pending_per_account", max_pending_per_account)
             .field("max_nfts_per_account", max_nfts_per_account)
             .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)

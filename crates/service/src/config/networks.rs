@@ -94,4 +94,20 @@ pub struct TokenConfig {
     pub icon_url: String,
     #[serde(default)]
     pub ids: String,
+    /// Incoming transfers below this many of the smallest unit are not kept in
+    /// Activity (address poisoning sends such dust from look-alike addresses);
+    /// unset: a millionth of a whole token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dust_below: Option<String>,
+}
+
+impl TokenConfig {
+    /// [`TokenConfig::dust_below`] in the smallest unit.
+    pub fn dust_below(&self) -> alloy::primitives::U256 {
+        use alloy::primitives::U256;
+        self.dust_below
+            .as_deref()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| U256::from(10u64).pow(U256::from(self.decimals.saturating_sub(6))))
+    }
 }

@@ -27,6 +27,7 @@ pub const SECRET_FILE: &str = "pin.secret";
 const PEPPER_CONTEXT: &[u8] = b"satchel pin proof pepper v1";
 const SHARE_KEY_CONTEXT: &[u8] = b"satchel pin share key v1";
 const SIGNING_KEY_CONTEXT: &[u8] = b"satchel token signing key seal v1";
+const REFRESH_CHILD_CONTEXT: &[u8] = b"satchel refresh token child v1";
 /// Associated data of a sealed token signing key, before its kid.
 const SIGNING_KEY_AAD: &[u8] = b"satchel signing key v1:";
 /// Associated data of a sealed share, before the wallet id: a share sealed for
@@ -38,8 +39,10 @@ const NONCE_LEN: usize = 24;
 pub struct PinKeys {
     pepper: [u8; 32],
     cipher: XChaCha20Poly1305,
-    /// Seals the service's token signing keys (`crate::tokens`).
+    /// Seals the service's token signing keys (the identity tokens).
     key_cipher: XChaCha20Poly1305,
+    /// Derives the refresh token that follows another.
+    refresh_child: [u8; 32],
 }
 
 impl std::fmt::Debug for PinKeys {
@@ -83,13 +86,29 @@ impl PinKeys {
         let _ = hkdf.expand(PEPPER_CONTEXT, &mut pepper);
         let _ = hkdf.expand(SHARE_KEY_CONTEXT, &mut share_key);
         let _ = hkdf.expand(SIGNING_KEY_CONTEXT, &mut signing_seal);
+        let mut refresh_child = [0u8; 32];
+        let _ = hkdf.expand(REFRESH_CHILD_CONTEXT, &mut refresh_child);
         let cipher = XChaCha20Poly1305::new((&share_key).into());
         let key_cipher = XChaCha20Poly1305::new((&signing_seal).into());
         Self {
             pepper,
             cipher,
             key_cipher,
+            refresh_child,
         }
+    }
+
+    /// The refresh token that replaces `parent`: HMAC-SHA256 under a key of the
+    /// service's, so presenting the same token again (a retry whose answer was
+    /// lost) gets the same replacement, while a stolen old token tells nobody
+    /// which one follows it. URL-safe base64, like a random secret.
+    pub fn refresh_child(&self, parent: &str) -> String {
+        use base64::Engine as _;
+        #[allow(clippy::expect_used)] // HMAC takes keys of any length
+        let mut mac =
+            <Hmac<Sha256> as Mac>::new_from_slice(&self.refresh_child).expect("any key length");
+        mac.update(parent.as_bytes());
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
     }
 
     /// A token signing key (PKCS#8 PEM) sealed for storage, bound to its kid.

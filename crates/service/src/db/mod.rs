@@ -13,7 +13,7 @@ mod links;
 mod nfts;
 mod password_resets;
 mod pin_unlocks;
-mod refresh;
+mod refresh_tokens;
 mod seed;
 mod sessions;
 mod token_keys;
@@ -31,7 +31,7 @@ pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use password_resets::PasswordReset;
-pub use refresh::{RefreshPurpose, RefreshUse};
+pub use refresh_tokens::{RefreshPurpose, RefreshUse};
 pub use token_keys::StoredTokenKey;
 pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};
 pub use wallet_keys::{

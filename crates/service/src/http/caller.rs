@@ -2,7 +2,7 @@
 //! operations, the user (from the bearer access token). Handlers say what they need
 //! by taking [`CallingApp`] or [`AuthUser`] as a parameter.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::StatusCode;
@@ -87,13 +87,22 @@ fn header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
 /// app on `localhost`, and the app lookup allows it only for an app whose one
 /// registered domain is `localhost` (`Db::app_for_key`).
 fn api_domain(parts: &Parts) -> ApiResult<&str> {
-    parts
+    let domain = parts
         .headers
         .get(headers::API_DOMAIN)
         .and_then(|v| v.to_str().ok())
         .map(str::trim)
-        .ok_or_else(|| ApiError::bad_request("X-API-DOMAIN is missing"))
+        .ok_or_else(|| ApiError::bad_request("X-API-DOMAIN is missing"))?;
+    if domain.len() > MAX_DOMAIN_LEN {
+        return Err(ApiError::bad_request(format!(
+            "X-API-DOMAIN is longer than a domain can be ({MAX_DOMAIN_LEN} characters)"
+        )));
+    }
+    Ok(domain)
 }
+
+/// The longest domain name (RFC 1035: 253 characters written out).
+const MAX_DOMAIN_LEN: usize = 253;
 
 fn is_sdk_type(value: &str) -> bool {
     value.len() <= 64
@@ -179,7 +188,7 @@ impl FromRequestParts<AppState> for AuthUser {
 /// the peer is one of the configured `trusted_proxies`, the rightmost address in
 /// `X-Forwarded-For` that is not a trusted proxy. A client cannot pick its own
 /// address by sending the header: from anyone else it is ignored.
-pub struct ClientAddress(pub Option<std::net::IpAddr>);
+pub struct ClientAddress(pub Option<IpAddr>);
 
 impl FromRequestParts<AppState> for ClientAddress {
     type Rejection = std::convert::Infallible;
@@ -201,28 +210,46 @@ impl FromRequestParts<AppState> for ClientAddress {
 }
 
 fn client_address(
-    peer: Option<std::net::IpAddr>,
+    peer: Option<IpAddr>,
     headers: &axum::http::HeaderMap,
-    trusted: &[std::net::IpAddr],
-) -> Option<std::net::IpAddr> {
+    trusted: &[IpAddr],
+) -> Option<IpAddr> {
     let peer = peer?;
     if !trusted.contains(&peer) {
-        return Some(peer);
+        return Some(counted_as(peer));
     }
-    let forwarded: Vec<std::net::IpAddr> = headers
+    // From the right, where the trusted proxies appended what they saw; what a
+    // client wrote itself is on the left, and an entry that does not parse is
+    // skipped, never a way to be counted as nobody.
+    let forwarded: Vec<&str> = headers
         .get_all("x-forwarded-for")
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .map(|a| a.trim().parse().ok())
-        .collect::<Option<Vec<_>>>()?;
-    Some(
-        forwarded
-            .into_iter()
-            .rev()
-            .find(|a| !trusted.contains(a))
-            .unwrap_or(peer),
-    )
+        .collect();
+    let client = forwarded
+        .into_iter()
+        .rev()
+        .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+        .find(|a| !trusted.contains(a))
+        .unwrap_or(peer);
+    Some(counted_as(client))
+}
+
+/// The address a client is counted by: an IPv4 address as it is, an IPv6 one
+/// by its /64 (what one subscriber is given: counting single addresses would
+/// give each client 2^64 allowances).
+fn counted_as(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        v4 => v4,
+    }
 }
 
 /// Counts a request from one network address against its limit.
@@ -260,13 +287,36 @@ mod tests {
             client_address(Some(proxy), &headers, &[proxy]),
             Some(client)
         );
-        // Without the header, or with garbage in it: nothing to count by.
+        // Without the header: the proxy itself.
         assert_eq!(
             client_address(Some(proxy), &axum::http::HeaderMap::new(), &[proxy]),
             Some(proxy)
         );
+        // Garbage cannot make a client nobody: the rightmost address that parses,
+        // else the proxy.
         headers.insert("x-forwarded-for", "not-an-address".parse().expect("value"));
-        assert_eq!(client_address(Some(proxy), &headers, &[proxy]), None);
+        assert_eq!(client_address(Some(proxy), &headers, &[proxy]), Some(proxy));
+        headers.insert(
+            "x-forwarded-for",
+            "203.0.113.7, junk, unknown".parse().expect("value"),
+        );
+        assert_eq!(
+            client_address(Some(proxy), &headers, &[proxy]),
+            Some(client)
+        );
         assert_eq!(client_address(None, &headers, &[]), None);
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_by_their_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:fffe".parse().expect("ip");
+        let other: IpAddr = "2001:db8:1:3::1".parse().expect("ip");
+        let headers = axum::http::HeaderMap::new();
+        let counted = |ip| client_address(Some(ip), &headers, &[]);
+        assert_eq!(counted(a), counted(b));
+        assert_ne!(counted(a), counted(other));
+        let mapped: IpAddr = "::ffff:198.51.100.1".parse().expect("ip");
+        assert_eq!(counted(mapped), Some("198.51.100.1".parse().expect("ip")));
     }
 }

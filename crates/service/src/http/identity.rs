@@ -67,7 +67,7 @@ pub async fn resend(
 /// Logs in with an e-mail and password; gives identity tokens.
 #[utoipa::path(post, path = "/v1/auth/email/login", request_body = EmailCredentials,
     responses((status = 200, body = LoginResult),
-              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidLoginProvider when the app has no e-mail logins"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm (checked before anything is counted); InvalidLoginProvider when the app has no e-mail logins"),
               (status = 401, body = satchel_api::ApiErrorBody, description = "FailedLogin: the e-mail or password is wrong"),
               (status = 428, body = satchel_api::ApiErrorBody, description = "RequiredEmailVerified"),
               (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: too many failed logins for this e-mail or from this network address")),

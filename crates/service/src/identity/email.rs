@@ -1,6 +1,3 @@
-//! Over 400 lines: the one life of an e-mail identity (sign-up, link, login,
-//! reset), whose steps share its rules and limits.
-//!
 //! E-mail logins: sign-up with a verification e-mail, sending the link again,
 //! opening the link, logging in with the password, and resetting the password
 //! by an e-mailed link.
@@ -21,7 +18,7 @@ use crate::crypto::passwords::{hash_password, password_matches};
 use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, DbError, IdentityRow};
 use crate::error::{ApiError, ApiResult};
-use crate::limits::LimitKey;
+use crate::limits::{LimitKey, MailKind};
 use crate::state::AppState;
 
 /// How long a verification link works (at most: not past its identity's expiry).
@@ -198,7 +195,7 @@ async fn send_verification(
     email: &str,
     lifetime_secs: i64,
 ) -> ApiResult<()> {
-    super::check_mail(state)?;
+    super::check_mail(state, &app.id, email, MailKind::Verification)?;
     let secret = random_secret();
     state
         .db
@@ -253,6 +250,14 @@ pub async fn email_login(
 ) -> ApiResult<LoginResult> {
     require_provider(app, Provider::Email)?;
     let email = normalize_email(&credentials.email);
+    // Checked before it is counted: only a real address takes a counter's place.
+    if !rules::is_email_form(&email) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            ServiceErrorCode::IncorrectEmailForm,
+            "that is not an e-mail address",
+        ));
+    }
     let account_key = format!("{}:{email}", app.id);
     // An unknown address is nobody's: it is not counted (or everyone behind an
     // unknown address would share one limit).
@@ -349,7 +354,7 @@ async fn send_password_reset(
     app: &AppRow,
     identity: &IdentityRow,
 ) -> ApiResult<()> {
-    super::check_mail(state)?;
+    super::check_mail(state, &app.id, &identity.email, MailKind::Account)?;
     let secret = random_secret();
     state
         .db

@@ -1,6 +1,3 @@
-//! Over 400 lines: the three logins share one path from a verified person to
-//! identity tokens or a refusal, and their checks.
-//!
 //! Logins through someone else's identity: an OAuth provider (the service
 //! exchanges the code a loopback redirect brought back, with the client secret
 //! only it holds), and an external id token or access token the app's backend
@@ -19,6 +16,7 @@ use satchel_api::{
     AccessTokenLogin, IdTokenLogin, LoginResult, OAuthCodeExchange, Provider,
     RegisterEmailRequired, ServiceErrorCode, is_oauth_provider, is_oidc_provider,
 };
+use subtle::ConstantTimeEq as _;
 
 use super::providers::{Person, person_from_claims};
 use super::require_provider;
@@ -207,6 +205,25 @@ fn check_loopback_redirect(redirect_uri: &str) -> ApiResult<()> {
 }
 
 /// RFC 7636 §4.1: 43 to 128 unreserved characters.
+/// An OpenID login must send the `nonce` of its authorization request (at
+/// least 128 bits written out), which the id token must then carry: without it
+/// an id token issued for another login could be replayed into this one.
+fn check_nonce(provider: Provider, nonce: &str) -> ApiResult<()> {
+    let shaped = nonce.len() <= 128
+        && nonce
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+    if !shaped {
+        return Err(invalid_parameters("nonce is malformed"));
+    }
+    if is_oidc_provider(provider) && nonce.len() < 22 {
+        return Err(invalid_parameters(
+            "an OpenID login needs the nonce of its authorization request",
+        ));
+    }
+    Ok(())
+}
+
 fn check_code_verifier(verifier: &str) -> ApiResult<()> {
     let ok = (43..=128).contains(&verifier.len())
         && verifier
@@ -231,9 +248,10 @@ pub async fn oauth_login(
     let config = registered_provider(state, app, request.provider).await?;
     check_loopback_redirect(&request.redirect_uri)?;
     check_code_verifier(&request.code_verifier)?;
-    if request.code.is_empty() || request.code.len() > 2048 || request.nonce.len() > 128 {
-        return Err(invalid_parameters("code or nonce is malformed"));
+    if request.code.is_empty() || request.code.len() > 2048 {
+        return Err(invalid_parameters("code is malformed"));
     }
+    check_nonce(request.provider, &request.nonce)?;
     let secret = state
         .pin_keys
         .open_client_secret(&app.id, &config.provider, &config.client_secret_sealed)
@@ -269,7 +287,8 @@ pub async fn oauth_login(
             )
             .await?;
         let nonce = claims.get("nonce").and_then(serde_json::Value::as_str);
-        if !request.nonce.is_empty() && nonce != Some(request.nonce.as_str()) {
+        let same = nonce.is_some_and(|n| bool::from(n.as_bytes().ct_eq(request.nonce.as_bytes())));
+        if !same {
             return Err(invalid_token(
                 "the id token was not issued for this login (nonce)",
             ));
@@ -419,6 +438,17 @@ pub async fn access_token_login(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_openid_login_needs_its_nonce() {
+        assert!(check_nonce(Provider::Google, "").is_err());
+        assert!(check_nonce(Provider::Google, "short").is_err());
+        assert!(check_nonce(Provider::Google, "a\"b").is_err());
+        assert!(check_nonce(Provider::Google, &"n".repeat(43)).is_ok());
+        // OAuth 2 providers answer with an access token, which carries none.
+        assert!(check_nonce(Provider::Discord, "").is_ok());
+        assert!(check_nonce(Provider::Discord, &"n".repeat(129)).is_err());
+    }
 
     #[test]
     fn only_loopback_redirects_are_taken() {

@@ -1,6 +1,8 @@
-//! The service as identity provider of e-mail users, and as issuer of service
-//! sessions. [`email`] signs people up and logs
-//! them in by e-mail, [`sessions`] issues, rotates and ends the tokens.
+//! Who people are: the service as identity provider of e-mail users
+//! ([`email`]), logins through someone else's identity ([`external`],
+//! [`providers`], the e-mail registration of those without one in
+//! [`registration`]), the sessions and tokens they end in ([`sessions`],
+//! [`tokens`]), and the counting of failed logins ([`login_failures`]).
 
 pub mod email;
 pub mod external;
@@ -15,6 +17,7 @@ use satchel_api::{Provider, ServiceErrorCode};
 
 use crate::db::AppRow;
 use crate::error::{ApiError, ApiResult};
+use crate::limits::MailKind;
 use crate::state::AppState;
 
 /// A logged-in user of the calling app, with a live session (the HTTP layer's
@@ -39,12 +42,18 @@ fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
     }
 }
 
-/// Counts an e-mail against the service-wide allowance.
-pub(super) fn check_mail(state: &AppState) -> ApiResult<()> {
+/// Counts an e-mail of `kind` to `recipient` of `app`'s people against the
+/// recipient's, the app's and the service's allowances.
+pub(crate) fn check_mail(
+    state: &AppState,
+    app_id: &str,
+    recipient: &str,
+    kind: MailKind,
+) -> ApiResult<()> {
     state
         .limits
-        .check_mail()
-        .map_err(|wait| ApiError::rate_limited("the service is sending too many e-mails", wait))
+        .check_mail(app_id, recipient, kind)
+        .map_err(|wait| ApiError::rate_limited("too many e-mails are being sent", wait))
 }
 
 /// E-mails `email` the link `{public_url}{path}?token={secret}` of a

@@ -1,5 +1,3 @@
-//! Over 400 lines: one client for providers, with its unit tests.
-//!
 //! Talking to identity providers: the code exchange at a token endpoint, a
 //! userinfo call, and checking a JWT against an issuer's keys (JWKS).
 //!

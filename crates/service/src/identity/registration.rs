@@ -11,7 +11,7 @@ use super::external::{MAX_TOKEN_LEN, invalid_provider, invalid_token, issue_for}
 use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, ExternalIdentityRow};
 use crate::error::{ApiError, ApiResult};
-use crate::limits::LimitKey;
+use crate::limits::{LimitKey, MailKind};
 use crate::state::AppState;
 
 /// How long a registration link works.
@@ -88,7 +88,7 @@ pub async fn send_verify_email(
             email: &identity.id,
         })
         .map_err(|wait| ApiError::rate_limited("a link was sent a moment ago", wait))?;
-    super::check_mail(state)?;
+    super::check_mail(state, &app.id, &email, MailKind::Verification)?;
     let secret = random_secret();
     state
         .db

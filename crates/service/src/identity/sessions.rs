@@ -114,7 +114,9 @@ async fn rotate(
     purpose: RefreshPurpose,
     refresh_token: &str,
 ) -> ApiResult<Rotated> {
-    let next = random_secret();
+    // The same token presented again within the grace gets the same replacement:
+    // a retry never leaves two live tokens in one family.
+    let next = state.pin_keys.refresh_child(refresh_token);
     let lifetime = state.settings.refresh_token_ttl_secs as i64;
     let used = state
         .db

@@ -2,12 +2,13 @@
 //! the token transfers it received, scanned from logs a few windows at a time.
 
 use satchel_api::TransactionRecord;
-use satchel_chain::Address;
+use satchel_chain::{Address, U256};
 
 use super::follow::follow;
 use super::record;
 use crate::assets::refresh::{network_of, parse_address};
 use crate::assets::views::{self, lower_hex};
+use crate::config::NetworkConfig;
 use crate::db::{AccountRow, NewTransfer};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
@@ -84,14 +85,19 @@ async fn scan_incoming(
             break;
         }
         let last = latest.min(next + window - 1);
-        let transfers = network
+        let read = network
             .chain
             .incoming_transfers(tokens, owner, next, last)
             .await
             .map_err(upstream)?;
-        found |= !transfers.is_empty();
-        let transfers: Vec<NewTransfer> = transfers
+        // A window cut short is read on from where it was cut, never skipped.
+        let read_to = read
+            .resume_from
+            .map_or(last, |resume| resume.saturating_sub(1));
+        let transfers: Vec<NewTransfer> = read
+            .transfers
             .into_iter()
+            .filter(|t| !is_dust(&network.config, &t.token, t.value))
             .map(|t| NewTransfer {
                 tx_hash: format!("{:#x}", t.tx_hash),
                 log_index: t.log_index as i64,
@@ -101,6 +107,7 @@ async fn scan_incoming(
                 block_number: t.block_number as i64,
             })
             .collect();
+        found |= !transfers.is_empty();
         state
             .db
             .store_transfers(
@@ -108,12 +115,23 @@ async fn scan_incoming(
                 &account.id,
                 &account.network,
                 &transfers,
-                (last + 1) as i64,
+                (read_to + 1) as i64,
             )
             .await?;
-        next = last + 1;
+        next = read_to + 1;
     }
     Ok(found)
+}
+
+/// A transfer too small to be anything but noise: zero, or under the token's
+/// `dust_below` (by default a millionth of a whole token). Such transfers are
+/// how address poisoning puts a look-alike sender into a wallet's history, so
+/// Activity does not keep them.
+fn is_dust(network: &NetworkConfig, token: &Address, value: U256) -> bool {
+    let Some(token) = views::find_token(network, &lower_hex(token)) else {
+        return true;
+    };
+    value.is_zero() || value < token.dust_below()
 }
 
 /// `GET /v1/transactions/{txHash}`: one of the caller's sent transactions, its

@@ -30,7 +30,7 @@ use crate::crypto::{random_secret, secret_hash};
 use crate::db::{CountedAttempt, NewWalletKey, PinLimits, SignedChallenge};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
-use crate::limits::LimitKey;
+use crate::limits::{LimitKey, MailKind};
 use crate::state::AppState;
 
 /// How long a challenge nonce works.
@@ -345,10 +345,7 @@ pub async fn send_unlock_email(
         .await?
         .map_or_else(|| "Satchel".to_owned(), |app| app.name);
     let token = random_secret();
-    state
-        .limits
-        .check_mail()
-        .map_err(|wait| ApiError::rate_limited("the service is sending too many e-mails", wait))?;
+    crate::identity::check_mail(state, &user.app_id, &email, MailKind::Account)?;
     state
         .db
         .create_pin_unlock(wallet_id, &secret_hash(&token), UNLOCK_LINK_LIFETIME_SECS)

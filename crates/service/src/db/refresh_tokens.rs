@@ -54,10 +54,13 @@ impl Db {
     }
 
     /// Rotates a refresh token in one transaction: uses `token_hash` up and stores
-    /// `next_hash` as the next of its family. The update is conditional, so of
-    /// two requests racing with the same token only one gets `Fresh`; but a token
-    /// used less than `grace_secs` ago is taken again (its answer may have been
-    /// lost on the way), so a retry does not look like theft.
+    /// `next_hash` (derived from the token, so always the same for it) as the
+    /// next of its family. The update is conditional, so of two requests racing
+    /// with the same token only one stores the next; a token used less than
+    /// `grace_secs` ago whose next is still unused is taken again (its answer may
+    /// have been lost on the way) and answered with that same next, so a retry
+    /// neither looks like theft nor makes a second live token. Once the next was
+    /// used, the old token presented again is a reuse.
     pub async fn rotate_refresh_token(
         &self,
         purpose: RefreshPurpose,
@@ -79,7 +82,20 @@ impl Db {
         .fetch_optional(&mut *tx)
         .await?;
         let found = match fresh {
-            Some(family) => RefreshUse::Fresh { family },
+            Some(family) => {
+                sqlx::query(
+                    "INSERT INTO refresh_tokens (token_hash, purpose, family_id, issued_at, expires_at) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(next_hash)
+                .bind(purpose.as_str())
+                .bind(&family)
+                .bind(at)
+                .bind(at + lifetime_secs)
+                .execute(&mut *tx)
+                .await?;
+                RefreshUse::Fresh { family }
+            }
             None => {
                 let used: Option<(String, Option<i64>)> = sqlx::query_as(
                     "SELECT family_id, used_at FROM refresh_tokens \
@@ -89,8 +105,18 @@ impl Db {
                 .bind(purpose.as_str())
                 .fetch_optional(&mut *tx)
                 .await?;
+                let next_unused: Option<String> = sqlx::query_scalar(
+                    "SELECT family_id FROM refresh_tokens \
+                     WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL",
+                )
+                .bind(next_hash)
+                .bind(purpose.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
                 match used {
-                    Some((family, Some(used_at))) if at - used_at < grace_secs => {
+                    Some((family, Some(used_at)))
+                        if at - used_at < grace_secs && next_unused.is_some() =>
+                    {
                         RefreshUse::Fresh { family }
                     }
                     Some((family, Some(_))) => RefreshUse::Reused { family },
@@ -98,19 +124,6 @@ impl Db {
                 }
             }
         };
-        if let RefreshUse::Fresh { family } = &found {
-            sqlx::query(
-                "INSERT INTO refresh_tokens (token_hash, purpose, family_id, issued_at, expires_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(next_hash)
-            .bind(purpose.as_str())
-            .bind(family)
-            .bind(at)
-            .bind(at + lifetime_secs)
-            .execute(&mut *tx)
-            .await?;
-        }
         tx.commit().await?;
         Ok(found)
     }

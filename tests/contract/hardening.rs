@@ -1,0 +1,204 @@
+//! The service's answers to the attacks a review found (issue 22): each test
+//! makes the attack and checks that the defence held and nothing moved.
+
+use satchel_tests::{Backend, Stack, send};
+
+/// A failed e-mail login from `client`, as the trusted proxy in front says.
+async fn failed_login_from(stack: &Stack, client: &str, n: u32) -> u16 {
+    let request = stack
+        .http
+        .post(stack.url("/v1/auth/email/login"))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop-login")
+        .header("X-Forwarded-For", client)
+        .json(&serde_json::json!({
+            "email": format!("victim{n}@example.com"),
+            "password": "wrong1password",
+        }));
+    send(request).await.0.as_u16()
+}
+
+pub async fn a_forwarded_address_cannot_escape_the_per_address_limits(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| {
+        s.login_failures_per_address = 3;
+        s.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
+    // An entry that does not parse is not "no address": the proxy's own, here.
+    for n in 0..3 {
+        assert_eq!(failed_login_from(&stack, "not-an-address", n).await, 401);
+    }
+    assert_eq!(
+        failed_login_from(&stack, "garbage, more garbage", 3).await,
+        429,
+        "unreadable addresses are counted together, never let through"
+    );
+    // IPv6 clients are counted by their /64: new addresses in it buy nothing.
+    for n in 0..3 {
+        let client = format!("2001:db8:7:7::{}", n + 1);
+        assert_eq!(failed_login_from(&stack, &client, 10 + n).await, 401);
+    }
+    assert_eq!(
+        failed_login_from(&stack, "2001:db8:7:7:ffff::9", 20).await,
+        429,
+        "another address of the same /64 waits"
+    );
+    assert_eq!(
+        failed_login_from(&stack, "2001:db8:7:8::1", 21).await,
+        401,
+        "the next /64 is someone else"
+    );
+}
+
+pub async fn what_takes_a_counter_or_cache_place_is_checked_first(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.login_failures_per_address = 3).await;
+    // Not an address: refused before it is counted, so it uses up nothing.
+    for n in 0..5 {
+        let email = format!("{}@x", "a".repeat(300 + n));
+        let (status, body) = stack
+            .post(
+                "/v1/auth/email/login",
+                serde_json::json!({"email": email, "password": "x1"}),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(body["code"], "IncorrectEmailForm", "{body}");
+    }
+    let (status, _) = stack
+        .post(
+            "/v1/auth/email/login",
+            serde_json::json!({"email": "someone@example.com", "password": "wrong1password"}),
+        )
+        .await;
+    assert_eq!(status, 401, "the address's tries are all there");
+    // A domain header longer than a domain can be is refused as such.
+    let request = stack
+        .http
+        .get(stack.url("/v1/app"))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", "a".repeat(254))
+        .header("X-SDK-TYPE", "desktop_rest_api");
+    let (status, body) = send(request).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["message"].as_str().unwrap_or_default().contains("253"),
+        "{body}"
+    );
+}
+
+pub async fn a_refresh_retry_gets_the_same_next_token_and_no_second_live_one(backend: Backend) {
+    let stack = Stack::start(backend).await; // the default grace: 10 s
+    let login = stack
+        .sign_in(
+            "ada@example.com",
+            std::sync::Arc::new(satchel_sdk::MemoryStore::default()),
+        )
+        .await;
+    let tokens = login.session().await.expect("store").expect("session");
+    let refresh = |token: String| {
+        stack.post(
+            "/v1/auth/service/refresh",
+            serde_json::json!({"refreshToken": token}),
+        )
+    };
+    let (status, first) = refresh(tokens.service.refresh_token.clone()).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, retried) = refresh(tokens.service.refresh_token.clone()).await;
+    assert_eq!(status, 200, "{retried}");
+    assert_eq!(retried["refreshToken"], first["refreshToken"]);
+    // The next token used: the first one again is a reuse, which ends the session
+    // and every token of it.
+    let next = first["refreshToken"].as_str().expect("token").to_owned();
+    let (status, last) = refresh(next).await;
+    assert_eq!(status, 200, "{last}");
+    let (status, body) = refresh(tokens.service.refresh_token.clone()).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].clone()),
+        (401, "InvalidLoginSession".into())
+    );
+    let last = last["refreshToken"].as_str().expect("token").to_owned();
+    let (status, body) = refresh(last).await;
+    assert_eq!(
+        (status.as_u16(), body["code"].clone()),
+        (401, "InvalidLoginSession".into())
+    );
+}
+
+pub async fn activity_keeps_no_zero_or_dust_transfers(backend: Backend) {
+    use alloy::primitives::U256;
+    let stack = Stack::start(backend).await;
+    let bob = stack.user("bob@example.com").await;
+    let demo = &stack.demo;
+    // What address poisoning sends: nothing, and a wei of a real token.
+    demo.send_token(demo.token18, bob.address(), U256::ZERO)
+        .await
+        .expect("a zero transfer");
+    demo.send_token(demo.token18, bob.address(), U256::from(1u64))
+        .await
+        .expect("a dust transfer");
+    demo.send_token(demo.dollar6, bob.address(), U256::ZERO)
+        .await
+        .expect("a zero transfer");
+    // A real payment: 0.25 DUSD.
+    demo.send_token(demo.dollar6, bob.address(), U256::from(250_000u64))
+        .await
+        .expect("a payment");
+    let (status, body) = stack
+        .get(
+            &format!("/v1/transactions?{}", bob.wallet_query()),
+            &bob.token,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let entries = body["transactions"].as_array().expect("a list");
+    let amounts: Vec<&str> = entries
+        .iter()
+        .map(|e| e["amount"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(amounts, ["250000"], "only the payment: {body}");
+}
+
+pub async fn sign_up_floods_leave_room_for_password_resets(backend: Backend) {
+    // 8 e-mails a minute: 6 for anyone, 2 kept for account mail.
+    let stack = Stack::start_with(backend, |s| {
+        s.emails_per_minute = 8;
+        s.email_requests_per_address = 100;
+    })
+    .await;
+    let sign_in = stack
+        .sign_in(
+            "ada@example.com",
+            std::sync::Arc::new(satchel_sdk::MemoryStore::default()),
+        )
+        .await;
+    drop(sign_in);
+    // Ada's own sign-up took one; a flood of sign-ups takes the rest of the
+    // general share, and then waits.
+    let mut refused = 0;
+    for n in 0..8 {
+        let (status, _) = stack
+            .post(
+                "/v1/auth/email/signup",
+                serde_json::json!({"email": format!("flood{n}@example.com"), "password": "correct1horse"}),
+            )
+            .await;
+        if status == 429 {
+            refused += 1;
+        }
+    }
+    assert!(refused >= 3, "the flood is cut off ({refused} refused)");
+    // Ada can still get her password reset.
+    let before = stack.mail_links("ada@example.com");
+    let (status, body) = stack
+        .post(
+            "/v1/auth/email/password-reset",
+            serde_json::json!({"email": "ada@example.com"}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    assert!(
+        stack.new_mail_link("ada@example.com", &before).is_some(),
+        "the reset link went out"
+    );
+}
