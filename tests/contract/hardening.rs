@@ -202,3 +202,130 @@ pub async fn sign_up_floods_leave_room_for_password_resets(backend: Backend) {
         "the reset link went out"
     );
 }
+
+/// A coin transfer of 1 wei from `signer` with `nonce`, at `max_fee` wei per gas.
+fn signed_transfer(
+    signer: &alloy::signers::local::PrivateKeySigner,
+    nonce: u64,
+    max_fee: u128,
+) -> String {
+    use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+    use alloy::eips::eip2718::Encodable2718;
+    use alloy::network::TxSignerSync;
+    use alloy::primitives::{TxKind, U256};
+    let mut tx = TxEip1559 {
+        chain_id: satchel_devstack::anvil::CHAIN_ID,
+        nonce,
+        gas_limit: 21_000,
+        max_fee_per_gas: max_fee,
+        max_priority_fee_per_gas: 1_000_000_000,
+        to: TxKind::Call(alloy::primitives::Address::repeat_byte(0x42)),
+        value: U256::from(1u64),
+        access_list: Default::default(),
+        input: Default::default(),
+    };
+    let signature = signer.sign_transaction_sync(&mut tx).expect("signed");
+    let envelope: TxEnvelope = tx.into_signed(signature).into();
+    format!("0x{}", alloy::hex::encode(envelope.encoded_2718()))
+}
+
+pub async fn an_account_keeps_a_bounded_number_of_pending_transactions(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.max_pending_per_account = 2).await;
+    let ada = stack.user("ada@example.com").await;
+    stack.demo.fund(ada.address()).await.expect("funded");
+    let account = crate::first_account_id(&stack, &ada).await;
+    // Nothing mines: every transfer stays pending.
+    let answer: serde_json::Value = stack
+        .http
+        .post(stack.anvil.url.clone())
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "evm_setAutomine", "params": [false]}))
+        .send()
+        .await
+        .expect("anvil")
+        .json()
+        .await
+        .expect("json");
+    assert!(answer.get("error").is_none(), "{answer}");
+    let broadcast = |raw: String| {
+        let request = stack
+            .http
+            .post(stack.url("/v1/transactions"))
+            .header("X-API-KEY", &stack.app_key)
+            .header("X-API-DOMAIN", &stack.domain)
+            .header("X-SDK-TYPE", "desktop_rest_api")
+            .bearer_auth(&ada.token)
+            .json(&serde_json::json!({"accountId": account, "raw": raw}));
+        send(request)
+    };
+    let gwei = 1_000_000_000u128;
+    for nonce in 0..2 {
+        let (status, body) = broadcast(signed_transfer(&ada.signer, nonce, 10 * gwei)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = broadcast(signed_transfer(&ada.signer, 2, 10 * gwei)).await;
+    assert_eq!(status, 429, "a third new nonce waits: {body}");
+    assert_eq!(body["code"], "TooManyRequests");
+    // A replacement of a pending one still goes: a stuck account can speed up.
+    let (status, body) = broadcast(signed_transfer(&ada.signer, 0, 20 * gwei)).await;
+    assert_eq!(status, 200, "{body}");
+    // Nothing of the refused one reached the node.
+    let pending: serde_json::Value = stack
+        .http
+        .post(stack.anvil.url.clone())
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionCount", "params": [ada.address(), "pending"]}))
+        .send()
+        .await
+        .expect("anvil")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(pending["result"], "0x2", "{pending}");
+}
+
+pub async fn the_receipt_follower_reads_the_least_recently_read_first(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.receipt_poll_ms = 3_600_000).await;
+    let db = &stack.service.state.db;
+    let ada = stack.user("ada@example.com").await;
+    let bob = stack.user("bob@example.com").await;
+    let ada_account = crate::first_account_id(&stack, &ada).await;
+    let bob_account = crate::first_account_id(&stack, &bob).await;
+    let row = |wallet: &str, account: &str, n: u8| satchel_service::db::TransactionRow {
+        wallet_id: wallet.into(),
+        account_id: account.into(),
+        network: "anvil".into(),
+        tx_hash: format!("0x{}", hex_byte(n).repeat(32)),
+        direction: "sent".into(),
+        status: "pending".into(),
+        counterparty: format!("0x{}", "42".repeat(20)),
+        contract: None,
+        amount: "1".into(),
+        nonce: Some(i64::from(n)),
+        gas_limit: Some(21_000),
+        max_fee_per_gas: Some("1".into()),
+        max_priority_fee_per_gas: Some("1".into()),
+        fee: Some("21000".into()),
+        block_number: None,
+        replaced_by: None,
+        created_at: i64::from(n),
+    };
+    // Ada's three never-mined transfers are older than Bob's one.
+    for n in 1..=3 {
+        db.insert_sent(&row(&ada.wallet_id, &ada_account, n))
+            .await
+            .expect("stored");
+    }
+    db.insert_sent(&row(&bob.wallet_id, &bob_account, 9))
+        .await
+        .expect("stored");
+    let first = db.pending_transactions(2, 100).await.expect("read");
+    assert!(first.iter().all(|r| r.account_id == ada_account));
+    let second = db.pending_transactions(2, 101).await.expect("read");
+    assert!(
+        second.iter().any(|r| r.account_id == bob_account),
+        "Bob's is read in the next pass, not after Ada's forever: {second:?}"
+    );
+}
+
+fn hex_byte(n: u8) -> String {
+    format!("{n:02x}")
+}

@@ -48,6 +48,8 @@ on_every_backend!(
     hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,
     hardening::activity_keeps_no_zero_or_dust_transfers,
     hardening::sign_up_floods_leave_room_for_password_resets,
+    hardening::an_account_keeps_a_bounded_number_of_pending_transactions,
+    hardening::the_receipt_follower_reads_the_least_recently_read_first,
     accounts::accounts_list_native_then_token_entries_field_by_field,
     accounts::missing_query_parameters_are_a_400_with_the_error_body,
     accounts::an_unknown_wallet_is_a_404,

@@ -227,6 +227,12 @@ fn a_circle_is_found_when_there_is_one() {
     assert!(paths.contains(&module("error::ApiError")));
     assert!(paths.contains(&module("state::AppState")));
     assert!(paths.contains(&module("http::x")));
-    assert!(!paths.iter().any(|p| p == &module("z")), "tests are left out");
-    assert!(!paths.iter().any(|p| p == &module("y")), "comments are left out");
+    assert!(
+        !paths.iter().any(|p| p == &module("z")),
+        "tests are left out"
+    );
+    assert!(
+        !paths.iter().any(|p| p == &module("y")),
+        "comments are left out"
+    );
 }

@@ -139,7 +139,7 @@ impl Default for Settings {
             emails_per_minute: 120,
             emails_per_app_per_minute: 60,
             emails_per_recipient_per_minute: 10,
-            user_requests_per_minute: 120,
+            user_requests_per_minute: 300,
             max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
             email_requests_per_address: 20,

@@ -171,13 +171,40 @@ impl Db {
     }
 
     /// The oldest pending sent transactions, at most `limit`.
-    pub async fn pending_transactions(&self, limit: i64) -> DbResult<Vec<TransactionRow>> {
-        Ok(sqlx::query_as(&format!(
+    /// Up to `limit` pending transactions, those read least recently first,
+    /// marked as read `at` (so the next pass takes others).
+    pub async fn pending_transactions(&self, limit: i64, at: i64) -> DbResult<Vec<TransactionRow>> {
+        let rows: Vec<TransactionRow> = sqlx::query_as(&format!(
             "SELECT {COLUMNS} FROM transactions WHERE status = 'pending' \
-             ORDER BY created_at, id LIMIT $1"
+             ORDER BY checked_at, created_at, id LIMIT $1"
         ))
         .bind(limit)
         .fetch_all(self.pool())
+        .await?;
+        let mut tx = self.pool().begin().await?;
+        for row in &rows {
+            sqlx::query(
+                "UPDATE transactions SET checked_at = $3 \
+                 WHERE account_id = $1 AND tx_hash = $2 AND log_index = -1",
+            )
+            .bind(&row.account_id)
+            .bind(&row.tx_hash)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    /// How many of an account's sent transactions are pending.
+    pub async fn pending_count(&self, account_id: &str) -> DbResult<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM transactions \
+             WHERE account_id = $1 AND direction = 'sent' AND status = 'pending'",
+        )
+        .bind(account_id)
+        .fetch_one(self.pool())
         .await?)
     }
 

@@ -8,8 +8,9 @@ use satchel_api::{
 };
 
 use super::{Json, Path, Query, owned_wallet};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
+use crate::limits::LimitKey;
 use crate::sending;
 use crate::state::AppState;
 
@@ -25,6 +26,7 @@ use crate::state::AppState;
         (status = 400, body = satchel_api::ApiErrorBody, description = "a bad address or amount (InvalidParameters), or TransactionWouldFail with the reason"),
         (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account, or the transaction replaced, is another user's"),
         (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account, or no such transaction to replace"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user asked too often (user_requests_per_minute)"),
         (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
     security(("appKey" = [], "accessToken" = []))
@@ -34,6 +36,7 @@ pub async fn prepare(
     user: AuthUser,
     Json(request): Json<PrepareRequest>,
 ) -> ApiResult<axum::Json<PreparedTransaction>> {
+    per_user(&state, &user)?;
     Ok(axum::Json(sending::prepare(&state, &user, &request).await?))
 }
 
@@ -50,6 +53,7 @@ pub async fn prepare(
         (status = 400, body = satchel_api::ApiErrorBody, description = "not a signed transfer for the account's network (InvalidParameters), or the node refused it (TransactionWouldFail)"),
         (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account is another user's, or the transaction is signed by another key"),
         (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: the account has max_pending_per_account transactions waiting (a replacement of one still goes)"),
         (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
     ),
     security(("appKey" = [], "accessToken" = []))
@@ -74,6 +78,7 @@ pub async fn broadcast(
         (status = 200, body = TransactionList),
         (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: userId is not the caller's, or the wallet is another user's"),
         (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such wallet"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user asked too often (user_requests_per_minute)"),
     ),
     security(("appKey" = [], "accessToken" = []))
 )]
@@ -82,6 +87,7 @@ pub async fn list(
     user: AuthUser,
     Query(query): Query<WalletQuery>,
 ) -> ApiResult<axum::Json<TransactionList>> {
+    per_user(&state, &user)?;
     owned_wallet(&state, &user, &query).await?;
     Ok(axum::Json(TransactionList {
         transactions: sending::activity(&state, &query.wallet_id).await?,
@@ -97,6 +103,7 @@ pub async fn list(
         (status = 200, body = TransactionRecord),
         (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: another user's transaction"),
         (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such transaction"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user asked too often (user_requests_per_minute)"),
     ),
     security(("appKey" = [], "accessToken" = []))
 )]
@@ -105,7 +112,18 @@ pub async fn get_one(
     user: AuthUser,
     Path(tx_hash): Path<String>,
 ) -> ApiResult<axum::Json<TransactionRecord>> {
+    per_user(&state, &user)?;
     Ok(axum::Json(
         sending::transaction(&state, &user, &tx_hash).await?,
     ))
+}
+
+/// Counts a read or quote of `user`'s against their per-minute allowance.
+fn per_user(state: &AppState, user: &AuthUser) -> ApiResult<()> {
+    state
+        .limits
+        .check(LimitKey::UserRequests {
+            user_id: &user.user_id,
+        })
+        .map_err(|wait| ApiError::rate_limited("too many requests for this user", wait))
 }

@@ -47,6 +47,7 @@ pub async fn broadcast(
     request: &BroadcastRequest,
 ) -> ApiResult<TransactionRecord> {
     let (account, network) = own_account(state, user, &request.account_id).await?;
+
     let hex = request.raw.strip_prefix("0x").unwrap_or(&request.raw);
     if hex.len() > 2 * MAX_RAW_BYTES {
         return Err(ApiError::bad_request("the signed transaction is too large"));
@@ -77,6 +78,7 @@ pub async fn broadcast(
         ));
     }
     let (counterparty, contract, amount) = describe(network, &tx)?;
+    check_pending_room(state, &account.id, tx.nonce()).await?;
     let hash = *tx.tx_hash();
     match network.chain.send_raw(&raw).await {
         Ok(sent) if sent == hash => {}
@@ -118,4 +120,22 @@ pub async fn broadcast(
     };
     state.db.insert_sent(&row).await?;
     Ok(record(state, row))
+}
+
+/// Refuses a transaction with a new nonce while the account has
+/// `max_pending_per_account` waiting; a replacement (a pending one's nonce)
+/// always goes, so a stuck account can speed up or cancel.
+async fn check_pending_room(state: &AppState, account_id: &str, nonce: u64) -> ApiResult<()> {
+    let pending = state.db.pending_count(account_id).await?;
+    if pending < i64::from(state.settings.max_pending_per_account) {
+        return Ok(());
+    }
+    let highest = state.db.highest_pending_nonce(account_id).await?;
+    if highest.is_some_and(|highest| nonce as i64 <= highest) {
+        return Ok(());
+    }
+    Err(ApiError::too_many_requests(format!(
+        "this account has {pending} transactions waiting to be mined; send again once some \
+         are, or speed one up"
+    )))
 }

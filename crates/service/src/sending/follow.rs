@@ -96,7 +96,11 @@ pub async fn follow_forever(state: AppState) {
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
-        match state.db.pending_transactions(FOLLOW_BATCH).await {
+        match state
+            .db
+            .pending_transactions(FOLLOW_BATCH, crate::clock::now())
+            .await
+        {
             Ok(rows) => follow(&state, rows).await,
             Err(e) => tracing::warn!(error = %e, "pending transactions not read"),
         }
