@@ -861,3 +861,89 @@ pub async fn another_user_cannot_read_or_use_a_wallets_pin(backend: Backend) {
         assert!(doc["components"]["schemas"][schema].is_object(), "{schema}");
     }
 }
+
+/// Locks the PIN with ten wrong proofs, then lifts the lock with the e-mailed
+/// link's button, as its owner would.
+async fn lock_and_unlock_by_email(stack: &Stack, ada: &Person, wallet_id: &str) -> Vec<String> {
+    for _ in 0..10 {
+        let (code, body) = verify_after_pause(stack, &ada.token, wallet_id, [9; 32]).await;
+        assert_error(code, &body, 403, "WrongPin");
+    }
+    let before = stack.mail_links(&ada.email);
+    let unlock_email = format!("/v1/wallets/{wallet_id}/pin/unlock-email");
+    let (code, body) = call(stack, Method::POST, &unlock_email, &ada.token, None).await;
+    assert_eq!(code, 204, "{body}");
+    let link = stack
+        .new_mail_link(&ada.email, &before)
+        .expect("the unlock e-mail");
+    let token = link.split("token=").nth(1).expect("a token").to_owned();
+    let page = stack
+        .http
+        .post(stack.url("/v1/wallets/pin/unlock"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("token={token}"))
+        .send()
+        .await
+        .expect("confirmed");
+    assert_eq!(page.status(), 200);
+    before
+}
+
+pub async fn twenty_wrong_pins_since_the_last_right_one_need_the_recovery_phrase(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.pin_pause_secs = 0).await;
+    let ada = person(&stack, "ada@example.com").await;
+    let (right, share) = ([1; 32], [2; 32]);
+    let wallet_id = register(&stack, &ada, right, share, Some(&b64(&[5; 64]))).await;
+    let outbox = stack.service.state.settings.data_dir.join("outbox");
+    let notices = || {
+        std::fs::read_dir(&outbox)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| {
+                std::fs::read_to_string(e.path())
+                    .is_ok_and(|m| m.contains("PIN was unlocked") && m.contains(&ada.email))
+            })
+            .count()
+    };
+    // Ten wrong, the link, ten more: the mailbox's holder gets no further.
+    lock_and_unlock_by_email(&stack, &ada, &wallet_id).await;
+    assert_eq!(notices(), 1, "the owner is told of every unlock");
+    for _ in 0..10 {
+        let (code, body) = verify_after_pause(&stack, &ada.token, &wallet_id, [9; 32]).await;
+        assert_error(code, &body, 403, "WrongPin");
+    }
+    let unlock_email = format!("/v1/wallets/{wallet_id}/pin/unlock-email");
+    let (code, body) = call(&stack, Method::POST, &unlock_email, &ada.token, None).await;
+    assert_error(code, &body, 423, "PinLocked");
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("recovery phrase")),
+        "{body}"
+    );
+    let (code, body) = verify(&stack, &ada.token, &wallet_id, right).await;
+    assert_error(code, &body, 423, "PinLocked");
+    assert_eq!(notices(), 1);
+
+    // The recovery phrase (the wallet's key signing a challenge) starts over.
+    let (nonce, message) = challenge(&stack, &ada.token).await;
+    let signature = sign(&ada.signer, &message).await;
+    let (new, new_share) = ([3; 32], [4; 32]);
+    let (code, body) = call(
+        &stack,
+        Method::POST,
+        &format!("/v1/wallets/{wallet_id}/pin/reset"),
+        &ada.token,
+        Some(json!({"nonce": nonce, "signature": signature, "pin": pin_setup(new, new_share)})),
+    )
+    .await;
+    assert_eq!(code, 204, "{body}");
+    let (code, release) = verify(&stack, &ada.token, &wallet_id, new).await;
+    assert_eq!(code, 200, "{release}");
+
+    // A right PIN starts the count again: ten wrong are again a lock the link lifts.
+    lock_and_unlock_by_email(&stack, &ada, &wallet_id).await;
+    let (code, release) = verify(&stack, &ada.token, &wallet_id, new).await;
+    assert_eq!(code, 200, "{release}");
+}

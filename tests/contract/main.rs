@@ -87,6 +87,7 @@ on_every_backend!(
     external::an_app_that_does_not_take_external_tokens_refuses_them,
     external::a_token_without_e_mail_registers_one_then_logs_in_with_the_same_token,
     external::the_widget_registers_an_e_mail_without_the_page_holding_a_token,
+    keys::twenty_wrong_pins_since_the_last_right_one_need_the_recovery_phrase,
     keys::registration_needs_a_fresh_nonce_signed_by_the_address,
     keys::wrong_proofs_pause_and_the_right_proof_then_releases_the_share,
     keys::ten_wrong_proofs_lock_until_the_emailed_link_is_opened,

@@ -31,6 +31,9 @@ pub const PIN_TRIES_BEFORE_PAUSE: u32 = 5;
 /// Wrong proofs in a row after which only the e-mail link (or a reset with the
 /// recovery phrase) lifts the lock.
 pub const PIN_TRIES_BEFORE_EMAIL: u32 = 10;
+/// Wrong PINs since the last right one (the e-mailed unlock does not count as
+/// right) after which only the recovery phrase lets the wallet go on.
+pub const PIN_TRIES_BEFORE_RECOVERY: u32 = 20;
 
 /// The Argon2id parameters either side accepts: memory 8 MiB to 1 GiB (in KiB),
 /// 1 to 10 passes, 1 to 4 lanes, a salt of 16 to 64 bytes. The device refuses

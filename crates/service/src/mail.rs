@@ -125,6 +125,18 @@ impl Mailer {
         self.send_link(to, &mail).await
     }
 
+    /// Tells `to` that their PIN lock was lifted by the e-mailed link.
+    pub async fn send_pin_unlocked(&self, to: &str, app_name: &str) -> Result<(), MailError> {
+        let text = format!(
+            "The PIN of your {app_name} wallet was just unlocked with the link we e-mailed.\n\n\
+             If that was not you, someone can read your e-mail and is trying to guess your \
+             PIN: change your e-mail password, and set a new PIN with your recovery phrase."
+        );
+        let html = format!("<p>{}</p>", html_escape(&text).replace("\n\n", "</p><p>"));
+        self.send(to, format!("Your {app_name} PIN was unlocked"), text, html)
+            .await
+    }
+
     async fn send_link(&self, to: &str, mail: &LinkMail<'_>) -> Result<(), MailError> {
         self.send(to, mail.subject.clone(), mail.text(), mail.html())
             .await

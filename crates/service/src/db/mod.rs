@@ -31,6 +31,7 @@ pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};
 pub use identities::IdentityRow;
 pub use nfts::{NftRow, StoredCollection, StoredNft};
 pub use password_resets::PasswordReset;
+pub use pin_unlocks::Unlock;
 pub use refresh_tokens::{RefreshPurpose, RefreshUse};
 pub use token_keys::StoredTokenKey;
 pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};

@@ -27,27 +27,46 @@ impl Db {
         .await
     }
 
-    /// Uses an unlock link: clears its wallet's wrong proofs, pause and lock when
-    /// the link is unused and unexpired (the wallet's other links stop working).
-    /// Returns whether it was.
-    pub async fn use_pin_unlock(&self, token_hash: &str) -> DbResult<bool> {
+    /// Uses an unlock link when it is unused and unexpired (the wallet's other
+    /// links stop working): clears its wallet's wrong proofs, pause and lock,
+    /// unless `recovery_at` wrong proofs were made since the last right one, when
+    /// only the recovery phrase may. What it did, and to which wallet.
+    pub async fn use_pin_unlock(&self, token_hash: &str, recovery_at: i64) -> DbResult<Unlock> {
         let at = now();
         let mut tx = self.pool().begin().await?;
         let claimed: Option<(String,)> =
             links::claim(&mut tx, LinkKind::PinUnlock, token_hash, at).await?;
         let Some((wallet,)) = claimed else {
-            return Ok(false);
+            return Ok(Unlock::LinkDoesNotWork);
         };
-        sqlx::query(
+        let lifted = sqlx::query(
             "UPDATE wallet_keys SET failures = 0, locked_until = 0, email_locked = 0, \
-             updated_at = $2 WHERE wallet_id = $1",
+             updated_at = $2 WHERE wallet_id = $1 AND wrong_total < $3",
         )
         .bind(&wallet)
         .bind(at)
+        .bind(recovery_at)
         .execute(&mut *tx)
-        .await?;
+        .await?
+        .rows_affected()
+            == 1;
         links::drop_others(&mut tx, LinkKind::PinUnlock, &wallet, token_hash).await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(if lifted {
+            Unlock::Lifted { wallet_id: wallet }
+        } else {
+            Unlock::RecoveryRequired
+        })
     }
+}
+
+/// What opening an unlock link did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unlock {
+    Lifted {
+        wallet_id: String,
+    },
+    /// Too many wrong PINs since the last right one: only the recovery phrase.
+    RecoveryRequired,
+    LinkDoesNotWork,
 }

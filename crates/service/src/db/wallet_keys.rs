@@ -64,6 +64,8 @@ pub struct WalletKeyRow {
     pub failures: i64,
     pub locked_until: i64,
     pub email_locked: i64,
+    /// Wrong proofs since the last right one or reset (an unlock link keeps it).
+    pub wrong_total: i64,
 }
 
 /// A proof attempt the row allowed and counted: the count it reached, and what to
@@ -83,6 +85,9 @@ pub struct PinLimits {
     pub pauses: Vec<(i64, i64)>,
     /// The count from which the PIN waits for the e-mail link.
     pub email_lock_at: i64,
+    /// The count of wrong proofs since the last right one from which only the
+    /// recovery phrase lets the wallet go on.
+    pub recovery_at: i64,
 }
 
 impl Db {
@@ -129,7 +134,8 @@ impl Db {
              salt = excluded.salt, m_cost = excluded.m_cost, t_cost = excluded.t_cost, \
              p_cost = excluded.p_cost, proof_hash = excluded.proof_hash, \
              share_sealed = excluded.share_sealed, backup = excluded.backup, \
-             failures = 0, locked_until = 0, email_locked = 0, updated_at = excluded.updated_at",
+             failures = 0, locked_until = 0, email_locked = 0, wrong_total = 0, \
+             updated_at = excluded.updated_at",
         )
         .await?;
         sqlx::query("DELETE FROM pin_unlocks WHERE wallet_id = $1")
@@ -144,7 +150,7 @@ impl Db {
     pub async fn wallet_key(&self, wallet_id: &str) -> DbResult<Option<WalletKeyRow>> {
         Ok(sqlx::query_as(
             "SELECT address, salt, m_cost, t_cost, p_cost, backup, failures, locked_until, \
-             email_locked FROM wallet_keys WHERE wallet_id = $1",
+             email_locked, wrong_total FROM wallet_keys WHERE wallet_id = $1",
         )
         .bind(wallet_id)
         .fetch_optional(self.pool())
@@ -183,21 +189,22 @@ impl Db {
         if !limits.pauses.is_empty() {
             pause = String::from("CASE failures + 1");
             for (i, (failures, _)) in limits.pauses.iter().enumerate() {
-                let _ = write!(pause, " WHEN {failures} THEN ${}", 4 + i);
+                let _ = write!(pause, " WHEN {failures} THEN ${}", 5 + i);
             }
             pause.push_str(" ELSE locked_until END");
         }
         let sql = format!(
             "UPDATE wallet_keys SET failures = failures + 1, locked_until = {pause}, \
-             email_locked = CASE WHEN failures + 1 >= $3 THEN 1 ELSE email_locked END, \
-             updated_at = $2 \
+             email_locked = CASE WHEN failures + 1 >= $3 OR wrong_total + 1 >= $4 THEN 1 \
+             ELSE email_locked END, wrong_total = wrong_total + 1, updated_at = $2 \
              WHERE wallet_id = $1 AND email_locked = 0 AND locked_until <= $2 \
              RETURNING failures, proof_hash, share_sealed, backup"
         );
         let mut query = sqlx::query_as(&sql)
             .bind(wallet_id)
             .bind(at)
-            .bind(limits.email_lock_at);
+            .bind(limits.email_lock_at)
+            .bind(limits.recovery_at);
         for (_, secs) in &limits.pauses {
             query = query.bind(pause_end(at, *secs));
         }
@@ -220,6 +227,7 @@ impl Db {
         sqlx::query(
             "UPDATE wallet_keys SET \
              failures = CASE WHEN failures > $2 THEN failures - $2 ELSE 0 END, \
+             wrong_total = CASE WHEN failures > $2 THEN failures - $2 ELSE 0 END, \
              locked_until = CASE WHEN failures - $2 >= $3 THEN locked_until ELSE 0 END, \
              email_locked = CASE WHEN failures - $2 >= $4 THEN email_locked ELSE 0 END, \
              updated_at = $5 WHERE wallet_id = $1",

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use super::email_links::page;
 use super::{Json, Path, Query};
+use crate::db::Unlock;
 use crate::error::ApiResult;
 use crate::identity::AuthUser;
 use crate::state::AppState;
@@ -147,29 +148,35 @@ pub async fn unlock_page(Query(query): Query<UnlockQuery>) -> Html<String> {
 #[utoipa::path(post, path = "/v1/wallets/pin/unlock",
     request_body(content = UnlockQuery, content_type = "application/x-www-form-urlencoded", description = "the page's form: the link's token"),
     responses((status = 200, description = "an HTML page: the PIN is unlocked", content_type = "text/html"),
-              (status = 400, description = "an HTML page: the link was used already or has expired (or the form is not the page's)", content_type = "text/html")))]
+              (status = 400, description = "an HTML page: the link was used already or has expired (or the form is not the page's)", content_type = "text/html"),
+              (status = 423, description = "an HTML page: too many wrong PINs since the last right one; only the recovery phrase sets a new PIN", content_type = "text/html")))]
 pub async fn unlock(
     State(state): State<AppState>,
     form: Result<axum::Form<UnlockQuery>, axum::extract::rejection::FormRejection>,
 ) -> ApiResult<(StatusCode, Html<String>)> {
     // A post that is not the page's form (not form-encoded, no token) opens no
     // link: the same page as a used one, never axum's plain-text rejection.
-    let unlocked = match form {
+    let outcome = match form {
         Ok(axum::Form(form)) => pin::use_unlock_link(&state, &form.token).await?,
-        Err(_) => false,
+        Err(_) => Unlock::LinkDoesNotWork,
     };
-    let (status, title, text) = if unlocked {
-        (
+    let (status, title, text) = match outcome {
+        Unlock::Lifted { .. } => (
             StatusCode::OK,
             "PIN unlocked",
             "Your wallet's PIN is unlocked. Go back to the app and enter it.",
-        )
-    } else {
-        (
+        ),
+        Unlock::RecoveryRequired => (
+            StatusCode::LOCKED,
+            "Only your recovery phrase can unlock it now",
+            "The PIN was entered wrongly too many times since it was last right. In the app, \
+             set a new PIN with your recovery phrase.",
+        ),
+        Unlock::LinkDoesNotWork => (
             StatusCode::BAD_REQUEST,
             "This link does not work",
             "The link was used already or has expired. Ask the app to send a new one.",
-        )
+        ),
     };
     Ok((status, Html(page(title, text))))
 }

@@ -17,8 +17,9 @@
 use alloy::primitives::Address;
 use axum::http::StatusCode;
 use satchel_api::{
-    PIN_TRIES_BEFORE_EMAIL, PIN_TRIES_BEFORE_PAUSE, PinChange, PinKdf, PinProof, PinRelease,
-    PinReset, PinStatus, RestErrorCode, ServiceErrorCode, WalletChallenge, challenge_message,
+    PIN_TRIES_BEFORE_EMAIL, PIN_TRIES_BEFORE_PAUSE, PIN_TRIES_BEFORE_RECOVERY, PinChange, PinKdf,
+    PinProof, PinRelease, PinReset, PinStatus, RestErrorCode, ServiceErrorCode, WalletChallenge,
+    challenge_message,
 };
 use subtle::ConstantTimeEq as _;
 
@@ -27,7 +28,7 @@ use crate::assets::views::lower_hex;
 use crate::config::Settings;
 use crate::crypto::encode_base64;
 use crate::crypto::{random_secret, secret_hash};
-use crate::db::{CountedAttempt, NewWalletKey, PinLimits, SignedChallenge};
+use crate::db::{CountedAttempt, NewWalletKey, PinLimits, SignedChallenge, Unlock};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
 use crate::limits::{LimitKey, MailKind};
@@ -55,6 +56,7 @@ pub fn pin_limits(settings: &Settings) -> PinLimits {
             })
             .collect(),
         email_lock_at: lock,
+        recovery_at: i64::from(PIN_TRIES_BEFORE_RECOVERY),
     }
 }
 
@@ -98,12 +100,22 @@ fn wrong_pin(failures: i64, limits: &PinLimits) -> ApiError {
 
 /// 423 `PinLocked`: only the e-mail link or a reset lifts the lock.
 fn pin_locked() -> ApiError {
-    ApiError::new(
-        StatusCode::LOCKED,
-        RestErrorCode::PinLocked,
+    pin_locked_because(
         "too many wrong PINs: the PIN is locked until the link we e-mail is opened \
          (POST /v1/wallets/{walletId}/pin/unlock-email), or it is reset with the recovery phrase",
     )
+}
+
+/// 423 `PinLocked` past [`PIN_TRIES_BEFORE_RECOVERY`]: no e-mail lifts it.
+fn recovery_required() -> ApiError {
+    pin_locked_because(
+        "too many wrong PINs since the last right one: only the recovery phrase can set a new \
+         PIN now (POST /v1/wallets/{walletId}/pin/reset)",
+    )
+}
+
+fn pin_locked_because(message: &str) -> ApiError {
+    ApiError::new(StatusCode::LOCKED, RestErrorCode::PinLocked, message)
 }
 
 /// 429 `TooManyRequests` during a pause.
@@ -158,6 +170,9 @@ async fn take_proof(
             return Ok(attempt);
         }
         let row = state.db.wallet_key(wallet_id).await?.ok_or_else(no_pin)?;
+        if row.wrong_total >= limits.recovery_at {
+            return Err(recovery_required());
+        }
         if row.email_locked != 0 {
             return Err(pin_locked());
         }
@@ -325,6 +340,9 @@ pub async fn send_unlock_email(
             "the PIN is not locked; only a locked PIN is unlocked by e-mail",
         ));
     }
+    if row.wrong_total >= i64::from(PIN_TRIES_BEFORE_RECOVERY) {
+        return Err(recovery_required());
+    }
     state
         .limits
         .check(LimitKey::PinUnlockEmail { wallet_id })
@@ -370,9 +388,49 @@ pub async fn send_unlock_email(
         })
 }
 
-/// `GET /v1/wallets/pin/unlock?token=`: whether the link lifted a lock.
-pub async fn use_unlock_link(state: &AppState, token: &str) -> ApiResult<bool> {
-    Ok(state.db.use_pin_unlock(&secret_hash(token)).await?)
+/// The unlock page's button: lifts the lock when the link works and fewer than
+/// [`PIN_TRIES_BEFORE_RECOVERY`] wrong PINs were made since the last right one,
+/// and tells the wallet's owner by e-mail that it was lifted.
+pub async fn use_unlock_link(state: &AppState, token: &str) -> ApiResult<Unlock> {
+    let outcome = state
+        .db
+        .use_pin_unlock(&secret_hash(token), i64::from(PIN_TRIES_BEFORE_RECOVERY))
+        .await?;
+    if let Unlock::Lifted { wallet_id } = &outcome
+        && let Err(e) = tell_owner_of_unlock(state, wallet_id).await
+    {
+        tracing::warn!(status = e.status.as_u16(), "unlock notice not sent: {e}");
+    }
+    Ok(outcome)
+}
+
+/// E-mails a wallet's owner that its PIN lock was lifted by the e-mailed link.
+async fn tell_owner_of_unlock(state: &AppState, wallet_id: &str) -> ApiResult<()> {
+    let owner = state
+        .db
+        .wallet_owner(wallet_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("wallet"))?;
+    let (email, _) = state
+        .db
+        .user_profile(&owner)
+        .await?
+        .ok_or_else(|| ApiError::not_found("user"))?;
+    let app_id = state.db.user_app(&owner).await?.unwrap_or_default();
+    let app_name = state
+        .db
+        .app(&app_id)
+        .await?
+        .map_or_else(|| "Satchel".to_owned(), |app| app.name);
+    if email.is_empty() {
+        return Ok(());
+    }
+    crate::identity::check_mail(state, &app_id, &email, MailKind::Account)?;
+    state
+        .mailer
+        .send_pin_unlocked(&email, &app_name)
+        .await
+        .map_err(|e| ApiError::internal(format_args!("unlock notice: {e}")))
 }
 
 #[cfg(test)]
