@@ -21,7 +21,7 @@ pub use oidc::{OAuthClient, OidcProvider, ProviderEndpoints};
 pub use service::RunningService;
 pub use stack::{
     DEMO_EMAIL, DEMO_PASSWORD, DEMO_PROVIDER_LOGIN, LocalStack, StackOptions, mail_links,
-    verification_link,
+    open_link, verification_link,
 };
 
 /// A TCP port that was free a moment ago, for programs that cannot be given port 0.

@@ -248,6 +248,47 @@ pub async fn start_example_backend(
     Ok(backend)
 }
 
+/// Opens an e-mailed link as a person does in a browser: the page, then its
+/// button when it has one (a form that posts the link's token; never a form
+/// that asks for a password). The status and text of the last page.
+pub async fn open_link(
+    http: &reqwest::Client,
+    link: &str,
+) -> anyhow::Result<(reqwest::StatusCode, String)> {
+    let page = http.get(link).send().await?;
+    let (status, text) = (page.status(), page.text().await?);
+    let Some(action) = button_action(&text) else {
+        return Ok((status, text));
+    };
+    let link = url::Url::parse(link)?;
+    let token = link
+        .query_pairs()
+        .find(|(name, _)| name == "token")
+        .map(|(_, value)| value.into_owned())
+        .unwrap_or_default();
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("token", &token)
+        .finish();
+    let answer = http
+        .post(link.join(&action)?)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .send()
+        .await?;
+    Ok((answer.status(), answer.text().await?))
+}
+
+/// Where a link page's one button posts, when the page is such a page.
+fn button_action(html: &str) -> Option<String> {
+    if html.contains("type=\"password\"") {
+        return None;
+    }
+    let start =
+        html.find("<form method=\"post\" action=\"")? + "<form method=\"post\" action=\"".len();
+    let action: String = html[start..].chars().take_while(|c| *c != '"').collect();
+    Some(action.replace("&amp;", "&"))
+}
+
 /// The verification link in the newest e-mail to `to` in an outbox folder.
 pub fn verification_link(outbox: &Path, to: &str) -> Option<String> {
     let mut mails: Vec<_> = std::fs::read_dir(outbox)

@@ -357,7 +357,10 @@ async fn every_oauth_refusal_says_why_and_keeps_no_session() {
         .pop()
         .expect("the registration e-mail");
     assert_eq!(
-        stack.http.get(&link).send().await.expect("opened").status(),
+        satchel_devstack::open_link(&stack.http, &link)
+            .await
+            .expect("opened")
+            .0,
         200
     );
     let result = login
@@ -434,7 +437,10 @@ async fn an_access_token_logs_in_with_its_sign_after_the_e_mail_is_registered() 
         .pop()
         .expect("the registration e-mail");
     assert_eq!(
-        stack.http.get(&link).send().await.expect("opened").status(),
+        satchel_devstack::open_link(&stack.http, &link)
+            .await
+            .expect("opened")
+            .0,
         200
     );
 

@@ -239,7 +239,10 @@ impl Stack {
             .verification_link(email)
             .expect("a verification e-mail");
         assert_eq!(
-            self.http.get(&link).send().await.expect("opened").status(),
+            satchel_devstack::open_link(&self.http, &link)
+                .await
+                .expect("opened")
+                .0,
             200
         );
         let result = login

@@ -18,22 +18,43 @@ use crate::mail::html_escape;
 use crate::state::AppState;
 use satchel_api::ServiceErrorCode;
 
-#[derive(Deserialize)]
-pub struct VerifyQuery {
+/// The token of an e-mailed link: the link's query, and the form its page posts.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct LinkToken {
     token: String,
 }
 
-/// The link in the verification e-mail: verifies the address and says so.
+/// The link in the verification e-mail: a page with the button that verifies.
+/// Opening the link changes nothing, so a mail scanner that follows links
+/// verifies no address it was not asked to.
 #[utoipa::path(get, path = "/v1/auth/email/verify",
     params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page with the button that verifies the address", content_type = "text/html"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the link has no token")))]
+pub async fn verify_page(Query(query): Query<LinkToken>) -> Html<String> {
+    Html(button_page(
+        "Verify your e-mail address?",
+        "Only if you signed up for this app.",
+        "/v1/auth/email/verify",
+        "Verify my address",
+        &query.token,
+    ))
+}
+
+/// The page's button: verifies the address and says so.
+#[utoipa::path(post, path = "/v1/auth/email/verify",
+    request_body(content = LinkToken, content_type = "application/x-www-form-urlencoded", description = "the page's form: the link's token"),
     responses((status = 200, description = "an HTML page: the address is verified", content_type = "text/html"),
-              (status = 400, description = "an HTML page: the link was used already or has expired; InvalidParameters (JSON) when the link has no token",
-               content((String = "text/html"), (satchel_api::ApiErrorBody = "application/json")))))]
+              (status = 400, description = "an HTML page: the link was used already or has expired (or the form is not the page's)", content_type = "text/html")))]
 pub async fn verify(
     State(state): State<AppState>,
-    Query(query): Query<VerifyQuery>,
+    form: Result<axum::Form<LinkToken>, axum::extract::rejection::FormRejection>,
 ) -> ApiResult<(StatusCode, Html<String>)> {
-    let verified = identity::email::verify_link(&state, &query.token).await?;
+    // A post that is not the page's form opens no link: the same page as a used one.
+    let verified = match form {
+        Ok(axum::Form(form)) => identity::email::verify_link(&state, &form.token).await?,
+        Err(_) => false,
+    };
     let (status, title, text) = if verified {
         (
             StatusCode::OK,
@@ -270,6 +291,32 @@ fn reset_page(
             ),
         )
         .replace("</main>", &form),
+    )
+}
+
+/// The page an e-mailed link opens: what it is for, and one button that posts
+/// its token to `action`. Opening it changes nothing.
+pub(super) fn button_page(
+    title: &str,
+    text: &str,
+    action: &str,
+    button: &str,
+    token: &str,
+) -> String {
+    let token: String = token
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .take(128)
+        .collect();
+    page(title, text).replace(
+        "</main>",
+        &format!(
+            "<form method=\"post\" action=\"{action}\">\
+             <input type=\"hidden\" name=\"token\" value=\"{token}\">\
+             <button type=\"submit\">{button}</button></form></main>",
+            action = html_escape(action),
+            button = html_escape(button),
+        ),
     )
 }
 

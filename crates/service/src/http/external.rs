@@ -4,7 +4,7 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Response};
 use satchel_api::{
     AccessTokenLogin, IdTokenLogin, LoginResult, OAuthCodeExchange, RegisterEmailRequest,
     RegisterEmailRequired,
@@ -12,7 +12,7 @@ use satchel_api::{
 use serde::Deserialize;
 
 use super::caller::{ClientAddress, per_address};
-use super::email_links::{html_page, page};
+use super::email_links::{button_page, html_page, page};
 use super::{Json, Query};
 use crate::error::ApiResult;
 use crate::http::caller::CallingApp;
@@ -135,40 +135,57 @@ pub async fn send_verify_email(
     Ok(StatusCode::NO_CONTENT)
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct LinkQuery {
     token: String,
 }
 
-/// The link in a registration e-mail: the account gets the address.
+/// The link in a registration e-mail: a page with the button that registers
+/// the address. Opening the link changes nothing (mail scanners follow links).
 #[utoipa::path(get, path = "/v1/auth/external/email/verify",
     params(("token" = String, Query, description = "the token of the e-mailed link")),
+    responses((status = 200, description = "an HTML page with the button that registers the address", content_type = "text/html"),
+              (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the link has no token")))]
+pub async fn verify_link_page(Query(query): Query<LinkQuery>) -> Html<String> {
+    Html(button_page(
+        "Register this e-mail address?",
+        "Only if you asked an app to use this address for your account.",
+        "/v1/auth/external/email/verify",
+        "Register my address",
+        &query.token,
+    ))
+}
+
+/// The page's button: the account gets the address.
+#[utoipa::path(post, path = "/v1/auth/external/email/verify",
+    request_body(content = LinkQuery, content_type = "application/x-www-form-urlencoded", description = "the page's form: the link's token"),
     responses((status = 200, description = "an HTML page: the address is registered", content_type = "text/html"),
-              (status = 400, description = "an HTML page: the link was used already or has expired; InvalidParameters (JSON) when the link has no token",
-               content((String = "text/html"), (satchel_api::ApiErrorBody = "application/json")))))]
+              (status = 400, description = "an HTML page: the link was used already or has expired (or the form is not the page's)", content_type = "text/html")))]
 pub async fn verify_link(
     State(state): State<AppState>,
-    Query(query): Query<LinkQuery>,
+    form: Result<axum::Form<LinkQuery>, axum::extract::rejection::FormRejection>,
 ) -> ApiResult<Response> {
-    Ok(
-        if registration::verify_registration_link(&state, &query.token).await? {
-            html_page(
-                StatusCode::OK,
-                page(
-                    "E-mail verified",
-                    "Your e-mail address is registered. Go back to the app and continue.",
-                ),
-            )
-        } else {
-            html_page(
-                StatusCode::BAD_REQUEST,
-                page(
-                    "This link does not work",
-                    "The link was used already or has expired. Ask the app to send a new one.",
-                ),
-            )
-        },
-    )
+    let registered = match form {
+        Ok(axum::Form(form)) => registration::verify_registration_link(&state, &form.token).await?,
+        Err(_) => false,
+    };
+    Ok(if registered {
+        html_page(
+            StatusCode::OK,
+            page(
+                "E-mail verified",
+                "Your e-mail address is registered. Go back to the app and continue.",
+            ),
+        )
+    } else {
+        html_page(
+            StatusCode::BAD_REQUEST,
+            page(
+                "This link does not work",
+                "The link was used already or has expired. Ask the app to send a new one.",
+            ),
+        )
+    })
 }
 
 /// Logs in with the token a login was refused for, once the address registered

@@ -38,7 +38,7 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(identity::app_info))
         .routes(routes!(identity::sign_up))
         .routes(routes!(identity::resend))
-        .routes(routes!(email_links::verify))
+        .routes(routes!(email_links::verify_page, email_links::verify))
         .routes(routes!(identity::email_login))
         .routes(routes!(
             email_links::password_reset_page,
@@ -49,7 +49,7 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(external::id_token))
         .routes(routes!(external::access_token))
         .routes(routes!(external::send_verify_email))
-        .routes(routes!(external::verify_link))
+        .routes(routes!(external::verify_link_page, external::verify_link))
         .routes(routes!(external::resume))
         .routes(routes!(identity::refresh_identity))
         .routes(routes!(identity::service_login))

@@ -8,7 +8,7 @@ use axum::response::Html;
 use satchel_api::{PinChange, PinProof, PinRelease, PinReset, PinStatus, WalletChallenge};
 use serde::Deserialize;
 
-use super::email_links::page;
+use super::email_links::{button_page, page};
 use super::{Json, Path, Query};
 use crate::db::Unlock;
 use crate::error::ApiResult;
@@ -141,7 +141,13 @@ pub struct UnlockQuery {
     responses((status = 200, description = "an HTML page with the button that lifts the lock", content_type = "text/html"),
               (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the link has no token")))]
 pub async fn unlock_page(Query(query): Query<UnlockQuery>) -> Html<String> {
-    Html(confirm_page(&query.token))
+    Html(button_page(
+        "Unlock your PIN?",
+        "Only if you asked Satchel for this e-mail.",
+        "/v1/wallets/pin/unlock",
+        "Unlock my PIN",
+        &query.token,
+    ))
 }
 
 /// The page's button: lifts the PIN lock and says so.
@@ -179,25 +185,4 @@ pub async fn unlock(
         ),
     };
     Ok((status, Html(page(title, text))))
-}
-
-/// The confirmation page of an unlock link: one button that posts its token.
-fn confirm_page(token: &str) -> String {
-    let token: String = token
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-        .take(128)
-        .collect();
-    page(
-        "Unlock your PIN?",
-        "Only if you asked Satchel for this e-mail.",
-    )
-    .replace(
-        "</main>",
-        &format!(
-            "<form method=\"post\" action=\"/v1/wallets/pin/unlock\">\
-             <input type=\"hidden\" name=\"token\" value=\"{token}\">\
-             <button type=\"submit\">Unlock my PIN</button></form></main>"
-        ),
-    )
 }
