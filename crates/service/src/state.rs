@@ -34,10 +34,16 @@ pub struct AppState {
     /// Failed e-mail logins per e-mail address and per network address.
     pub login_failures: Arc<LoginFailures>,
     pub mailer: Mailer,
+    /// Turns of the update packages served at once ([`MAX_DOWNLOADS`]).
+    pub downloads: Arc<tokio::sync::Semaphore>,
     /// Calls to identity providers (code exchange, userinfo, key sets).
     pub providers: crate::identity::providers::Providers,
     caches: Arc<Caches>,
 }
+
+/// Update packages an instance serves at once: each is tens of megabytes,
+/// streamed, and a slow client holds its turn until it has it all.
+pub const MAX_DOWNLOADS: usize = 8;
 
 /// A configured network and the connection to its node.
 #[derive(Clone, Debug)]
@@ -123,6 +129,7 @@ impl AppState {
             )),
             mailer: Mailer::from_settings(&settings)?,
             providers: crate::identity::providers::Providers::new(),
+            downloads: Arc::new(tokio::sync::Semaphore::new(MAX_DOWNLOADS)),
             caches: Arc::new(caches),
             settings: Arc::new(settings),
         })

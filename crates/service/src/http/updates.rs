@@ -62,17 +62,58 @@ pub async fn latest(
         (status = 200, description = "the package", content_type = "application/octet-stream"),
         (status = 400, body = satchel_api::ApiErrorBody, description = "InvalidParameters: the name is not UTF-8 once decoded"),
         (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such file"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: as many downloads as the service serves at once are going"),
     ))]
 pub async fn file(State(state): State<AppState>, Path(name): Path<String>) -> ApiResult<Response> {
     let path = updates::file_in(state.settings.updates_dir(), &name)
         .ok_or_else(|| ApiError::not_found("file"))?;
-    match tokio::fs::read(&path).await {
-        Ok(bytes) => {
-            Ok(([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response())
+    // A package is tens of megabytes: it is streamed from the disk, never read
+    // into memory, and only so many go out at once.
+    let turn = state.downloads.clone().try_acquire_owned().map_err(|_| {
+        ApiError::too_many_requests("too many downloads at once; try again in a minute")
+    })?;
+    let file = match tokio::fs::File::open(&path).await {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ApiError::not_found("file"));
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ApiError::not_found("file")),
-        Err(e) => Err(ApiError::internal(format!("{name}: {e}"))),
-    }
+        Err(e) => return Err(ApiError::internal(format!("{name}: {e}"))),
+    };
+    let length = file
+        .metadata()
+        .await
+        .map_err(|e| ApiError::internal(format!("{name}: {e}")))?
+        .len();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream".to_owned()),
+            (header::CONTENT_LENGTH, length.to_string()),
+        ],
+        axum::body::Body::from_stream(chunks(file, turn)),
+    )
+        .into_response())
+}
+
+/// The file in chunks of 64 KiB, holding the download's `turn` until the last
+/// one is sent (or the client goes away and the body is dropped).
+fn chunks(
+    file: tokio::fs::File,
+    turn: tokio::sync::OwnedSemaphorePermit,
+) -> impl futures::Stream<Item = std::io::Result<axum::body::Bytes>> {
+    use tokio::io::AsyncReadExt as _;
+    futures::stream::unfold(Some((file, turn)), |state| async move {
+        let (mut file, turn) = state?;
+        let mut buffer = vec![0u8; 64 * 1024];
+        match file.read(&mut buffer).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buffer.truncate(n);
+                Some((Ok(buffer.into()), Some((file, turn))))
+            }
+            // The error ends the body; nothing is read after it.
+            Err(e) => Some((Err(e), None)),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -182,5 +223,35 @@ mod tests {
         ] {
             assert_eq!(get(&state, uri).await.0, expected, "{uri}");
         }
+    }
+
+    #[tokio::test]
+    async fn packages_stream_and_only_so_many_at_once() {
+        let data = tempfile::tempdir().expect("temp dir");
+        let state = AppState::new(crate::Settings {
+            data_dir: data.path().to_owned(),
+            ..crate::Settings::default()
+        })
+        .await
+        .expect("a service on SQLite");
+        let dir = data.path().join("updates");
+        std::fs::create_dir_all(&dir).expect("folder");
+        let package: Vec<u8> = (0..3 * 64 * 1024 + 17).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.join("big.deb"), &package).expect("package");
+        let (status, body) = get(&state, "/v1/app/updates/files/big.deb").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(body == package, "every byte, in order");
+        // Every turn taken (slow clients): the next one is told to come back.
+        let taken = state
+            .downloads
+            .clone()
+            .acquire_many_owned(crate::state::MAX_DOWNLOADS as u32)
+            .await
+            .expect("turns");
+        let (status, _) = get(&state, "/v1/app/updates/files/big.deb").await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+        drop(taken);
+        let (status, _) = get(&state, "/v1/app/updates/files/big.deb").await;
+        assert_eq!(status, StatusCode::OK);
     }
 }
