@@ -807,6 +807,10 @@ pub async fn another_user_cannot_read_or_use_a_wallets_pin(backend: Backend) {
     )
     .await;
     assert_error(code, &body, 403, "Forbidden");
+    assert!(
+        stack.mail_links(&ada.email).is_empty() && stack.mail_links(&eve.email).is_empty(),
+        "no unlock e-mail went to anyone"
+    );
     // Nothing Eve did was counted against Ada's PIN.
     let status = pin_status(&stack, &ada.token, &wallet_id).await;
     assert_eq!(status["triesLeft"], 5, "{status}");

@@ -549,7 +549,14 @@ pub async fn the_service_broadcasts_only_the_callers_own_signed_transfers(backen
         )
         .await;
     crate::assert_error(status, &body, 403, "Forbidden");
-    // Nothing moved from Ada's account; Eve's own account works for Eve.
+    // Nothing moved from Ada's account, on chain or here; Eve's own account
+    // works for Eve.
+    let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
+    assert_eq!(
+        chain.mined_nonce(ada.address()).await.expect("nonce"),
+        0,
+        "no transaction of Ada's reached the chain"
+    );
     let (status, body) = stack
         .get(
             &format!("/v1/transactions?{}", ada.wallet_query()),
