@@ -35,7 +35,14 @@ async fn registered(stack: &Stack, store: Arc<dyn TokenStore>, backup: bool) -> 
 
 /// A second device: Ada logs in on an empty keychain.
 async fn second_device(stack: &Stack) -> (Widget, Arc<dyn TokenStore>) {
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    second_device_on(stack, Arc::new(MemoryStore::default())).await
+}
+
+/// A second device whose (empty) keychain is `store`.
+async fn second_device_on(
+    stack: &Stack,
+    store: Arc<dyn TokenStore>,
+) -> (Widget, Arc<dyn TokenStore>) {
     let w = widget(stack, store.clone()).await;
     w.login_with_email("ada@example.com", "correct1horse")
         .await
@@ -112,7 +119,10 @@ pub async fn the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept(backen
 
 pub async fn a_changed_pin_opens_the_key_and_the_old_one_does_not(backend: Backend) {
     let stack = Stack::start(backend).await;
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    // The device's key in the OS keychain, as the app keeps it.
+    let Some(store) = satchel_tests::keychain_store() else {
+        return;
+    };
     let (w, address) = registered(&stack, store.clone(), true).await;
     let e = w
         .change_pin("000000", "135790")
@@ -186,7 +196,11 @@ pub async fn a_wallet_is_restored_from_the_backup_with_the_pin(backend: Backend)
     let stack = Stack::start(backend).await;
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     let (_, address) = registered(&stack, store, true).await;
-    let (other, _) = second_device(&stack).await;
+    // The second device keeps what it restores in the OS keychain.
+    let Some(keychain) = satchel_tests::keychain_store() else {
+        return;
+    };
+    let (other, _) = second_device_on(&stack, keychain).await;
     assert!(other.pin_status().await.expect("status").has_backup);
     let e = other
         .restore_from_backup("000000")
@@ -211,7 +225,10 @@ pub async fn without_a_backup_only_the_phrase_restores(backend: Backend) {
 
 pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(backend: Backend) {
     let stack = Stack::start(backend).await;
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    // This device's copy in the OS keychain, read again by a restarted widget.
+    let Some(store) = satchel_tests::keychain_store() else {
+        return;
+    };
     let (w, address) = registered(&stack, store.clone(), false).await;
     let words = w
         .show_recovery_phrase(PIN)

@@ -306,3 +306,25 @@ pub async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
     };
     (status, body)
 }
+
+/// A device's store in the real OS keychain (the Secret Service the test command
+/// starts), under a service name of its own. Without a keychain the test fails,
+/// unless `SATCHEL_SKIP_KEYCHAIN=1` skips it (and counts it): then `None`.
+pub fn keychain_store() -> Option<std::sync::Arc<dyn satchel_sdk::TokenStore>> {
+    use satchel_sdk::TokenStore as _;
+    let service = format!("dev.satchel.test.{}", uuid::Uuid::new_v4().simple());
+    let store = satchel_sdk::KeyringStore::new(&service);
+    match store
+        .save("probe", "1")
+        .and_then(|()| store.delete("probe"))
+    {
+        Ok(()) => Some(std::sync::Arc::new(store)),
+        Err(e) => {
+            satchel_devstack::missing_dependency(
+                "KEYCHAIN",
+                &format!("no Secret Service keychain answers ({e})"),
+            );
+            None
+        }
+    }
+}
