@@ -373,6 +373,7 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
         .await
         .expect_err("wrong PIN");
     assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::WrongPin));
+    let wrong_pin_quote = quote.quote_id;
 
     // An application's send the person closes resolves UserCancelled.
     let (request, done) = ada
@@ -415,6 +416,19 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
         before,
         "nothing moved"
     );
+
+    // The quote the wrong PIN was tried on still goes with the right one.
+    let entry = ada
+        .confirm_send(ConfirmSend {
+            quote_id: wrong_pin_quote,
+            speed: FeeSpeed::Normal,
+            pin: PIN.into(),
+            request_id: None,
+        })
+        .await
+        .expect("the same quote, the right PIN");
+    assert_eq!(entry.status, TransactionStatus::Pending);
+    assert_eq!(entry.amount, "1");
 
     // An application's send the person confirms resolves with the hash.
     let (request, done) = ada

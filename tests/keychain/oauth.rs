@@ -407,6 +407,10 @@ async fn an_access_token_logs_in_with_its_sign_after_the_e_mail_is_registered() 
         .await
         .expect_err("another key's sign");
     assert!(e.is(ServiceErrorCode::InvalidToken), "{e:?}");
+    assert!(
+        login.session().await.expect("store").is_none(),
+        "a forged sign stores no session"
+    );
     let e = login
         .login_with_access_token(
             "discord",
