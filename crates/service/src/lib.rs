@@ -23,7 +23,7 @@ pub mod identity;
 pub(crate) mod limits;
 pub(crate) mod mail;
 pub(crate) mod sending;
-pub mod state;
+pub(crate) mod state;
 pub(crate) mod updates;
 pub(crate) mod wallets;
 
