@@ -11,6 +11,7 @@ mod identity;
 mod keys;
 mod nfts;
 mod recovery;
+mod relay;
 mod sending;
 mod tokens;
 mod upstream;
@@ -43,6 +44,7 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,
     hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
     hardening::what_takes_a_counter_or_cache_place_is_checked_first,
     hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,

@@ -7,6 +7,7 @@ mod abi;
 mod balances;
 pub mod metadata;
 mod nfts;
+mod relay;
 pub mod safe_http;
 mod transactions;
 
@@ -19,6 +20,7 @@ pub use alloy::primitives::{Address, B256, Bytes, U256};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};
+pub use relay::{NodeError, RelayError};
 pub use transactions::{
     FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError,
 };

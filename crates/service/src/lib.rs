@@ -22,6 +22,7 @@ pub mod http;
 pub mod identity;
 pub(crate) mod limits;
 pub(crate) mod mail;
+pub(crate) mod relay;
 pub(crate) mod sending;
 pub(crate) mod state;
 pub(crate) mod updates;

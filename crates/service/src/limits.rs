@@ -54,6 +54,8 @@ pub enum LimitKey<'a> {
     /// Activity and transaction reads and send quotes of one user (each may make
     /// the service ask a node).
     UserRequests { user_id: &'a str },
+    /// JSON-RPC calls one user relays to the nodes.
+    RpcCalls { user_id: &'a str },
     /// E-mails to one address, of every kind.
     MailTo { recipient: &'a str },
     /// E-mails to one app's people.
@@ -84,6 +86,7 @@ impl fmt::Display for LimitKey<'_> {
             Self::PasswordResetFrom { address } => write!(f, "password-reset-from:{address}"),
             Self::ExternalLoginFrom { address } => write!(f, "external-login-from:{address}"),
             Self::UserRequests { user_id } => write!(f, "user:{user_id}"),
+            Self::RpcCalls { user_id } => write!(f, "rpc:{user_id}"),
             Self::MailTo { recipient } => write!(f, "mail-to:{recipient}"),
             Self::MailForApp { app_id } => write!(f, "mail-for-app:{app_id}"),
         }
@@ -99,6 +102,7 @@ pub struct Limits<C: Clock = DefaultClock> {
     /// For the keys of one network address (sign-ups, verification e-mails).
     address_quota: Quota,
     user_quota: Quota,
+    rpc_quota: Quota,
     recipient_quota: Quota,
     app_mail_quota: Quota,
     clock: C,
@@ -120,6 +124,8 @@ pub struct PerMinute {
     pub address: u32,
     /// Transaction reads and quotes of one user.
     pub user: u32,
+    /// JSON-RPC calls one user relays.
+    pub rpc_calls: u32,
     /// E-mails in all.
     pub emails: u32,
     /// E-mails to one app's people.
@@ -134,6 +140,7 @@ impl PerMinute {
             refresh: settings.refresh_per_minute,
             address: settings.email_requests_per_address,
             user: settings.user_requests_per_minute,
+            rpc_calls: settings.rpc_calls_per_minute,
             emails: settings.emails_per_minute,
             app_emails: settings.emails_per_app_per_minute,
             recipient_emails: settings.emails_per_recipient_per_minute,
@@ -169,6 +176,7 @@ where
             quota: per(per_minute.refresh),
             address_quota: per(per_minute.address),
             user_quota: per(per_minute.user),
+            rpc_quota: per(per_minute.rpc_calls),
             recipient_quota: per(per_minute.recipient_emails),
             app_mail_quota: per(per_minute.app_emails),
             mail: RateLimiter::direct_with_clock(per(general_share), clock.clone()),
@@ -195,6 +203,7 @@ where
             | LimitKey::PasswordResetFrom { .. }
             | LimitKey::ExternalLoginFrom { .. } => self.address_quota,
             LimitKey::UserRequests { .. } => self.user_quota,
+            LimitKey::RpcCalls { .. } => self.rpc_quota,
             LimitKey::MailTo { .. } => self.recipient_quota,
             LimitKey::MailForApp { .. } => self.app_mail_quota,
             LimitKey::Balance { .. }
@@ -250,6 +259,7 @@ mod tests {
             refresh,
             address: rest,
             user: rest,
+            rpc_calls: rest,
             emails: rest,
             app_emails: rest,
             recipient_emails: rest,

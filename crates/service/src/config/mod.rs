@@ -62,6 +62,9 @@ pub struct Settings {
     /// Activity reads, transaction reads and send quotes one user may ask for in
     /// a minute (each may make the service ask a node).
     pub user_requests_per_minute: u32,
+    /// JSON-RPC calls one user may relay to the nodes in a minute (`POST
+    /// /v1/rpc/{network}`; a batch counts each call).
+    pub rpc_calls_per_minute: u32,
     /// Pending transactions one account may have at once; past it a broadcast is
     /// refused until some are mined (the receipt follower's work stays bounded).
     pub max_pending_per_account: u32,
@@ -140,6 +143,7 @@ impl Default for Settings {
             emails_per_app_per_minute: 60,
             emails_per_recipient_per_minute: 10,
             user_requests_per_minute: 300,
+            rpc_calls_per_minute: 600,
             max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
             email_requests_per_address: 20,
@@ -182,6 +186,7 @@ impl fmt::Debug for Settings {
             emails_per_app_per_minute,
             emails_per_recipient_per_minute,
             user_requests_per_minute,
+            rpc_calls_per_minute,
             max_pending_per_account,
             max_nfts_per_account,
             email_requests_per_address,
@@ -218,6 +223,7 @@ impl fmt::Debug for Settings {
                 emails_per_recipient_per_minute,
             )
             .field("user_requests_per_minute", user_requests_per_minute)
+            .field("rpc_calls_per_minute", rpc_calls_per_minute)
             .field("max_pending_per_account", max_pending_per_account)
             .field("max_nfts_per_account", max_nfts_per_account)
             .field("email_requests_per_address", email_requests_per_address)

@@ -9,6 +9,7 @@ mod external;
 mod identity;
 mod nfts;
 mod pin;
+mod relay;
 mod transactions;
 mod updates;
 
@@ -68,6 +69,8 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(transactions::prepare))
         .routes(routes!(transactions::list, transactions::broadcast))
         .routes(routes!(transactions::get_one))
+        // The chain read for the desktop's provider (no node URL on the device).
+        .routes(routes!(relay::rpc))
         // The desktop app's updates (no app key: public files).
         .routes(routes!(updates::file))
         .routes(routes!(updates::latest))
