@@ -5,6 +5,7 @@
 mod access;
 mod accounts;
 mod balances;
+mod calls;
 mod external;
 mod hardening;
 mod identity;
@@ -45,6 +46,7 @@ macro_rules! on_every_backend {
 
 on_every_backend!(
     relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,
+    calls::a_contract_call_is_prepared_with_what_it_moves_and_broadcast,
     hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
     hardening::what_takes_a_counter_or_cache_place_is_checked_first,
     hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,

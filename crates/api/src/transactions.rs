@@ -8,8 +8,12 @@
 //!   400 `InvalidParameters` for a bad address or amount, 400 `TransactionWouldFail`
 //!   with the revert reason when the simulation reverts (an amount over the balance
 //!   included), 403 `Forbidden` for another user's account, 502 when the node fails.
+//! - `POST /v1/transactions/prepare-call` [`PrepareCallRequest`] → [`PreparedCall`]:
+//!   any transaction from the caller's account (a contract call, an approval, an NFT
+//!   transfer), with what the node's simulation says it moves; 400
+//!   `TransactionWouldFail` when it would revert.
 //! - `POST /v1/transactions` [`BroadcastRequest`] → [`TransactionRecord`]: the
-//!   signed EIP-1559 transaction; 403 when its sender is not the caller's account,
+//!   signed EIP-1559 transaction (any but a deployment); 403 when its sender is not the caller's account,
 //!   400 when it is not for the account's network or does not decode, 502 with the
 //!   node's reason when the node refuses it. A transaction with the nonce of a
 //!   pending one replaces it (speed up, cancel).
@@ -99,6 +103,81 @@ pub struct PreparedTransaction {
     /// Whether the recipient has code: sending a coin or token to a contract
     /// often loses it.
     pub recipient_is_contract: bool,
+}
+
+/// `POST /v1/transactions/prepare-call`: any transaction from one of the caller's
+/// accounts (a contract call, an approval, an NFT transfer): `to`, `value` in wei
+/// and the call `data`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PrepareCallRequest {
+    pub account_id: String,
+    /// `0x` and 40 hex digits; mixed case must be the EIP-55 checksum.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
+    pub to: String,
+    /// Wei, decimal digits.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]{1,78}$"))]
+    pub value: String,
+    /// 0x-hex call data, at most 32 KiB.
+    #[cfg_attr(feature = "openapi", schema(pattern = "^0x([0-9a-fA-F]{2}){0,32768}$"))]
+    pub data: String,
+}
+
+/// What kind of asset moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum AssetKind {
+    Coin,
+    Erc20,
+    Erc721,
+    Erc1155,
+}
+
+/// Whether an asset leaves the account or arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeDirection {
+    In,
+    Out,
+}
+
+/// One movement of an asset to or from the account, as the node's simulation
+/// found it (the service's word: the device shows it as such).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct BalanceChange {
+    pub kind: AssetKind,
+    pub direction: ChangeDirection,
+    /// The token's contract (checksummed); absent for the coin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    /// An NFT's id (decimal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_id: Option<String>,
+    /// Smallest units (1 for an ERC-721 token).
+    pub amount: String,
+    /// The other side (checksummed).
+    pub counterparty: String,
+}
+
+/// A prepared transaction and, when the node can simulate it, what it moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PreparedCall {
+    pub transaction: PreparedTransaction,
+    /// What leaves and arrives at the account, from `eth_simulateV1`; absent when
+    /// the node cannot simulate (its estimate then showed no revert).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<BalanceChange>>,
 }
 
 /// `POST /v1/transactions`: a signed transaction, 0x-hex of its EIP-2718 bytes.

@@ -9,6 +9,7 @@ pub mod metadata;
 mod nfts;
 mod relay;
 pub mod safe_http;
+pub mod simulate;
 mod transactions;
 
 use std::time::Duration;

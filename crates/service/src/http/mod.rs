@@ -67,6 +67,7 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(pin::send_unlock_email))
         // Sending: prepared here, signed on the device, broadcast and followed here.
         .routes(routes!(transactions::prepare))
+        .routes(routes!(transactions::prepare_call))
         .routes(routes!(transactions::list, transactions::broadcast))
         .routes(routes!(transactions::get_one))
         // The chain read for the desktop's provider (no node URL on the device).

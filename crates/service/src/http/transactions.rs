@@ -3,8 +3,8 @@
 
 use axum::extract::State;
 use satchel_api::{
-    BroadcastRequest, PrepareRequest, PreparedTransaction, TransactionList, TransactionRecord,
-    WalletQuery,
+    BroadcastRequest, PrepareCallRequest, PrepareRequest, PreparedCall, PreparedTransaction,
+    TransactionList, TransactionRecord, WalletQuery,
 };
 
 use super::{Json, Path, Query, owned_wallet};
@@ -40,9 +40,39 @@ pub async fn prepare(
     Ok(axum::Json(sending::prepare(&state, &user, &request).await?))
 }
 
-/// Broadcast a transfer the device signed (EIP-2718 bytes of an EIP-1559
-/// transaction). Its sender must be the caller's account; a coin transfer or a
-/// `transfer` of one of the network's tokens. One with a pending one's nonce
+/// Prepare any transaction from one of the caller's accounts (a contract call,
+/// an approval, an NFT transfer): nonce, fee levels, gas, and what it would move
+/// to and from the account (the node's simulation; absent when the node cannot
+/// simulate). One that would revert, or cost more than the account holds, is
+/// refused with the reason.
+#[utoipa::path(
+    post,
+    path = "/v1/transactions/prepare-call",
+    request_body = PrepareCallRequest,
+    responses(
+        (status = 200, body = PreparedCall),
+        (status = 400, body = satchel_api::ApiErrorBody, description = "a bad address, value or data (InvalidParameters), or TransactionWouldFail with the reason"),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user asked too often (user_requests_per_minute)"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
+    ),
+    security(("appKey" = [], "accessToken" = []))
+)]
+pub async fn prepare_call(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Json(request): Json<PrepareCallRequest>,
+) -> ApiResult<axum::Json<PreparedCall>> {
+    per_user(&state, &user)?;
+    Ok(axum::Json(
+        sending::prepare_call(&state, &user, &request).await?,
+    ))
+}
+
+/// Broadcast a transaction the device signed (EIP-2718 bytes of an EIP-1559
+/// transaction). Its sender must be the caller's account and its chain the
+/// account's network's; a deployment is refused. One with a pending one's nonce
 /// and higher fees replaces it.
 #[utoipa::path(
     post,

@@ -18,24 +18,22 @@ use crate::state::{AppState, Network};
 /// The largest signed transaction accepted (a transfer is ~120 bytes).
 const MAX_RAW_BYTES: usize = 16 * 1024;
 
-/// What a signed transfer sends: (counterparty, token contract, amount).
+/// What a signed transaction sends, as Activity lists it: (counterparty, token
+/// contract, amount). A token transfer of one of the network's tokens is its
+/// recipient and amount; any other call is the contract called and the coin
+/// sent with it. Deployments are not broadcast.
 fn describe(network: &Network, tx: &TxEnvelope) -> ApiResult<(Address, Option<Address>, U256)> {
     let to = tx
         .to()
-        .ok_or_else(|| ApiError::bad_request("only transfers are broadcast, not deployments"))?;
-    if tx.input().is_empty() {
-        return Ok((to, None, tx.value()));
-    }
-    let call = transferCall::abi_decode(tx.input())
+        .ok_or_else(|| ApiError::bad_request("deployments are not broadcast"))?;
+    let token_transfer = transferCall::abi_decode(tx.input())
         .ok()
         .filter(|_| tx.value().is_zero())
-        .filter(|_| views::find_token(&network.config, &lower_hex(&to)).is_some())
-        .ok_or_else(|| {
-            ApiError::bad_request(
-                "only coin transfers and token transfers of this network's tokens are broadcast",
-            )
-        })?;
-    Ok((call.to, Some(to), call.amount))
+        .filter(|_| views::find_token(&network.config, &lower_hex(&to)).is_some());
+    Ok(match token_transfer {
+        Some(call) => (call.to, Some(to), call.amount),
+        None => (to, None, tx.value()),
+    })
 }
 
 /// `POST /v1/transactions`: checks a signed transfer is the caller's own

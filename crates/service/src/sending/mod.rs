@@ -26,7 +26,7 @@ mod prepare;
 pub use activity::{activity, transaction};
 pub use broadcast::broadcast;
 pub use follow::follow_forever;
-pub use prepare::prepare;
+pub use prepare::{prepare, prepare_call};
 
 use satchel_api::{RestErrorCode, TransactionDirection, TransactionRecord, TransactionStatus};
 

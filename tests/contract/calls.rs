@@ -1,0 +1,161 @@
+//! Any transaction from the caller's own account (#23's contract calls, NFT
+//! transfers, approvals): the service prepares it with what the node's
+//! simulation says it moves, refuses one that would revert, and broadcasts the
+//! device's signature of it; the chain then holds exactly that.
+
+use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
+use alloy::eips::eip2718::Encodable2718;
+use alloy::network::TxSignerSync;
+use alloy::primitives::{Address, Bytes, TxKind, U256};
+use alloy::sol_types::SolCall;
+use serde_json::{Value, json};
+
+use satchel_tests::{Backend, Stack, User, send};
+
+alloy::sol! {
+    function transfer(address to, uint256 amount) returns (bool);
+    function safeTransferFrom(address from, address to, uint256 tokenId);
+    function ownerOf(uint256 tokenId) returns (address);
+}
+
+async fn post(stack: &Stack, user: &User, path: &str, body: Value) -> (reqwest::StatusCode, Value) {
+    let request = stack
+        .http
+        .post(stack.url(path))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop_rest_api")
+        .bearer_auth(&user.token)
+        .json(&body);
+    send(request).await
+}
+
+fn hex(data: &[u8]) -> String {
+    format!("0x{}", alloy::hex::encode(data))
+}
+
+/// The prepared transaction signed by the user's key, at the normal fee.
+fn signed(user: &User, prepared: &Value) -> String {
+    let number = |v: &Value| v.as_u64().expect("a number");
+    let wei = |v: &Value| v.as_str().expect("wei").parse::<u128>().expect("wei");
+    let mut tx = TxEip1559 {
+        chain_id: number(&prepared["chainId"]),
+        nonce: number(&prepared["nonce"]),
+        gas_limit: number(&prepared["gasLimit"]),
+        max_fee_per_gas: wei(&prepared["fees"]["normal"]["maxFeePerGas"]),
+        max_priority_fee_per_gas: wei(&prepared["fees"]["normal"]["maxPriorityFeePerGas"]),
+        to: TxKind::Call(
+            prepared["to"]
+                .as_str()
+                .expect("to")
+                .parse()
+                .expect("address"),
+        ),
+        value: prepared["value"]
+            .as_str()
+            .expect("value")
+            .parse()
+            .expect("wei"),
+        access_list: Default::default(),
+        input: Bytes::from(
+            alloy::hex::decode(prepared["data"].as_str().expect("data")).expect("hex"),
+        ),
+    };
+    let signature = user.signer.sign_transaction_sync(&mut tx).expect("signed");
+    let envelope: TxEnvelope = tx.into_signed(signature).into();
+    hex(&envelope.encoded_2718())
+}
+
+pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.receipt_poll_ms = 200).await;
+    let ada = stack.user("ada@example.com").await;
+    let bob = Address::repeat_byte(0xb0);
+    stack.demo.fund(ada.address()).await.expect("funded");
+    let pal = stack
+        .demo
+        .mint_pal(ada.address(), "Pal #3", "#123456")
+        .await
+        .expect("minted");
+    let account = crate::first_account_id(&stack, &ada).await;
+    let prepare = |to: Address, data: Vec<u8>| {
+        post(
+            &stack,
+            &ada,
+            "/v1/transactions/prepare-call",
+            json!({"accountId": account, "to": to, "value": "0", "data": hex(&data)}),
+        )
+    };
+
+    // A token transfer as a call: 2 DUSD leave for Bob, and nothing else moves.
+    let (status, body) = prepare(
+        stack.demo.dollar6,
+        transferCall {
+            to: bob,
+            amount: U256::from(2_000_000u64),
+        }
+        .abi_encode(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["changes"],
+        json!([{"kind": "erc20", "direction": "out", "contract": stack.demo.dollar6.to_checksum(None),
+                "amount": "2000000", "counterparty": bob.to_checksum(None)}]),
+        "{body}"
+    );
+    // Someone else's NFT: the call would revert, and is refused before signing.
+    let (status, body) = prepare(
+        stack.demo.pals,
+        safeTransferFromCall {
+            from: bob,
+            to: ada.address(),
+            tokenId: pal,
+        }
+        .abi_encode(),
+    )
+    .await;
+    assert_eq!(
+        (status.as_u16(), body["code"].clone()),
+        (400, "TransactionWouldFail".into()),
+        "{body}"
+    );
+
+    // The NFT to Bob: the simulation shows it leaving; signed and broadcast, it
+    // is Bob's on chain.
+    let call = safeTransferFromCall {
+        from: ada.address(),
+        to: bob,
+        tokenId: pal,
+    }
+    .abi_encode();
+    let (status, body) = prepare(stack.demo.pals, call).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["changes"][0]["kind"], "erc721", "{body}");
+    assert_eq!(body["changes"][0]["tokenId"], pal.to_string());
+    assert_eq!(body["changes"][0]["direction"], "out");
+    let raw = signed(&ada, &body["transaction"]);
+    let (status, record) = post(
+        &stack,
+        &ada,
+        "/v1/transactions",
+        json!({"accountId": account, "raw": raw}),
+    )
+    .await;
+    assert_eq!(status, 200, "{record}");
+    let owner: Value = stack
+        .http
+        .post(stack.anvil.url.clone())
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [
+            {"to": stack.demo.pals, "data": hex(&ownerOfCall { tokenId: pal }.abi_encode())}, "latest"]}))
+        .send()
+        .await
+        .expect("anvil")
+        .json()
+        .await
+        .expect("json");
+    let owner = owner["result"].as_str().expect("an owner");
+    assert!(
+        owner.to_lowercase().ends_with(&format!("{bob:x}")),
+        "{owner} is Bob"
+    );
+}
