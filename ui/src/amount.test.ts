@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // The cases the app's own parser runs too (crates/sdk/src/mapping.rs).
-import cases from '../../crates/sdk/src/amount_cases.json';
+import cases from '../../crates/chain/src/units_cases.json';
 import { MAX_UINT256, formatUnits, parseUnits } from './amount';
 
 interface Case {

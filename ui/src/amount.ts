@@ -1,7 +1,7 @@
 // Amounts as the person types them and as the app sends them: exact decimal
 // strings and integers in the smallest unit (wei), never floating point. The rule
 // is the app's own (crates/sdk/src/mapping.rs `parse_units`); both run the cases in
-// crates/sdk/src/amount_cases.json.
+// crates/chain/src/units_cases.json.
 
 export type AmountError = 'NotANumber' | 'TooManyDecimals' | 'TooLarge';
 export type ParsedAmount = { ok: true; value: bigint } | { ok: false; error: AmountError };

@@ -11,6 +11,7 @@ mod relay;
 pub mod safe_http;
 pub mod simulate;
 mod transactions;
+pub mod units;
 
 use std::time::Duration;
 

@@ -9,72 +9,25 @@ use satchel_api::{
 
 use crate::error::SdkError;
 
-/// Scales an integer amount in smallest units by `decimals` into an exact decimal
-/// string: `("1500000000000000000", 18)` is `"1.5"`. No floating point, any size.
+/// Scales an integer amount in smallest units (as the service sends it) by
+/// `decimals` into an exact decimal string (`satchel_chain::units`): `(
+/// "1500000000000000000", 18)` is `"1.5"`. A malformed amount is the service's
+/// fault, and said so.
 pub fn format_units(amount: &str, decimals: u32) -> Result<String, SdkError> {
-    let digits = amount.trim_start_matches('0');
-    if !amount.bytes().all(|b| b.is_ascii_digit()) || amount.is_empty() {
-        return Err(SdkError::service(
+    let malformed = || {
+        SdkError::service(
             ServiceErrorCode::ApiRequestError,
             format!("the service sent a malformed amount {amount:?}"),
-        ));
+        )
+    };
+    if amount.is_empty() || !amount.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(malformed());
     }
-    let decimals = decimals as usize;
-    let padded = format!("{digits:0>width$}", width = decimals + 1);
-    let (whole, fraction) = padded.split_at(padded.len() - decimals);
-    let fraction = fraction.trim_end_matches('0');
-    Ok(if fraction.is_empty() {
-        whole.to_owned()
-    } else {
-        format!("{whole}.{fraction}")
-    })
+    let value: alloy::primitives::U256 = amount.parse().map_err(|_| malformed())?;
+    Ok(satchel_chain::units::format_units(value, decimals))
 }
 
-/// Why an amount a person typed is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AmountError {
-    /// Empty, a sign, an exponent, spaces inside, a second point, any letter.
-    NotANumber,
-    /// More digits after the point than the coin has decimals.
-    TooManyDecimals,
-    /// More than a 256-bit integer holds.
-    TooLarge,
-}
-
-impl AmountError {
-    pub fn message(self, decimals: u32) -> String {
-        match self {
-            Self::NotANumber => {
-                "enter the amount as digits with at most one point, like 0.5".into()
-            }
-            Self::TooManyDecimals => format!("at most {decimals} digits after the point"),
-            Self::TooLarge => "that amount is too large".into(),
-        }
-    }
-}
-
-/// Parses an amount typed in whole units (`"0.1"` ether) into the integer in
-/// smallest units (`100000000000000000` wei), exactly: digits with at most one
-/// point, at most `decimals` of them after it; no sign, exponent or grouping.
-/// The page applies the same rule (`ui/src/amount.ts`); both run the cases in
-/// `amount_cases.json`.
-pub fn parse_units(text: &str, decimals: u32) -> Result<alloy::primitives::U256, AmountError> {
-    let text = text.trim();
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
-        return Err(AmountError::NotANumber);
-    }
-    if fraction.len() > decimals as usize {
-        return Err(AmountError::TooManyDecimals);
-    }
-    let scaled = format!("{whole}{fraction:0<width$}", width = decimals as usize);
-    let scaled = scaled.trim_start_matches('0');
-    if scaled.is_empty() {
-        return Ok(alloy::primitives::U256::ZERO);
-    }
-    scaled.parse().map_err(|_| AmountError::TooLarge)
-}
+pub use satchel_chain::units::{AmountError, parse_units};
 
 /// The `ServiceAccount` an accounts-list entry names.
 pub fn service_account(account: &Account) -> ServiceAccount {
@@ -339,34 +292,5 @@ mod tests {
         assert!(network_selected(Some(&filter), "base"));
         assert!(!network_selected(Some(&filter), "ethereum"));
         assert!(network_selected(None, "ethereum"));
-    }
-
-    #[test]
-    fn typed_amounts_parse_exactly_as_the_page_parses_them() {
-        #[derive(serde::Deserialize)]
-        struct Case {
-            text: String,
-            decimals: u32,
-            /// The smallest-unit integer, or the refusal's name.
-            expect: String,
-        }
-        let cases: Vec<Case> =
-            serde_json::from_str(include_str!("amount_cases.json")).expect("cases");
-        assert!(cases.len() > 10);
-        for case in cases {
-            let got = match parse_units(&case.text, case.decimals) {
-                Ok(value) => value.to_string(),
-                Err(e) => format!("{e:?}"),
-            };
-            assert_eq!(
-                got, case.expect,
-                "{:?} at {} decimals",
-                case.text, case.decimals
-            );
-            if let Ok(value) = parse_units(&case.text, case.decimals) {
-                let back = format_units(&value.to_string(), case.decimals).expect("formats");
-                assert_eq!(parse_units(&back, case.decimals), Ok(value), "round trip");
-            }
-        }
     }
 }

@@ -50,16 +50,7 @@ fn parse_amount(text: &str) -> ApiResult<U256> {
 /// An integer amount in whole units for a message: `1500000000000000000` at 18
 /// decimals is `1.5`.
 fn in_units(value: U256, decimals: u32) -> String {
-    let digits = value.to_string();
-    let decimals = decimals as usize;
-    let padded = format!("{digits:0>width$}", width = decimals + 1);
-    let (whole, fraction) = padded.split_at(padded.len() - decimals);
-    let fraction = fraction.trim_end_matches('0');
-    if fraction.is_empty() {
-        whole.to_owned()
-    } else {
-        format!("{whole}.{fraction}")
-    }
+    satchel_chain::units::format_units(value, decimals)
 }
 
 /// Slow, normal and fast caps over the market; for a replacement, each at least
