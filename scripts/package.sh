@@ -10,7 +10,10 @@
 #   scripts/package.sh [--debug] [--bundles deb,rpm,appimage] [--out DIR]
 #                      [--defaults FILE] [--service-url URL] [--app-id ID]
 #                      [--app-key KEY] [--app-domain DOMAIN]
-#                      [--updater-pubkey KEY|FILE] [--no-compare]
+#                      [--updater-pubkey KEY|FILE] [--no-compare] [--ui-built]
+#
+# --ui-built: ui/dist is already built (the test command builds it once), so the
+# Tauri CLI does not build the pages again.
 #
 # With TAURI_SIGNING_PRIVATE_KEY (and TAURI_SIGNING_PRIVATE_KEY_PASSWORD) in the
 # environment, each package also gets the .sig the updater checks (createUpdaterArtifacts).
@@ -34,6 +37,7 @@ target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 out="$target_dir/packages"
 compare=1
+ui_built=0
 declare -A baked=()
 
 read_defaults() {
@@ -65,6 +69,7 @@ while [ $# -gt 0 ]; do
     --app-domain) baked[SATCHEL_APP_DOMAIN]=${2:?}; shift ;;
     --updater-pubkey) baked[SATCHEL_UPDATER_PUBKEY]=${2:?}; shift ;;
     --no-compare) compare=0 ;;
+    --ui-built) ui_built=1 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
   esac
@@ -106,6 +111,10 @@ config=()
 if [ -n "${TAURI_SIGNING_PRIVATE_KEY:-}" ]; then
   [ -n "$SATCHEL_UPDATER_PUBKEY" ] || die "TAURI_SIGNING_PRIVATE_KEY is set: give the matching --updater-pubkey too"
   config=(--config "{\"bundle\":{\"createUpdaterArtifacts\":true},\"plugins\":{\"updater\":{\"pubkey\":\"$SATCHEL_UPDATER_PUBKEY\"}}}")
+fi
+if [ "$ui_built" = 1 ]; then
+  [ -f ui/dist/index.html ] || die "--ui-built, but ui/dist has no index.html"
+  config+=(--config '{"build":{"beforeBuildCommand":""}}')
 fi
 
 bundle_dir=$target_dir/$profile/bundle

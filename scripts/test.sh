@@ -4,12 +4,34 @@
 # PostgreSQL server this script starts (and stops) itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step's duration, printed at the end (the test command's own cost).
+step_names=() step_secs=() current_step="" step_started=$SECONDS
+end_step() {
+  if [ -n "$current_step" ]; then
+    step_names+=("$current_step")
+    step_secs+=($((SECONDS - step_started)))
+  fi
+  current_step=""
+}
+step() { end_step; current_step=$1; step_started=$SECONDS; printf '\n== %s\n' "$*"; }
+print_times() {
+  end_step
+  printf '\nstep times (s):\n'
+  local i
+  for i in "${!step_names[@]}"; do
+    printf '%6d  %s\n' "${step_secs[$i]}" "${step_names[$i]%%:*}"
+  done
+  printf '%6d  in all\n' "$SECONDS"
+}
+
+step "set-up: system and npm packages, tauri-driver (scripts/setup.sh)"
+scripts/setup.sh
 
 step "format, lints and the UI type check"
 cargo fmt --all -- --check
+# The one type check and the one Vite build of the run (the packaging test
+# packages this ui/dist as it is).
 npm --prefix ui run --silent typecheck
 npm --prefix ui run --silent lint
 npm --prefix ui run --silent build >/dev/null
@@ -20,7 +42,7 @@ results=$(mktemp /tmp/satchel-results.XXXXXX)
 npm --prefix ui test --silent -- --reporter=default 2>&1 | tee "$results"
 
 step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
-SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench rest
+SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench rest
 
 step "the OpenAPI document against the service: Schemathesis, every check (scripts/schemathesis.sh)"
 if [ "${SATCHEL_SKIP_SCHEMATHESIS:-}" = 1 ]; then echo "skipped: schemathesis"; else scripts/schemathesis.sh; fi
@@ -39,10 +61,10 @@ trap stop_pg EXIT
 export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
 
 step "the scale benchmark's smoke run, both engines (figures: cargo bench -p satchel-tests --bench scale)"
-SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench scale
+SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench scale
 
 step "the NFT indexer benchmark's smoke run: 5 s of mints, every listing checked against the receipts (figures: cargo bench -p satchel-tests --bench indexer)"
-SATCHEL_BENCH_QUICK=1 cargo test -p satchel-tests --locked --bench indexer
+SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench indexer
 
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A test
@@ -58,14 +80,17 @@ dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   cargo test --workspace --locked
   # The desktop benchmark, once and unoptimised, so it keeps working (figures:
-  # scripts/perf.sh).
+  # scripts/perf.sh). The minimal window is built with its own features
+  # (tauri without the features of the app), or it would not be the minimal one.
   cargo build --locked -p satchel-minimal-window
-  SATCHEL_BENCH_QUICK=1 cargo test --locked -p satchel --bench desktop
+  SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench desktop
 ' 2> >(grep -v "Failed to set fd limit" >&2) | tee -a "$results"
 rm -rf "$keyring_home"
 
 step "Wepin's own web client (@wepin/fetch-js) against the service, real and localhost domains (scripts/interop.sh)"
 if [ "${SATCHEL_SKIP_INTEROP:-}" = 1 ]; then echo "skipped: interop"; else scripts/interop.sh; fi
+
+print_times
 
 # One closing line for the whole run: cargo's test binaries and Vitest's (the
 # last runner to print is a doc-test binary with nothing in it, which says

@@ -101,12 +101,40 @@ async fn updater_key() -> anyhow::Result<PathBuf> {
     Ok(key)
 }
 
+/// The test build of the app, kept aside while `tauri build --debug` writes the
+/// packaged build to the same path (`target/debug/satchel`), and put back when
+/// dropped: the desktop UI tests, which run after this one, drive the test build.
+struct TestBuildAside {
+    path: PathBuf,
+    aside: PathBuf,
+}
+
+impl TestBuildAside {
+    fn keep(path: &Path) -> anyhow::Result<Self> {
+        let aside = path.with_extension("test-build");
+        std::fs::copy(path, &aside).with_context(|| format!("cannot copy {}", path.display()))?;
+        Ok(Self {
+            path: path.to_owned(),
+            aside,
+        })
+    }
+}
+
+impl Drop for TestBuildAside {
+    fn drop(&mut self) {
+        if let Err(e) = std::fs::rename(&self.aside, &self.path) {
+            eprintln!("the test build of satchel was not put back: {e}");
+        }
+    }
+}
+
 /// `scripts/package.sh --debug`, the .deb only, into `out`.
 async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
+    let _test_build = TestBuildAside::keep(Path::new(env!("CARGO_BIN_EXE_satchel")))?;
     run(
         "scripts/package.sh",
         Command::new(repository().join("scripts/package.sh"))
-            .args(["--debug", "--bundles", "deb", "--no-compare", "--out"])
+            .args(["--debug", "--bundles", "deb", "--no-compare", "--ui-built", "--out"])
             .arg(out)
             .arg("--updater-pubkey")
             .arg(pubkey)
