@@ -134,7 +134,14 @@ async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
     run(
         "scripts/package.sh",
         Command::new(repository().join("scripts/package.sh"))
-            .args(["--debug", "--bundles", "deb", "--no-compare", "--ui-built", "--out"])
+            .args([
+                "--debug",
+                "--bundles",
+                "deb",
+                "--no-compare",
+                "--ui-built",
+                "--out",
+            ])
             .arg(out)
             .arg("--updater-pubkey")
             .arg(pubkey)
