@@ -3,8 +3,7 @@
 //! logout, every error of the e-mail methods from a request that causes it, an
 //! unverified sign-up that gives way to the address's owner, and the password
 //! reset by e-mail link.
-//!
-//! Over 400 lines: every error of the identity methods from a real request.
+//! Every error of the identity methods comes from a real request that causes it.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,8 +3,7 @@
 //! compared (pauses, the lock and its e-mail link), a reset signed with the
 //! wallet's key, and what the database alone holds. Proofs and shares are
 //! arbitrary 32-byte values: to the service they are opaque.
-//!
-//! Over 400 lines: every refusal of the wallet-key protocol, each a case a client can meet.
+//! Every refusal of the wallet-key protocol is a case a client can meet.
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,6 @@
 //! The widget core against the real service and chain: the life cycle from init to
 //! finalize, register with a PIN, accounts, balances, NFTs and the refresh cooldown.
-//!
-//! Over 400 lines: the widget's life cycle end to end, with the proxy that loses answers.
+//! The proxy that loses answers stands in for a network that drops them.
 
 use std::sync::Arc;
 

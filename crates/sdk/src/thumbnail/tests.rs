@@ -1,5 +1,5 @@
-//! Over 400 lines: the crafted pictures (bombs by header, nesting, copies,
-//! markers, entities) each need their own bytes.
+//! The thumbnail guard's tests: crafted pictures (bombs by header, nesting,
+//! copies, markers, entities), each with bytes of its own.
 
 use super::*;
 

@@ -1,5 +1,5 @@
-//! Over 400 lines: one flow, quote → review → sign → broadcast, and the checks
-//! on what the service quotes. Replacements (speed up, cancel) are in
+//! Sending on the device: one flow, quote → review → sign → broadcast, and the
+//! checks on what the service quotes. Replacements (speed up, cancel) are in
 //! `replace.rs`, the activity in `activity.rs`, the page's types in `types.rs`.
 //!
 //! Sending: the page asks for a quote (the service prepares nonce, fees and gas
