@@ -75,8 +75,10 @@ pub struct Browser {
     _profile: tempfile::TempDir,
 }
 
-/// `work`, a WebDriver call, given [`PATIENCE`] to answer.
-async fn bounded<T>(
+/// `work`, a WebDriver call, given [`PATIENCE`] to answer: a hung driver fails
+/// with what it was doing instead of hanging its caller. The one copy, for the
+/// browser here and the desktop UI tests' harness.
+pub async fn bounded<T>(
     what: &str,
     work: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
 ) -> anyhow::Result<T> {

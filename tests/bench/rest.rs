@@ -17,13 +17,8 @@ use satchel_devstack::demo::DemoToken;
 use satchel_devstack::{Anvil, Demo, RunningService};
 use satchel_service::config::TokenConfig;
 use satchel_service::db::{NewAccount, StoredNft};
+use satchel_tests::load::{self, CONNECTIONS, Load, ms};
 use satchel_tests::{Backend, Stack};
-
-#[allow(dead_code)] // the scale benchmark uses all of it
-#[path = "load.rs"]
-mod load;
-
-use load::{CONNECTIONS, Load, ms};
 
 /// `path` with the same headers on every request, for `time`.
 async fn load_path(

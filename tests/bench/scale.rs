@@ -19,12 +19,9 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom as _;
 use satchel_devstack::{Anvil, Demo, RunningService};
 
-use load::{Load, Target, load, load_spread, ms};
 use satchel_service::{Settings, admin};
+use satchel_tests::load::{Load, Target, load, load_spread, ms};
 use sqlx::Connection as _;
-
-#[path = "load.rs"]
-mod load;
 
 const ACCOUNTS_PER_USER: u64 = 10;
 

@@ -2,6 +2,9 @@
 //! demo contracts, its own database (a SQLite file in a fresh folder, or a fresh
 //! PostgreSQL database) and its own service on a free port.
 
+/// The benchmarks' load: keep-alive connections asking for targets in turn.
+pub mod load;
+
 use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::StatusCode;

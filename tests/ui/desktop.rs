@@ -12,8 +12,10 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use tokio::io::AsyncBufReadExt as _;
 use tokio::process::{Child, Command};
 
-/// How long a page may take to show what a step waits for.
-pub const PATIENCE: Duration = Duration::from_secs(30);
+/// How long a page may take to show what a step waits for (the same patience
+/// as the local stack's browser).
+pub use satchel_devstack::browser::PATIENCE;
+use satchel_devstack::browser::bounded;
 
 /// How long the app may take to start and show its window in a new session.
 const START_PATIENCE: Duration = Duration::from_secs(120);
@@ -297,18 +299,6 @@ pub struct App {
     shots: PathBuf,
     /// The virtual display the app's window is on.
     display: String,
-}
-
-/// `work`, a WebDriver call, given [`PATIENCE`] to answer: a hung driver fails
-/// the test with what it was doing instead of hanging it.
-async fn bounded<T>(
-    what: &str,
-    work: impl std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
-) -> anyhow::Result<T> {
-    tokio::time::timeout(PATIENCE, work)
-        .await
-        .map_err(|_| anyhow::anyhow!("WebDriver did not answer within {PATIENCE:?}: {what}"))?
-        .with_context(|| what.to_owned())
 }
 
 impl App {
