@@ -31,6 +31,10 @@ struct Args {
     /// by `node`) and the example app backend: e-mail logins only.
     #[arg(long)]
     no_identity_providers: bool,
+    /// The service's database: a fresh `postgres://` one, say; default a SQLite
+    /// file in the data folder.
+    #[arg(long)]
+    database_url: Option<String>,
 }
 
 /// Ctrl-C, or the SIGTERM a script's `kill` sends: either stops the stack cleanly,
@@ -85,6 +89,7 @@ async fn main() -> anyhow::Result<()> {
         service_port: args.service_port,
         domain: args.domain,
         identity_providers: !args.no_identity_providers,
+        database_url: args.database_url,
     })
     .await?;
     for address in &args.fund {

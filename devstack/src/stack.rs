@@ -34,6 +34,8 @@ pub struct StackOptions {
     /// `node` with the npm packages of `devstack/`) and the example backend, and
     /// register them with the demo app.
     pub identity_providers: bool,
+    /// The service's database; `None`: a SQLite file in `data_dir`.
+    pub database_url: Option<String>,
 }
 
 impl StackOptions {
@@ -46,6 +48,7 @@ impl StackOptions {
             service_port: 0,
             domain: "localhost".into(),
             identity_providers: true,
+            database_url: None,
         }
     }
 }
@@ -102,6 +105,7 @@ impl LocalStack {
         let address = listener.local_addr()?;
         let settings = Settings {
             bind: address,
+            database_url: options.database_url.clone(),
             data_dir: data_dir.clone(),
             public_url: format!("http://{address}/").parse()?,
             networks: vec![demo.network_config("anvil")],

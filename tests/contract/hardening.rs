@@ -329,3 +329,20 @@ pub async fn the_receipt_follower_reads_the_least_recently_read_first(backend: B
 fn hex_byte(n: u8) -> String {
     format!("{n:02x}")
 }
+
+pub async fn an_id_with_a_nul_character_names_nothing_on_every_engine(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let ada = stack.user("ada@example.com").await;
+    // PostgreSQL cannot even compare such text: still no 500, but what it is.
+    let (status, body) = stack
+        .get(
+            &format!("/v1/account?userId={}&walletId=%00x", ada.user_id),
+            &ada.token,
+        )
+        .await;
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = stack.get("/v1/wallets/a%00b/pin", &ada.token).await;
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = stack.get("/v1/transactions/0x%00", &ada.token).await;
+    assert_eq!(status, 404, "{body}");
+}

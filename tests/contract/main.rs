@@ -52,6 +52,7 @@ on_every_backend!(
     hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,
     hardening::activity_keeps_no_zero_or_dust_transfers,
     hardening::sign_up_floods_leave_room_for_password_resets,
+    hardening::an_id_with_a_nul_character_names_nothing_on_every_engine,
     hardening::an_account_keeps_a_bounded_number_of_pending_transactions,
     hardening::the_receipt_follower_reads_the_least_recently_read_first,
     accounts::accounts_list_native_then_token_entries_field_by_field,

@@ -182,6 +182,8 @@ impl From<DbError> for ApiError {
                 RestErrorCode::Conflict,
                 "already exists",
             ),
+            // Nothing stored is named by it (an id with a NUL character).
+            DbError::Unstorable => Self::not_found("record"),
             other => Self::internal(other),
         }
     }

@@ -86,6 +86,17 @@ async fn serve(mut stream: TcpStream, state: String) -> Option<Result<String, Sd
         answer(&mut stream, "404 Not Found", None).await;
         return None;
     };
+    // A callback with another state did not come from this login's browser tab
+    // (any program on this computer can reach the port): it ends nothing, and
+    // the login goes on waiting for its own.
+    if !state_matches(query, &state) {
+        let refused = page(
+            "Not this login",
+            "This page did not start the login the app is waiting for; nothing was signed in.",
+        );
+        answer(&mut stream, "400 Bad Request", Some(&refused)).await;
+        return None;
+    }
     let outcome = judge(query, &state);
     let page = match &outcome {
         Ok(_) => page(
@@ -145,6 +156,14 @@ fn callback_query(head: &str) -> Option<&str> {
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     (path == "/callback").then_some(query)
+}
+
+/// Whether a callback's query carries this login's `state` (compared in
+/// constant time).
+fn state_matches(query: &str, state: &str) -> bool {
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(name, _)| name == "state")
+        .is_some_and(|(_, got)| bool::from(got.as_bytes().ct_eq(state.as_bytes())))
 }
 
 /// What a callback's query means for the login: the code, or why there is none.
@@ -331,6 +350,16 @@ mod tests {
         assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
         let answer = exchange(port, b"GET /robots.txt HTTP/1.1\r\nHost: x\r\n\r\n").await;
         assert!(answer.starts_with("HTTP/1.1 404 "), "{answer}");
+        // Another program's callback, with a state of its own or none: refused,
+        // and the login goes on waiting.
+        for forged in [
+            &b"GET /callback?state=x&code=evil HTTP/1.1\r\nHost: x\r\n\r\n"[..],
+            &b"GET /callback?error=access_denied HTTP/1.1\r\nHost: x\r\n\r\n"[..],
+        ] {
+            let answer = exchange(port, forged).await;
+            assert!(answer.starts_with("HTTP/1.1 400 "), "{answer}");
+        }
+        assert!(!waiting.is_finished(), "a forged callback ends nothing");
         let answer = exchange(
             port,
             b"GET /callback?state=s&code=c0de HTTP/1.1\r\nHost: x\r\n\r\n",

@@ -44,10 +44,24 @@ pub use wallets::{AccountRow, NewAccount, TokenRow, WalletRead};
 pub enum DbError {
     #[error("already exists")]
     Conflict,
+    /// A value no column can hold (text with a NUL character, which PostgreSQL
+    /// refuses): so nothing stored is named by it.
+    #[error("a value no record can hold")]
+    Unstorable,
     #[error(transparent)]
-    Sqlx(#[from] sqlx::Error),
+    Sqlx(sqlx::Error),
     #[error(transparent)]
     Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            // PostgreSQL's "invalid byte sequence": text with a NUL character.
+            sqlx::Error::Database(db) if db.code().as_deref() == Some("22021") => Self::Unstorable,
+            _ => Self::Sqlx(e),
+        }
+    }
 }
 
 impl DbError {
@@ -55,7 +69,7 @@ impl DbError {
     fn from_write(e: sqlx::Error) -> Self {
         match &e {
             sqlx::Error::Database(db) if db.is_unique_violation() => Self::Conflict,
-            _ => Self::Sqlx(e),
+            _ => e.into(),
         }
     }
 }
