@@ -14,6 +14,7 @@
 # temporary folder (the stack's log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/stack.sh
 
 command -v node >/dev/null && command -v npm >/dev/null || {
   echo "interop.sh: Node.js and npm are needed (or set SATCHEL_SKIP_INTEROP=1 to skip)" >&2
@@ -24,45 +25,28 @@ started=$SECONDS
 (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 
 cargo build --locked --quiet -p satchel-service -p satchel-devstack
-target_dir=$(cargo metadata --format-version 1 --no-deps |
-  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')
-service_bin="$target_dir/debug/satchel-service"
-devstack_bin="$target_dir/debug/satchel-devstack"
+service_bin="$(target_dir)/debug/satchel-service"
 
 work=$(mktemp -d /tmp/satchel-interop.XXXXXX)
-stack_pid=
-stop_stack() {
-  if [ -n "$stack_pid" ]; then
-    kill "$stack_pid" 2>/dev/null || true
-    wait "$stack_pid" 2>/dev/null || true
-  fi
+finish() {
+  stack_stop
   if [ "${SATCHEL_INTEROP_KEEP:-}" = 1 ]; then
     echo "interop.sh: kept $work"
   else
     rm -rf "$work"
   fi
 }
-trap stop_stack EXIT
+trap finish EXIT
 
 # One wallet address per app, each given what a demo wallet gets.
 address_real=0x0000000000000000000000000000000000001e01
 address_local=0x0000000000000000000000000000000000001e02
 data="$work/stack"
 # Port 0: the stack picks free ports and writes the service's URL into app.env.
-"$devstack_bin" --data-dir "$data" --anvil-port 0 --service-port 0 --domain localhost \
-  --fund "$address_real" --fund "$address_local" >"$work/stack.log" 2>&1 &
-stack_pid=$!
-for _ in $(seq 600); do
-  grep -q 'local stack is up' "$work/stack.log" 2>/dev/null && break
-  kill -0 "$stack_pid" 2>/dev/null || { cat "$work/stack.log" >&2; exit 1; }
-  sleep 0.2
-done
-grep -q 'local stack is up' "$work/stack.log" || {
-  echo "interop.sh: the local stack did not start" >&2
-  cat "$work/stack.log" >&2
-  exit 1
-}
-env_value() { sed -n "s/^$1=//p" "$data/app.env"; }
+stack_start "$data" "$work/stack.log" --anvil-port 0 --service-port 0 --domain localhost \
+  --fund "$address_real" --fund "$address_local"
+stack_wait "$work/stack.log"
+env_value() { stack_env "$data" "$1"; }
 value_of() { sed -n "s/^$1=//p"; }
 admin() { "$service_bin" --config "$data/service.toml" admin "$@" 2>>"$work/admin.log"; }
 base_url=$(env_value SATCHEL_SERVICE_URL)

@@ -33,8 +33,8 @@ profile=release
 debug_flag=()
 bundles=deb,rpm,appimage
 # Cargo's target folder (CARGO_TARGET_DIR when set): where the bundles land.
-target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+. "$root/scripts/lib/stack.sh"
+target_dir=$(target_dir)
 out="$target_dir/packages"
 compare=1
 ui_built=0
