@@ -264,7 +264,7 @@ async fn serves_a_signed_update(stack: &LocalStack, key: &Path) -> anyhow::Resul
     run(
         "tauri signer sign",
         Command::new(tauri_cli())
-            .args(["signer", "sign", "--password", ""])
+            .args(["signer", "sign", "--password", "", "--app-version", UPDATE])
             .arg("--private-key-path")
             .arg(key)
             .arg(&package)
