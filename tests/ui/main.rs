@@ -301,6 +301,15 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
 const RECIPIENT: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 async fn anvil(stack: &LocalStack, method: &str, params: serde_json::Value) -> anyhow::Result<()> {
+    anvil_answer(stack, method, params).await.map(drop)
+}
+
+/// What anvil answers `method` with.
+async fn anvil_answer(
+    stack: &LocalStack,
+    method: &str,
+    params: serde_json::Value,
+) -> anyhow::Result<serde_json::Value> {
     let answer: serde_json::Value = reqwest::Client::new()
         .post(stack.anvil.url.clone())
         .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
@@ -309,7 +318,31 @@ async fn anvil(stack: &LocalStack, method: &str, params: serde_json::Value) -> a
         .json()
         .await?;
     anyhow::ensure!(answer.get("error").is_none(), "{method}: {answer}");
-    Ok(())
+    Ok(answer["result"].clone())
+}
+
+/// A hex quantity of an answer, as a number.
+fn quantity(value: &serde_json::Value) -> anyhow::Result<alloy::primitives::U256> {
+    let text = value.as_str().unwrap_or_default();
+    Ok(alloy::primitives::U256::from_str_radix(
+        text.trim_start_matches("0x"),
+        16,
+    )?)
+}
+
+/// An address's ether on the chain, in wei.
+async fn chain_balance(
+    stack: &LocalStack,
+    address: &str,
+) -> anyhow::Result<alloy::primitives::U256> {
+    quantity(
+        &anvil_answer(
+            stack,
+            "eth_getBalance",
+            serde_json::json!([address, "latest"]),
+        )
+        .await?,
+    )
 }
 
 /// Send from the wallet page: the form with its fee and total, the review with
@@ -336,6 +369,10 @@ async fn sends_ether_and_follows_it_to_the_block(
     .await?;
     app.type_into("#send-pin", PIN).await?;
     app.shot("05d-confirm").await?;
+    let (sender_before, recipient_before) = (
+        chain_balance(stack, address).await?,
+        chain_balance(stack, RECIPIENT).await?,
+    );
     // The chain holds the next block, so the pending state can be seen.
     anvil(stack, "evm_setAutomine", serde_json::json!([false])).await?;
     app.click("#send-pin-submit").await?;
@@ -371,10 +408,42 @@ async fn sends_ether_and_follows_it_to_the_block(
         Ok(found == serde_json::Value::Bool(true))
     })
     .await?;
-    // 10 ETH less 0.5 and a fee far below 0.01 ETH, refreshed by the service
-    // when it saw the block.
-    app.text_when("[data-testid='balance-ETH']", |t| t.starts_with("9.49"))
-        .await?;
+    // Exactly 0.5 ETH left the wallet with the fee the receipt names, exactly
+    // 0.5 ETH arrived, and the wallet page shows the chain's balance to the wei
+    // (its full value; refreshed by the service when it saw the block).
+    let hash = hash.replace(char::is_whitespace, "");
+    let receipt = anvil_answer(
+        stack,
+        "eth_getTransactionReceipt",
+        serde_json::json!([hash]),
+    )
+    .await?;
+    let fee = quantity(&receipt["gasUsed"])? * quantity(&receipt["effectiveGasPrice"])?;
+    let half: alloy::primitives::U256 = alloy::primitives::utils::parse_units("0.5", 18)?.into();
+    let sender_after = chain_balance(stack, address).await?;
+    assert_eq!(
+        sender_after,
+        sender_before - half - fee,
+        "the sender paid 0.5 ETH and the fee"
+    );
+    assert_eq!(
+        chain_balance(stack, RECIPIENT).await?,
+        recipient_before + half,
+        "the recipient got 0.5 ETH"
+    );
+    let shown = satchel_chain::units::format_units(sender_after, 18);
+    app.until(
+        "the wallet shows the chain's balance to the wei",
+        || async {
+            let title = app
+                .script(
+                    "return document.querySelector(\"[data-testid='balance-ETH']\")?.title ?? ''",
+                )
+                .await?;
+            Ok(title == serde_json::Value::String(shown.clone()))
+        },
+    )
+    .await?;
     app.shot("05f-activity").await?;
 
     // An application calls send(account, txData): the form opens filled in.
