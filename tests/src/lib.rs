@@ -331,3 +331,90 @@ pub fn keychain_store() -> Option<std::sync::Arc<dyn satchel_sdk::TokenStore>> {
         }
     }
 }
+
+/// A service that lies: a proxy in front of the real one that passes every
+/// request on and rewrites the JSON answers `rewrite` chooses to (by method and
+/// path), as a compromised service would. For the device's checks.
+pub struct LyingService {
+    pub url: url::Url,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+type Rewrite = dyn Fn(&reqwest::Method, &str, &mut Value) + Send + Sync;
+
+impl LyingService {
+    pub async fn start(
+        upstream: url::Url,
+        rewrite: impl Fn(&reqwest::Method, &str, &mut Value) + Send + Sync + 'static,
+    ) -> Self {
+        use http_body_util::{BodyExt as _, Full};
+        use hyper::body::{Bytes, Incoming};
+        use hyper::{Request, Response};
+        use hyper_util::rt::TokioIo;
+
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        let url = format!("http://{}/", listener.local_addr().expect("address"))
+            .parse()
+            .expect("url");
+        let rewrite: std::sync::Arc<Rewrite> = std::sync::Arc::new(rewrite);
+        let http = reqwest::Client::new();
+        let task = tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                let (http, upstream, rewrite) = (http.clone(), upstream.clone(), rewrite.clone());
+                let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+                    let (http, upstream, rewrite) =
+                        (http.clone(), upstream.clone(), rewrite.clone());
+                    async move {
+                        let (parts, body) = request.into_parts();
+                        let body = body
+                            .collect()
+                            .await
+                            .map_err(std::io::Error::other)?
+                            .to_bytes();
+                        let path_and_query = parts
+                            .uri
+                            .path_and_query()
+                            .map_or("/", |p| p.as_str())
+                            .trim_start_matches('/')
+                            .to_owned();
+                        let target = upstream
+                            .join(&path_and_query)
+                            .map_err(std::io::Error::other)?;
+                        let method = reqwest::Method::from_bytes(parts.method.as_str().as_bytes())
+                            .map_err(std::io::Error::other)?;
+                        let mut forward = http.request(method.clone(), target).body(body.to_vec());
+                        for (name, value) in &parts.headers {
+                            if name != "host" && name != "content-length" {
+                                forward = forward.header(name.as_str(), value.as_bytes());
+                            }
+                        }
+                        let answer = forward.send().await.map_err(std::io::Error::other)?;
+                        let status = answer.status().as_u16();
+                        let bytes = answer.bytes().await.map_err(std::io::Error::other)?;
+                        let path = parts.uri.path().to_owned();
+                        let bytes = match serde_json::from_slice::<Value>(&bytes) {
+                            Ok(mut json) => {
+                                rewrite(&method, &path, &mut json);
+                                Bytes::from(json.to_string())
+                            }
+                            Err(_) => bytes,
+                        };
+                        Response::builder()
+                            .status(status)
+                            .header("content-type", "application/json")
+                            .body(Full::new(bytes))
+                            .map_err(std::io::Error::other)
+                    }
+                });
+                tokio::spawn(async move {
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        });
+        Self { url, _task: task }
+    }
+}

@@ -80,7 +80,12 @@ export type AppError = { code: ErrorCode, message: string, };
 
 export type KeyState = "noWallet" | "onDevice" | "missing" | "mismatch" | "stale";
 
-export type KeyStatus = { state: KeyState, phraseConfirmed: boolean, };
+export type KeyStatus = { state: KeyState, phraseConfirmed: boolean, 
+/**
+ * Accounts the service listed whose address is not this key's: not shown,
+ * not received into, not sent from (the page says so when there are any).
+ */
+refusedAccounts: number, };
 
 export type PinStatus = { 
 /**

@@ -270,6 +270,21 @@ describe('Wallet', () => {
     expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
   });
 
+  it('says so when the service listed accounts the key does not hold, and not otherwise', async () => {
+    mockCommands({ getActivity: noActivity, getKeyState: () => keyStatus({ refusedAccounts: 2 }), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    const lied = renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('refused-accounts')).toHaveTextContent("The service listed 2 account(s) that are not your wallet's");
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    lied.unmount();
+
+    mockCommands({ getActivity: noActivity, getKeyState: () => keyStatus(), getRefreshWait: waits(30), getBalance: () => [balance()] });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(screen.queryByTestId('refused-accounts')).not.toBeInTheDocument();
+  });
+
   it('shows no reminder when the app cannot say', async () => {
     mockCommands({ getActivity: noActivity, getKeyState: () => fail('KeychainUnavailable', 'locked'), getRefreshWait: waits(30), getBalance: () => [balance()] });
     renderPage(<Wallet />);

@@ -67,6 +67,9 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
 
   // A wallet whose recovery phrase was never checked reminds the person of it.
   const [remind, setRemind] = useState(false);
+  // Accounts the service listed that are not this wallet's key's (the app hides
+  // them): the page says so, as a lying service would have money sent there.
+  const [refused, setRefused] = useState(0);
   const [phraseOpen, setPhraseOpen] = useState(false);
   // The account (and token) the Receive page shows; the balances stay as they are.
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
@@ -101,7 +104,19 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   }, []);
 
   // What the app has stored; Refresh stays as it is meanwhile.
-  const load = () => run(async () => setBalances(await api.getBalance()), { busy: false });
+  const load = () =>
+    run(
+      async () => {
+        setBalances(await api.getBalance());
+        // What the app refused while listing them; a keychain that cannot say
+        // fails nothing here.
+        api.getKeyState().then(
+          (key) => setRefused(key.refusedAccounts),
+          () => undefined,
+        );
+      },
+      { busy: false },
+    );
 
   // Reads the chain; the app starts its cooldown, which the page then asks for.
   const refresh = () =>
@@ -229,6 +244,11 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         />
       )}
       <main className="page" ref={page} hidden={sub}>
+        {refused > 0 && (
+          <section id="refused-accounts" className="notice error" role="alert" data-testid="refused-accounts">
+            {t('wallet.refusedAccounts', { count: refused })}
+          </section>
+        )}
         {remind && (
           <section id="phrase-reminder" className="notice warning stack" aria-labelledby="phrase-reminder-title">
             <strong id="phrase-reminder-title">{t('wallet.phraseReminder')}</strong>

@@ -32,16 +32,37 @@ pub struct AccountRef {
 }
 
 impl Widget {
+    /// The user's accounts as the service lists them, less any whose address is
+    /// not the address of the key sealed on this device: every EVM account of a
+    /// wallet is that key's, so a service that lists another (a lying or
+    /// compromised one, redirecting payments) is not believed. How many were
+    /// refused is in [`KeyStatus::refused_accounts`](super::KeyStatus), for the
+    /// page to say so. Without the key on this device nothing can be checked,
+    /// and the list is as the service gave it (receiving then needs the key).
     pub(super) async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
-        self.login
+        let mut list: AccountsResponse = self
+            .login
             .authed(
                 Caller::Rest,
                 Method::GET,
                 &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
                 None,
             )
-            .await
+            .await?;
+        if let Some(sealed) = self.vault.load(&user_id).await? {
+            let listed = list.accounts.len();
+            list.accounts.retain(|a| sealed.is_for(&a.address));
+            let refused = u32::try_from(listed - list.accounts.len()).unwrap_or(u32::MAX);
+            if refused > 0 {
+                tracing::warn!(
+                    refused,
+                    "the service listed accounts that are not this wallet's key's; not shown"
+                );
+            }
+            self.state.lock().key.refused_accounts = refused;
+        }
+        Ok(list)
     }
 
     /// The user's accounts (getAccounts), optionally only on some networks. Every

@@ -51,6 +51,9 @@ pub enum KeyState {
 pub struct KeyStatus {
     pub state: KeyState,
     pub phrase_confirmed: bool,
+    /// Accounts the service listed whose address is not this key's: not shown,
+    /// not received into, not sent from (the page says so when there are any).
+    pub refused_accounts: u32,
 }
 
 pub(super) fn stale_key() -> SdkError {
@@ -123,6 +126,7 @@ impl Widget {
         Ok(KeyStatus {
             state,
             phrase_confirmed,
+            ..none
         })
     }
 

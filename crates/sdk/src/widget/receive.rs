@@ -69,6 +69,16 @@ impl Widget {
     /// What to show to receive into one of the user's accounts (`receive`): the
     /// coin's, or the token's at `account.contract`. Any other is refused.
     pub async fn receive(&self, account: &AccountRef) -> Result<ReceiveInfo, SdkError> {
+        // An address to be paid at is shown only when this device can check it is
+        // its own key's (`accounts` drops any other): never on the service's word.
+        let (user_id, _) = self.require_login()?;
+        if self.vault.load(&user_id).await?.is_none() {
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "this device does not hold the wallet's key, so it cannot check the address; \
+                 restore the wallet here first",
+            ));
+        }
         let entry = self.own_account(account).await?;
         let not_yours = || {
             SdkError::service(
