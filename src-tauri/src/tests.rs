@@ -127,7 +127,7 @@ fn with_no_one_logged_in_the_page_gets_null_and_invalid_login_session() {
         "InvalidLoginSession"
     );
     assert_eq!(
-        h.call("register", json!({"pin": "123456"}))
+        h.call("register", json!({"pin": "246813"}))
             .expect_err("refused")["code"],
         "InvalidLoginSession"
     );

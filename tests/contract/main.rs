@@ -106,6 +106,7 @@ on_every_backend!(
     widget::a_lost_registration_answer_keeps_the_key_the_service_has,
     widget::a_retried_registration_reuses_the_key_made_first,
     widget::a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet,
+    recovery::the_pins_anyone_guesses_first_are_refused,
     recovery::a_copied_keychain_entry_is_useless_without_the_service,
     recovery::the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept,
     recovery::a_changed_pin_opens_the_key_and_the_old_one_does_not,

@@ -162,7 +162,7 @@ pub async fn a_wallet_is_restored_from_its_phrase_on_an_empty_keychain(backend: 
     let entry = wallet_entry(&stack.app_id().await, &user_id);
     // Not a phrase, and another wallet's phrase: refused, nothing stored.
     let e = other
-        .restore_from_phrase("apple banana cherry", "111111")
+        .restore_from_phrase("apple banana cherry", "246813")
         .await
         .expect_err("no phrase");
     assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
@@ -171,7 +171,7 @@ pub async fn a_wallet_is_restored_from_its_phrase_on_an_empty_keychain(backend: 
         .words()
         .join(" ");
     let e = other
-        .restore_from_phrase(&stranger, "111111")
+        .restore_from_phrase(&stranger, "246813")
         .await
         .expect_err("not this wallet's");
     assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
@@ -182,14 +182,14 @@ pub async fn a_wallet_is_restored_from_its_phrase_on_an_empty_keychain(backend: 
     // The phrase as a person types it: extra spaces and capitals.
     let typed = format!("  {}  ", words.to_uppercase().replace(' ', "   "));
     let user = other
-        .restore_from_phrase(&typed, "111111")
+        .restore_from_phrase(&typed, "246813")
         .await
         .expect("restored");
     assert_eq!(user.user_status.login_status, LoginStatus::Complete);
     assert_eq!(other.get_status(), ServiceLifeCycle::Login);
     assert_eq!(other.key_status().state, KeyState::OnDevice);
     assert!(other.key_status().phrase_confirmed);
-    signs_as(&other, "111111", address).await;
+    signs_as(&other, "246813", address).await;
 }
 
 pub async fn a_wallet_is_restored_from_the_backup_with_the_pin(backend: Backend) {
@@ -238,7 +238,7 @@ pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(ba
     // Another device restores the wallet under a new PIN (and a new share).
     let (other, _) = second_device(&stack).await;
     other
-        .restore_from_phrase(&words, "111111")
+        .restore_from_phrase(&words, "246813")
         .await
         .expect("restored");
 
@@ -252,8 +252,28 @@ pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(ba
         5,
         "nothing counted"
     );
-    w.restore_from_phrase(&words, "222222")
+    w.restore_from_phrase(&words, "975318")
         .await
         .expect("restored here too");
-    signs_as(&w, "222222", address).await;
+    signs_as(&w, "975318", address).await;
+}
+
+pub async fn the_pins_anyone_guesses_first_are_refused(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let w = widget(&stack, store).await;
+    for common in ["123456", "000000", "121212", "654321"] {
+        let e = w.register(common, false).await.expect_err("a common PIN");
+        assert!(e.message.contains("guess"), "{common}: {e:?}");
+    }
+    assert_eq!(
+        w.get_status(),
+        ServiceLifeCycle::LoginBeforeRegister,
+        "nothing made"
+    );
+    w.register(PIN, false).await.expect("registered");
+    let e = w.change_pin(PIN, "111111").await.expect_err("a common PIN");
+    assert!(e.message.contains("guess"), "{e:?}");
+    w.unlock(PIN).await.expect("the PIN is as it was");
 }

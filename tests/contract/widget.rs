@@ -445,7 +445,7 @@ pub async fn a_retried_registration_reuses_the_key_made_first(backend: Backend) 
         .expect("keychain")
         .expect("the key made is kept for the retry");
 
-    let e = w.register("111111", false).await.expect_err("another PIN");
+    let e = w.register("246813", false).await.expect_err("another PIN");
     assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
     assert!(e.message.contains("PIN you chose"), "{}", e.message);
 

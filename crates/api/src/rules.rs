@@ -57,6 +57,27 @@ pub fn is_pin(pin: &str) -> bool {
     pin.len() == 6 && pin.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Whether a 6-digit PIN is one of those anyone guesses first: one digit
+/// repeated (000000), a run up or down (123456, 987654, 901234), a pair or a
+/// triple repeated (121212, 123123), a mirrored triple (123321), or one of a
+/// short list of favourites. A new PIN may not be one: ten guesses at the
+/// lock would find too many of them.
+pub fn is_common_pin(pin: &str) -> bool {
+    const FAVOURITES: [&str; 6] = ["112233", "147258", "159753", "147852", "258369", "696969"];
+    let d: Vec<u8> = pin.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+    if d.len() != 6 || d.iter().any(|&x| x > 9) {
+        return false;
+    }
+    let run = |step: u8| d.windows(2).all(|w| (w[0] + step) % 10 == w[1]);
+    run(0)
+        || run(1)
+        || run(9)
+        || (d[0..2] == d[2..4] && d[2..4] == d[4..6])
+        || d[0..3] == d[3..6]
+        || (d[0] == d[5] && d[1] == d[4] && d[2] == d[3])
+        || FAVOURITES.contains(&pin)
+}
+
 /// E-mail addresses are compared without case and surrounding space.
 pub fn normalize_email(email: &str) -> String {
     email.trim().to_lowercase()
@@ -156,5 +177,19 @@ mod tests {
     fn emails_normalise_and_split() {
         assert_eq!(normalize_email("  Ada@Example.COM "), "ada@example.com");
         assert_eq!(email_domain("ada@example.com"), "example.com");
+    }
+
+    #[test]
+    fn the_pins_guessed_first_are_common_and_others_are_not() {
+        for common in [
+            "000000", "999999", "123456", "654321", "890123", "121212", "123123", "123321",
+            "112233", "147258",
+        ] {
+            assert!(is_common_pin(common), "{common}");
+        }
+        for other in ["246810", "135790", "246813", "975318", "580264"] {
+            assert!(!is_common_pin(other), "{other}");
+        }
+        assert!(!is_common_pin("12345"), "not a PIN at all");
     }
 }

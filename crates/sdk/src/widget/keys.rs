@@ -11,7 +11,7 @@
 use alloy::signers::SignerSync as _;
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
-use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_pin};
+use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_common_pin, is_pin};
 use satchel_api::{
     AccountsResponse, LoginStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle,
     ServiceUser, WalletChallenge, challenge_message,
@@ -68,6 +68,21 @@ pub(super) fn wrong_pin_form() -> SdkError {
         ServiceErrorCode::InvalidParameters,
         "the PIN must be 6 digits",
     )
+}
+
+/// A new PIN: 6 digits, and none of those anyone guesses first.
+pub(super) fn check_new_pin(pin: &str) -> Result<(), SdkError> {
+    if !is_pin(pin) {
+        return Err(wrong_pin_form());
+    }
+    if is_common_pin(pin) {
+        return Err(SdkError::service(
+            ServiceErrorCode::InvalidParameters,
+            "that PIN is among the first anyone would guess (a digit repeated, a run like \
+             123456, a repeated pair); choose another",
+        ));
+    }
+    Ok(())
 }
 
 impl Widget {
@@ -240,9 +255,7 @@ impl Widget {
                 "register is available only after a login that asks for it",
             ));
         }
-        if !is_pin(pin) {
-            return Err(wrong_pin_form());
-        }
+        check_new_pin(pin)?;
         let user = self.current_user().ok_or_else(SdkError::not_logged_in)?;
         if user.user_status.login_status == LoginStatus::PinRequired {
             return Err(SdkError::service(

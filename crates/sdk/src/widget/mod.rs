@@ -373,7 +373,7 @@ mod tests {
         assert!(refused(w.get_accounts(None, false).await.expect_err("no")));
         assert!(refused(w.get_balance(None).await.expect_err("no")));
         assert!(refused(w.get_nfts(false, None).await.expect_err("no")));
-        assert!(refused(w.register("123456", false).await.expect_err("no")));
+        assert!(refused(w.register("246813", false).await.expect_err("no")));
         assert!(refused(w.logout().await.expect_err("no")));
         assert!(!w.open_widget(), "the widget does not open for no one");
         assert!(w.close_widget());
@@ -400,7 +400,7 @@ mod tests {
             w.get_accounts(None, false).await.expect_err("no user")
         ));
         assert!(no_user(
-            w.register("123456", false).await.expect_err("no user")
+            w.register("246813", false).await.expect_err("no user")
         ));
         assert!(!w.open_widget());
         w.finalize().await;

@@ -10,7 +10,7 @@ use satchel_api::{
 };
 
 use super::Widget;
-use super::keys::{KeyState, stale_key, wrong_pin_form};
+use super::keys::{KeyState, check_new_pin, stale_key, wrong_pin_form};
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
 use crate::vault::{Phrase, PinKey, SealedMnemonic, new_share};
@@ -124,9 +124,7 @@ impl Widget {
     /// A new PIN, proven by the old one (`PUT /v1/wallets/{walletId}/pin`): the same
     /// share, the key sealed again here, and the kept backup replaced.
     pub async fn change_pin(&self, old_pin: &str, new_pin: &str) -> Result<(), SdkError> {
-        if !is_pin(new_pin) {
-            return Err(wrong_pin_form());
-        }
+        check_new_pin(new_pin)?;
         let (user_id, sealed) = self.fresh_key().await?;
         let (_, wallet_id) = self.user_and_wallet()?;
         let (old_key, release) = self.release(old_pin, &sealed.kdf).await?;
@@ -181,9 +179,7 @@ impl Widget {
         new_pin: &str,
     ) -> Result<ServiceUser, SdkError> {
         self.require_restore()?;
-        if !is_pin(new_pin) {
-            return Err(wrong_pin_form());
-        }
+        check_new_pin(new_pin)?;
         let (user_id, wallet_id) = self.user_and_wallet()?;
         let typed = phrase.to_owned();
         let phrase = blocking(move || Phrase::parse(&typed)).await?;
