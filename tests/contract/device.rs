@@ -105,3 +105,173 @@ pub async fn accounts_that_are_not_the_keys_are_never_shown_or_paid_into(backend
         "{e:?}"
     );
 }
+
+pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend) {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    use satchel_sdk::{ConfirmSend, FeeSpeed, ReplaceAction, SendForm};
+
+    // What the service lies about: 0 nothing, 1 the pending transaction's
+    // recipient and amount, 2 the nonce of a replacement's quote.
+    let lie = Arc::new(AtomicU8::new(0));
+    let stack = Stack::start_with(backend, |s| s.receipt_poll_ms = 200).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let mode = lie.clone();
+    let liar =
+        LyingService::start(
+            stack.sdk_config().service_url,
+            move |method, path, body| match mode.load(Ordering::SeqCst) {
+                1 if method == reqwest::Method::GET && path.starts_with("/v1/transactions/0x") => {
+                    body["counterparty"] = Value::from(ATTACKER);
+                    body["amount"] = Value::from("9000000000000000000");
+                }
+                2 if method == reqwest::Method::POST && path == "/v1/transactions/prepare" => {
+                    let nonce = body["nonce"].as_u64().unwrap_or_default();
+                    body["nonce"] = Value::from(nonce + 1);
+                }
+                _ => {}
+            },
+        )
+        .await;
+    let ada = widget_on(&stack, liar.url.clone(), store.clone()).await;
+    ada.login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    ada.register(PIN, false).await.expect("registered");
+    let address = ada.get_accounts(None, false).await.expect("accounts")[0]
+        .address
+        .clone();
+    stack
+        .demo
+        .fund(address.parse().expect("address"))
+        .await
+        .expect("funded");
+    let bob = "0x00000000000000000000000000000000000b0b00";
+    let _: Value = stack
+        .http
+        .post(stack.anvil.url.clone())
+        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "evm_setAutomine", "params": [false]}))
+        .send()
+        .await
+        .expect("anvil")
+        .json()
+        .await
+        .expect("json");
+    let coin = AccountRef {
+        network: "anvil".into(),
+        address: address.clone(),
+        contract: None,
+        is_aa: None,
+    };
+    let quote = ada
+        .prepare_send(&SendForm {
+            account: coin,
+            to: bob.into(),
+            amount: "1".into(),
+        })
+        .await
+        .expect("quoted");
+    let pending = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id,
+            speed: FeeSpeed::Normal,
+            pin: PIN.into(),
+            request_id: None,
+        })
+        .await
+        .expect("sent")
+        .tx_hash;
+
+    // The service says the pending one paid the attacker 9 ETH: the speed-up
+    // is still Bob's 1 ETH, from what the device signed.
+    lie.store(1, Ordering::SeqCst);
+    let faster = ada
+        .prepare_replacement(&pending, ReplaceAction::SpeedUp)
+        .await
+        .expect("quoted");
+    assert!(faster.to.eq_ignore_ascii_case(bob), "{faster:?}");
+    assert_eq!(faster.amount, "1");
+    // A replacement's quote at another nonce is refused.
+    lie.store(2, Ordering::SeqCst);
+    let e = ada
+        .prepare_replacement(&pending, ReplaceAction::Cancel)
+        .await
+        .expect_err("another nonce");
+    assert!(e.message.contains("nonce"), "{e:?}");
+    // A pending transaction this device never signed (made with the phrase
+    // elsewhere, broadcast straight to the service) is not its to replace.
+    lie.store(0, Ordering::SeqCst);
+    let words = ada
+        .show_recovery_phrase(PIN)
+        .await
+        .expect("the words")
+        .join(" ");
+    let elsewhere = satchel_sdk::vault::Phrase::parse(&words)
+        .expect("phrase")
+        .signer()
+        .expect("signer");
+    let mut tx = alloy::consensus::TxEip1559 {
+        chain_id: satchel_devstack::anvil::CHAIN_ID,
+        nonce: 1,
+        gas_limit: 21_000,
+        max_fee_per_gas: 50_000_000_000,
+        max_priority_fee_per_gas: 2_000_000_000,
+        to: alloy::primitives::TxKind::Call(bob.parse().expect("address")),
+        value: alloy::primitives::U256::from(7u64),
+        access_list: Default::default(),
+        input: Default::default(),
+    };
+    let signature = {
+        use alloy::network::TxSignerSync as _;
+        elsewhere.sign_transaction_sync(&mut tx).expect("signed")
+    };
+    let envelope: alloy::consensus::TxEnvelope = {
+        use alloy::consensus::SignableTransaction as _;
+        tx.into_signed(signature).into()
+    };
+    let raw = {
+        use alloy::eips::eip2718::Encodable2718 as _;
+        format!("0x{}", alloy::hex::encode(envelope.encoded_2718()))
+    };
+    let user_id = ada
+        .current_user()
+        .and_then(|u| u.user_info)
+        .expect("a user")
+        .user_id;
+    let token = satchel_service::admin::mint_access_token(&stack.service.state, &user_id, 600)
+        .await
+        .expect("a token");
+    let wallet_id = ada
+        .current_user()
+        .and_then(|u| u.wallet_id)
+        .expect("a wallet");
+    let (_, accounts) = stack
+        .get(
+            &format!("/v1/account?userId={user_id}&walletId={wallet_id}"),
+            &token,
+        )
+        .await;
+    let account_id = accounts["accounts"][0]["accountId"]
+        .as_str()
+        .expect("an account")
+        .to_owned();
+    let request = stack
+        .http
+        .post(stack.url("/v1/transactions"))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop_rest_api")
+        .bearer_auth(&token)
+        .json(&serde_json::json!({"accountId": account_id, "raw": raw}));
+    let (status, record) = satchel_tests::send(request).await;
+    assert_eq!(status, 200, "{record}");
+    let e = ada
+        .prepare_replacement(
+            record["txHash"].as_str().expect("a hash"),
+            ReplaceAction::Cancel,
+        )
+        .await
+        .expect_err("not signed here");
+    assert!(e.message.contains("did not sign"), "{e:?}");
+}

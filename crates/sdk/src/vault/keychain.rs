@@ -25,6 +25,22 @@ pub fn next_entry(app_id: &str, user_id: &str) -> String {
     format!("wallet-next:{app_id}:{user_id}")
 }
 
+/// The keychain entry of the transactions this device signed for `user_id`.
+pub fn signed_entry(app_id: &str, user_id: &str) -> String {
+    format!("signed:{app_id}:{user_id}")
+}
+
+/// How many signed transactions are kept: far more than an account keeps
+/// pending (the service takes at most 16 at once).
+const SIGNED_KEPT: usize = 64;
+
+/// A transaction this device signed: its hash and its EIP-2718 bytes (hex).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SignedTransaction {
+    pub hash: String,
+    pub raw: String,
+}
+
 /// Where the sealed keys of this app's users are kept: per app and user, one
 /// confirmed key, and at most one key made but not yet confirmed by the service.
 /// A key is confirmed only once the service has the same address, so a retried
@@ -135,5 +151,36 @@ impl KeyVault {
     ) -> Result<(), SdkError> {
         self.save(user_id, sealed).await?;
         save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
+    }
+
+    /// Keeps a transaction this device signed (the newest [`SIGNED_KEPT`]), so a
+    /// speed-up or cancel is built from what the device signed, not from what
+    /// the service says it was.
+    pub(crate) async fn remember_signed(
+        &self,
+        user_id: &str,
+        signed: SignedTransaction,
+    ) -> Result<(), SdkError> {
+        let entry = signed_entry(&self.app_id, user_id);
+        let mut kept: Vec<SignedTransaction> =
+            load_json(&self.store, &entry).await?.unwrap_or_default();
+        kept.retain(|t| !t.hash.eq_ignore_ascii_case(&signed.hash));
+        kept.push(signed);
+        let excess = kept.len().saturating_sub(SIGNED_KEPT);
+        kept.drain(..excess);
+        save_json(&self.store, &entry, Some(&kept)).await
+    }
+
+    /// The transaction `hash` if this device signed it (and still keeps it).
+    pub(crate) async fn signed(
+        &self,
+        user_id: &str,
+        hash: &str,
+    ) -> Result<Option<SignedTransaction>, SdkError> {
+        let kept: Vec<SignedTransaction> =
+            load_json(&self.store, &signed_entry(&self.app_id, user_id))
+                .await?
+                .unwrap_or_default();
+        Ok(kept.into_iter().find(|t| t.hash.eq_ignore_ascii_case(hash)))
     }
 }

@@ -26,7 +26,7 @@ use crate::error::SdkError;
 
 mod keychain;
 pub(crate) use keychain::KeyVault;
-pub use keychain::{next_entry, pending_entry, wallet_entry};
+pub use keychain::{SignedTransaction, next_entry, pending_entry, signed_entry, wallet_entry};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 

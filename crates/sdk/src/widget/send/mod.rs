@@ -479,15 +479,27 @@ impl Widget {
             access_list: Default::default(),
             input: quote.input.clone(),
         };
-        let raw = blocking(move || {
+        let (raw, hash) = blocking(move || {
             let signature = signer
                 .sign_transaction_sync(&mut tx)
                 .map_err(SdkError::unknown)?;
             drop(signer);
             let envelope: TxEnvelope = tx.into_signed(signature).into();
-            Ok(envelope.encoded_2718())
+            Ok((envelope.encoded_2718(), *envelope.tx_hash()))
         })
         .await?;
+        // Kept before it is sent: a lost answer still leaves the device what it
+        // signed, which any speed-up or cancel is built from.
+        let (user_id, _) = self.require_login()?;
+        self.vault
+            .remember_signed(
+                &user_id,
+                crate::vault::SignedTransaction {
+                    hash: format!("{hash:#x}"),
+                    raw: format!("0x{}", hex::encode(&raw)),
+                },
+            )
+            .await?;
         let record: TransactionRecord = self
             .login
             .authed(

@@ -1,6 +1,9 @@
 //! Replacements of a pending transaction: a speed-up or a cancel, quoted at the
 //! same nonce with fees the node takes as a replacement.
 
+use alloy::consensus::Transaction as _;
+use alloy::eips::eip2718::Decodable2718;
+
 use super::*;
 
 impl Widget {
@@ -27,6 +30,31 @@ impl Widget {
                 "only a pending transaction you sent can be replaced",
             ));
         }
+        // What is replaced is what this device signed, never the service's record
+        // of it: a service that rewrote the recipient or amount gets nothing.
+        let (user_id, _) = self.require_login()?;
+        let signed = self.vault.signed(&user_id, tx_hash).await?.ok_or_else(|| {
+            invalid("this device did not sign that transaction, so it cannot replace it")
+        })?;
+        let raw = hex::decode(signed.raw.trim_start_matches("0x"))
+            .map_err(|_| invalid("the kept transaction does not decode"))?;
+        let original = TxEnvelope::decode_2718(&mut raw.as_slice())
+            .map_err(|_| invalid("the kept transaction does not decode"))?;
+        let original_to = original
+            .to()
+            .ok_or_else(|| invalid("the kept transaction is a deployment"))?;
+        // A token transfer is (recipient, amount) of the contract it calls; a
+        // coin transfer is (recipient, value).
+        let (signed_to, signed_amount, signed_contract) =
+            match transferCall::abi_decode(original.input()) {
+                Ok(call) if original.value().is_zero() => (call.to, call.amount, Some(original_to)),
+                _ if original.input().is_empty() => (original_to, original.value(), None),
+                _ => {
+                    return Err(invalid(
+                        "only a transfer this device signed can be replaced",
+                    ));
+                }
+            };
         let entry = self
             .accounts()
             .await?
@@ -35,7 +63,7 @@ impl Widget {
             .find(|a| {
                 a.account_id == record.account_id
                     && a.contract.as_deref().map(str::to_lowercase)
-                        == record.contract.as_deref().map(str::to_lowercase)
+                        == signed_contract.map(|c| format!("{c:#x}"))
             })
             .ok_or_else(|| invalid("not one of your accounts"))?;
         let coin = self.coin_of(&entry).await?;
@@ -46,16 +74,7 @@ impl Widget {
         // A cancel sends nothing to itself; a speed-up the same transfer again.
         let (to, amount, contract) = match action {
             ReplaceAction::Cancel => (from, U256::ZERO, None),
-            ReplaceAction::SpeedUp => (
-                check_address(&record.counterparty)?,
-                wei(&record.amount, "amount")?,
-                entry
-                    .contract
-                    .as_deref()
-                    .map(str::parse::<Address>)
-                    .transpose()
-                    .map_err(|_| invalid("the token's contract does not parse"))?,
-            ),
+            ReplaceAction::SpeedUp => (signed_to, signed_amount, signed_contract),
         };
         let (tx_to, value, input) = transfer_parts(to, amount, contract);
         let (entry, coin) = match action {
@@ -71,6 +90,11 @@ impl Widget {
                 replaces: Some(record.tx_hash.clone()),
             })
             .await?;
+        if prepared.nonce != original.nonce() {
+            return Err(invalid(
+                "the service quoted another nonce than the transaction's: a replacement must reuse it",
+            ));
+        }
         let (max_fee, priority) = fee_caps(&prepared.fees.fast)?;
         self.quote(
             &prepared,
