@@ -10,19 +10,15 @@
 //!
 //! A missing packaging or UI tool fails the test, unless `SATCHEL_SKIP_PACKAGING=1`.
 
-#[allow(dead_code)] // the UI tests' harness; the packaging test uses part of it
-#[path = "../ui/desktop.rs"]
-mod desktop;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, ensure};
 use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
+use satchel_tests::desktop::{self, AppEnv, Desktop, PATIENCE, program};
 use tokio::process::Command;
 
-use crate::desktop::{AppEnv, Desktop, PATIENCE, program};
 const PIN: &str = "135790";
 /// The version the service offers; the package is 0.1.0.
 const UPDATE: &str = "0.2.0";
@@ -335,7 +331,7 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
         bin: &root.join("usr/bin"),
     })
     .await?;
-    let shots = desktop::screenshots("packaging");
+    let shots = desktop::screenshots(env!("CARGO_TARGET_TMPDIR"), "packaging");
 
     // A service that is not there: the offline page says which URL it tried.
     let nowhere = format!("http://127.0.0.1:{}/", satchel_devstack::free_port()?);

@@ -22,10 +22,6 @@
 //! no warm start and 1,000 NFTs, to keep it working (scripts/test.sh). Run it
 //! with `scripts/perf.sh`, which builds both in release first.
 
-#[allow(dead_code)] // the UI tests' harness; the benchmark uses part of it
-#[path = "../ui/desktop.rs"]
-mod desktop;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
@@ -35,10 +31,9 @@ use anyhow::{Context as _, bail};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
 use satchel_sdk::{KeyringStore, Login, ServiceConfig, TokenStore, Widget};
+use satchel_tests::desktop::{self, App, Desktop, in_folders, kill_group, on_display, screenshots};
 use tokio::io::AsyncBufReadExt as _;
 use tokio::process::Command;
-
-use crate::desktop::{App, Desktop, in_folders, kill_group, on_display, screenshots};
 
 /// The NFTs of the benchmark's wallet (`SATCHEL_BENCH_QUICK=1`: `QUICK_NFTS`).
 const NFTS: usize = 10_000;
@@ -637,7 +632,8 @@ async fn time_to_shown(
     let shown = match shown {
         Ok(shown) => shown,
         Err(e) => {
-            let shot = screenshots("bench").join(format!("not-shown-{what}.png"));
+            let shot = screenshots(env!("CARGO_TARGET_TMPDIR"), "bench")
+                .join(format!("not-shown-{what}.png"));
             let _ = std::fs::create_dir_all(shot.parent().unwrap_or(home));
             let _ = std::process::Command::new("import")
                 .args(["-display", display, "-window", "root"])
@@ -687,7 +683,9 @@ async fn wait_gone(program: &Path) -> anyhow::Result<()> {
 
 async fn memory_of_minimal(desktop: &Desktop, minimal: &Path) -> anyhow::Result<Pss> {
     wait_gone(minimal).await?;
-    let app = desktop.open(minimal, &screenshots("bench")).await?;
+    let app = desktop
+        .open(minimal, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
+        .await?;
     app.find("p").await?;
     let pss = settled_pss(minimal).await?;
     app.quit().await?;
@@ -707,7 +705,9 @@ async fn satchel_session(
 ) -> anyhow::Result<Session> {
     let program = satchel();
     wait_gone(&program).await?;
-    let app = desktop.open(&program, &screenshots("bench")).await?;
+    let app = desktop
+        .open(&program, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
+        .await?;
     app.text_when("[data-testid='balance-ETH']", |t| t == "10")
         .await?;
     let wallet = settled_pss(&program).await?;

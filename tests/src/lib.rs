@@ -2,6 +2,9 @@
 //! demo contracts, its own database (a SQLite file in a fresh folder, or a fresh
 //! PostgreSQL database) and its own service on a free port.
 
+/// The desktop tests' harness: Xvfb, tauri-driver and the app through WebDriver
+/// (the desktop UI tests, the packaging test and the desktop benchmark).
+pub mod desktop;
 /// The benchmarks' load: keep-alive connections asking for targets in turn.
 pub mod load;
 

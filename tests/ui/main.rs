@@ -5,15 +5,13 @@
 //! `target/tmp/ui-screenshots/`. The OAuth logins through the stack's demo
 //! "Google" and "Discord" are in `oauth.rs`.
 
-#[allow(dead_code)] // shared with the desktop benchmark, which uses other parts
-mod desktop;
 mod oauth;
 
 use std::path::{Path, PathBuf};
 
 use satchel_devstack::{LocalStack, StackOptions, verification_link};
 
-use crate::desktop::{App, Desktop, screenshots};
+use satchel_tests::desktop::{App, Desktop, screenshots};
 
 const EMAIL: &str = "ada@example.com";
 const PASSWORD: &str = "correct1horse";
@@ -90,7 +88,7 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     let Some(desktop) = Desktop::start(&app_env(&stack)).await? else {
         return Ok(());
     };
-    let shots = screenshots("ui");
+    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
 
     // Sign up.
     let app = desktop.open(application(), &shots).await?;

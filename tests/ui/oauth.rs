@@ -7,11 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use satchel_devstack::{Browser, LocalStack, StackOptions};
-
-use crate::desktop::screenshots;
-use crate::desktop::{App, Desktop, PATIENCE};
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
+use satchel_devstack::{Browser, LocalStack, StackOptions};
+use satchel_tests::desktop::{App, Desktop, PATIENCE, screenshots};
 
 /// The OpenID provider's account the test logs in as: a person the stack has no
 /// user for yet (`demo` is the stack's demo person), with an e-mail address.
@@ -105,7 +103,7 @@ async fn a_person_logs_in_with_the_demo_google_in_their_browser() -> anyhow::Res
         return Ok(());
     };
     let browser = browser?;
-    let shots = screenshots("ui");
+    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
     let app = desktop.open(application(), &shots).await?;
 
     // The demo app's providers, above the e-mail form.

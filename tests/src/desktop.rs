@@ -20,9 +20,11 @@ use satchel_devstack::browser::bounded;
 /// How long the app may take to start and show its window in a new session.
 const START_PATIENCE: Duration = Duration::from_secs(120);
 
-/// Where the screenshots go, in `what`'s folder (`ui`, `packaging`, `bench`).
-pub fn screenshots(what: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{what}-screenshots"))
+/// Where the screenshots go: `what`'s folder (`ui`, `packaging`, `bench`) in
+/// `target_tmpdir`, the caller's `CARGO_TARGET_TMPDIR` (Cargo gives it to tests and
+/// benches, not to this library).
+pub fn screenshots(target_tmpdir: impl AsRef<Path>, what: &str) -> PathBuf {
+    target_tmpdir.as_ref().join(format!("{what}-screenshots"))
 }
 
 /// A program the UI tests need, from `PATH` (and `~/.cargo/bin` for tauri-driver).
