@@ -24,7 +24,7 @@ started=$SECONDS
 
 (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 
-cargo build --locked --quiet -p satchel-service -p satchel-devstack
+cargo_build_as_tested --quiet --bin satchel-service --bin satchel-devstack
 service_bin="$(target_dir)/debug/satchel-service"
 
 work=$(mktemp -d /tmp/satchel-interop.XXXXXX)

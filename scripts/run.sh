@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 . scripts/lib/stack.sh
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
-cargo build --locked -p satchel -p satchel-devstack -p satchel-service
+# With the test build's features, so a run after scripts/test.sh builds nothing again.
+cargo_build_as_tested --bin satchel --bin satchel-devstack --bin satchel-service
 
 rm -f .devstack/app.env
 mkdir -p .devstack

@@ -33,7 +33,7 @@ if ! "$venv/bin/st" --version 2>/dev/null | grep -qF "$schemathesis_version"; th
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
 fi
 
-cargo build --locked --quiet -p satchel-service -p satchel-devstack
+cargo_build_as_tested --quiet --bin satchel-service --bin satchel-devstack
 service_bin="$(target_dir)/debug/satchel-service"
 
 work=$(mktemp -d /tmp/satchel-schemathesis.XXXXXX)

@@ -5,6 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# One set of Cargo features for every build of the run (and of the scripts it
+# runs: schemathesis.sh, interop.sh, the packaging test's package.sh): the
+# whole workspace with its dev-dependencies, as `cargo test --workspace`
+# resolves them. A build of one package alone (`cargo build -p …`, a plain
+# `tauri build`) resolves the crates the packages share (serde, syn, tokio,
+# reqwest, satchel-api, satchel-sdk…) to other features, and builds nearly every
+# dependency once more. So: every `cargo test` below takes --workspace, and every
+# `cargo build` is cargo_build_as_tested (scripts/lib/stack.sh).
+
 # Each step's duration, printed at the end (the test command's own cost).
 step_names=() step_secs=() current_step="" step_started=$SECONDS
 end_step() {
@@ -27,6 +36,7 @@ print_times() {
 
 step "set-up: system and npm packages, tauri-driver (scripts/setup.sh)"
 scripts/setup.sh
+. scripts/lib/stack.sh
 
 step "format, lints and the UI type check"
 cargo fmt --all -- --check
@@ -67,6 +77,11 @@ step "the NFT indexer benchmark's smoke run: 5 s of mints, every listing checked
 SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench indexer
 
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus"
+# The desktop benchmark's baseline (the bench runs after the tests), built here
+# where no D-Bus is needed. The minimal window declares the app's tauri
+# features, so it shares the app's build of tauri: only its own crate is
+# compiled. (The packaging test's build leaves it out: see scripts/package.sh.)
+cargo_build_as_tested --bin satchel-minimal-window
 # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A test
 # whose real dependency is missing fails, unless SATCHEL_SKIP_<NAME>=1 (POSTGRES,
 # KEYCHAIN, UI, BROWSER: headless Chromium for the OAuth logins, PACKAGING: the
@@ -80,9 +95,7 @@ dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null
   cargo test --workspace --locked
   # The desktop benchmark, once and unoptimised, so it keeps working (figures:
-  # scripts/perf.sh). The minimal window is built with its own features
-  # (tauri without the features of the app), or it would not be the minimal one.
-  cargo build --locked -p satchel-minimal-window
+  # scripts/perf.sh).
   SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench desktop
 ' 2> >(grep -v "Failed to set fd limit" >&2) | tee -a "$results"
 rm -rf "$keyring_home"

@@ -1,8 +1,12 @@
 # Sourced by the scripts that need Cargo's target folder (run.sh, interop.sh,
-# schemathesis.sh, perf.sh, package.sh) and by those that run Satchel's local
-# stack (run.sh, interop.sh, schemathesis.sh): one copy of each.
+# schemathesis.sh, package.sh), that build with the test build's Cargo features
+# (those and test.sh) and that run Satchel's local stack (run.sh, interop.sh,
+# schemathesis.sh): one copy of each.
 #
 #   target_dir                      Cargo's target folder (CARGO_TARGET_DIR when set)
+#   cargo_build_as_tested [ARG…]    `cargo build ARG…` with the test build's features
+#                                   (cargo_as_tested: the same options, for a
+#                                   command that runs cargo build itself)
 #   stack_start DATA LOG [OPTION…]  satchel-devstack in the background, its output
 #                                   into LOG (and the terminal too when LOG_ECHO=1);
 #                                   sets stack_pid
@@ -15,6 +19,16 @@
 satchel_target_dir=$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 target_dir() { echo "$satchel_target_dir"; }
+
+# The Cargo features `cargo test --workspace` builds with: every package of the
+# workspace selected, dev-dependencies included (a test target brings those in:
+# `--test chain`, a small one the test build builds anyway; the rest of what is
+# built is what ARG… names, e.g. `--bin satchel-service`). Built another way
+# (`cargo build -p satchel-service`, `tauri build`), crates the packages share
+# (serde, syn, tokio, reqwest, satchel-api…) resolve to other features, and the
+# test command would build most of the dependencies once more for each.
+cargo_as_tested=(--locked --workspace --test chain)
+cargo_build_as_tested() { cargo build "${cargo_as_tested[@]}" "$@"; }
 
 stack_pid=
 stack_start() {
