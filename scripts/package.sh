@@ -11,9 +11,14 @@
 #                      [--defaults FILE] [--service-url URL] [--app-id ID]
 #                      [--app-key KEY] [--app-domain DOMAIN]
 #                      [--updater-pubkey KEY|FILE] [--no-compare] [--ui-built]
+#                      [--as-tested]
 #
 # --ui-built: ui/dist is already built (the test command builds it once), so the
 # Tauri CLI does not build the pages again.
+# --as-tested: the app is built with the Cargo features of the test build
+# (scripts/lib/stack.sh: cargo_as_tested), so only tauri and what depends on it
+# are compiled again (for the bundled pages), not every dependency; the packaging
+# test passes it. Packages for people are built without it.
 #
 # With TAURI_SIGNING_PRIVATE_KEY (and TAURI_SIGNING_PRIVATE_KEY_PASSWORD) in the
 # environment, each package also gets the .sig the updater checks (createUpdaterArtifacts).
@@ -38,6 +43,7 @@ target_dir=$(target_dir)
 out="$target_dir/packages"
 compare=1
 ui_built=0
+cargo_args=()
 declare -A baked=()
 
 read_defaults() {
@@ -70,6 +76,11 @@ while [ $# -gt 0 ]; do
     --updater-pubkey) baked[SATCHEL_UPDATER_PUBKEY]=${2:?}; shift ;;
     --no-compare) compare=0 ;;
     --ui-built) ui_built=1 ;;
+    # The Tauri CLI adds --bins: with --workspace, every package's programs; the
+    # others are the test build's own (built already, nothing to do), but for the
+    # minimal window, whose tauri would get custom-protocol: it is left out (its
+    # features add nothing to the others'), so its test build stays as it is.
+    --as-tested) cargo_args=(-- "${cargo_as_tested[@]}" --exclude satchel-minimal-window) ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
   esac
@@ -126,7 +137,7 @@ mkdir -p "$out"
 if [ ${#linux_bundles[@]} -gt 0 ]; then
   echo "package: building Satchel ($profile): $(IFS=,; echo "${linux_bundles[*]}")"
   rm -rf "$bundle_dir/deb" "$bundle_dir/rpm"
-  "$tauri" build "${debug_flag[@]}" --ci --bundles "$(IFS=,; echo "${linux_bundles[*]}")" "${config[@]}"
+  "$tauri" build "${debug_flag[@]}" --ci --bundles "$(IFS=,; echo "${linux_bundles[*]}")" "${config[@]}" "${cargo_args[@]}"
 fi
 
 # AppImage: the bundler downloads linuxdeploy and its plugins from GitHub the
@@ -138,7 +149,7 @@ if want appimage; then
   rm -rf "$bundle_dir/appimage"
   log=$(mktemp /tmp/satchel-appimage.XXXXXX)
   if [ ${#linux_bundles[@]} -eq 0 ]; then
-    step=(build "${debug_flag[@]}" --ci --bundles appimage "${config[@]}")
+    step=(build "${debug_flag[@]}" --ci --bundles appimage "${config[@]}" "${cargo_args[@]}")
   else
     step=(bundle "${debug_flag[@]}" --ci --bundles appimage "${config[@]}")
   fi

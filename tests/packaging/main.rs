@@ -124,7 +124,9 @@ impl Drop for TestBuildAside {
     }
 }
 
-/// `scripts/package.sh --debug`, the .deb only, into `out`.
+/// `scripts/package.sh --debug`, the .deb only, into `out`: the pages test.sh
+/// built (`--ui-built`), and the app with the test build's Cargo features
+/// (`--as-tested`), so only tauri and the app are compiled again.
 async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
     let _test_build = TestBuildAside::keep(Path::new(env!("CARGO_BIN_EXE_satchel")))?;
     run(
@@ -136,6 +138,7 @@ async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
                 "deb",
                 "--no-compare",
                 "--ui-built",
+                "--as-tested",
                 "--out",
             ])
             .arg(out)
