@@ -3,7 +3,9 @@
 //! PostgreSQL database) and its own service on a free port.
 
 /// The desktop tests' harness: Xvfb, tauri-driver and the app through WebDriver
-/// (the desktop UI tests, the packaging test and the desktop benchmark).
+/// (the desktop UI tests, the packaging test and the desktop benchmark). It lives
+/// beside the UI tests, where the machine's desktop set-up is written once.
+#[path = "../ui/desktop.rs"]
 pub mod desktop;
 /// The benchmarks' load: keep-alive connections asking for targets in turn.
 pub mod load;
