@@ -8,7 +8,8 @@ use std::sync::Arc;
 use alloy::primitives::Address;
 use alloy::signers::SignerSync as _;
 use satchel_api::{LoginStatus, ServiceErrorCode, ServiceLifeCycle};
-use satchel_sdk::vault::{KdfStrength, PinKey, SealedMnemonic, new_share, wallet_entry};
+use satchel_sdk::keychain::wallet_entry;
+use satchel_sdk::vault::{KdfStrength, PinKey, SealedMnemonic, new_share};
 use satchel_sdk::{ErrorCode, KeyState, Login, MemoryStore, SdkErrorCode, TokenStore, Widget};
 use satchel_tests::{Backend, Stack};
 

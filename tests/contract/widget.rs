@@ -9,7 +9,8 @@ use satchel_api::{
     LoginStatus, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNftScheme,
 };
 use satchel_sdk::AccountRef;
-use satchel_sdk::vault::{KdfStrength, pending_entry, wallet_entry};
+use satchel_sdk::keychain::{pending_entry, wallet_entry};
+use satchel_sdk::vault::KdfStrength;
 use satchel_sdk::{
     ErrorCode, KeyState, Login, MemoryStore, SdkErrorCode, ThumbnailSize, Thumbnails, TokenStore,
     Widget,

@@ -1,25 +1,24 @@
 //! Satchel's client: the login library ([`Login`]), the widget core ([`Widget`]),
-//! the REST client, the token store and the wallet key vault. Plain Rust, no Tauri; the desktop shell forwards to it.
+//! the REST client, the keychain (everything kept secret on the device) and the
+//! wallet key vault. Plain Rust, no Tauri; the desktop shell forwards to it.
 //!
 //! Tokens live in a [`TokenStore`]: the OS keychain in the app, memory in unit
 //! tests. They never reach a log line (their `Debug` is redacted) or a web page.
 
 mod client;
 mod error;
+pub mod keychain;
 mod login;
-pub mod mapping;
-mod session;
-mod store;
 pub mod thumbnail;
 pub mod vault;
 mod widget;
 
 pub use client::{Caller, RestClient, ServiceConfig};
 pub use error::{ErrorCode, OrUnknown, SdkError, SdkErrorCode};
+pub use keychain::session::StoredSession;
+pub use keychain::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use login::{Login, OpenUrl, SignUpWait, get_sign_for_login};
 pub use satchel_api as api;
-pub use session::StoredSession;
-pub use store::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,

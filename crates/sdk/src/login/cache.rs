@@ -5,8 +5,8 @@ use satchel_api::ServiceErrorCode;
 
 use super::Login;
 use crate::error::SdkError;
-use crate::session::StoredSession;
-use crate::store::{load_json, save_json};
+use crate::keychain::session::StoredSession;
+use crate::keychain::{load_json, save_json};
 
 /// What the library knows of the stored session.
 #[derive(Debug, Clone, Default)]

@@ -38,8 +38,8 @@ use tokio::sync::Mutex;
 
 use crate::client::{Caller, RestClient, ServiceConfig};
 use crate::error::SdkError;
-use crate::session::{StoredSession, session_key};
-use crate::store::TokenStore;
+use crate::keychain::TokenStore;
+use crate::keychain::session::{StoredSession, session_key};
 use cache::Cached;
 pub use external::get_sign_for_login;
 use oauth::OAuthSlot;

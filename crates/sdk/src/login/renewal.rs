@@ -8,7 +8,7 @@ use satchel_api::{RefreshRequest, ServiceErrorCode, ServiceToken};
 use super::Login;
 use crate::client::{Caller, erased};
 use crate::error::SdkError;
-use crate::session::{StoredSession, jwt_expiry, now};
+use crate::keychain::session::{StoredSession, jwt_expiry, now};
 
 /// An access token this close to its end is renewed before it is used.
 const RENEW_BEFORE_SECS: i64 = 60;

@@ -19,7 +19,7 @@ use url::Url;
 
 use super::Login;
 use crate::client::ServiceConfig;
-use crate::store::MemoryStore;
+use crate::keychain::MemoryStore;
 
 pub const AUTHORIZE_URL: &str = "https://accounts.example.test/o/authorize";
 pub const CLIENT_ID: &str = "client-1.apps.example.test";

@@ -1,7 +1,7 @@
 //! The login library without a service: what is refused before any request.
 
 use super::*;
-use crate::store::MemoryStore;
+use crate::keychain::MemoryStore;
 
 fn login() -> Login {
     Login::new("app", "key", Arc::new(MemoryStore::default()))

@@ -14,8 +14,8 @@ use satchel_api::{
 use super::{Refresh, Widget};
 use crate::client::Caller;
 use crate::error::SdkError;
-use crate::mapping;
 use crate::thumbnail::ThumbnailSize;
+use crate::widget::mapping;
 
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).

@@ -11,6 +11,7 @@ mod assets;
 mod cooldowns;
 mod external_login;
 mod keys;
+mod mapping;
 mod pin;
 mod receive;
 mod send;
@@ -25,10 +26,11 @@ use tokio::sync::watch;
 
 use crate::client::ServiceConfig;
 use crate::error::SdkError;
+use crate::keychain::KeyVault;
+use crate::keychain::TokenStore;
 use crate::login::Login;
-use crate::store::TokenStore;
 use crate::thumbnail::Thumbnails;
-use crate::vault::{KdfStrength, KeyVault};
+use crate::vault::KdfStrength;
 use allow_lists::AllowLists;
 pub use assets::AccountRef;
 use cooldowns::Cooldowns;
@@ -358,7 +360,7 @@ impl Widget {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryStore;
+    use crate::keychain::MemoryStore;
 
     fn widget() -> Widget {
         let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());

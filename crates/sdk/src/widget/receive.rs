@@ -97,7 +97,7 @@ impl Widget {
         let uri = payment_uri(&address, chain_id, contract.as_ref());
         self.state.lock().allowed.allow_qr(&uri);
         Ok(ReceiveInfo {
-            account: crate::mapping::service_account(&entry),
+            account: crate::widget::mapping::service_account(&entry),
             address: address.to_checksum(None),
             network: entry.network.clone(),
             chain_id,

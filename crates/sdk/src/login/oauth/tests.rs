@@ -7,10 +7,10 @@ use std::collections::{HashMap, VecDeque};
 use satchel_api::{IdentityTokens, LoginErrorResult, ServiceErrorCode, ServiceToken};
 
 use super::*;
+use crate::keychain::session::StoredSession;
 use crate::login::test_service::{
     AUTHORIZE_URL, Answer, CLIENT_ID, SCOPES, TestService, identity_tokens,
 };
-use crate::session::StoredSession;
 
 /// What the fake browser requests at the redirect, given the authorize URL's
 /// query: paths with their query, in order.

@@ -36,7 +36,7 @@ pub use types::*;
 use super::{AccountRef, Widget};
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
-use crate::mapping::{format_units, parse_units};
+use crate::widget::mapping::{format_units, parse_units};
 
 alloy::sol! {
     function transfer(address to, uint256 amount) returns (bool);
@@ -229,7 +229,7 @@ impl Widget {
         }
         let request = SendRequest {
             id,
-            account: crate::mapping::service_account(&entry),
+            account: crate::widget::mapping::service_account(&entry),
             to: tx_data.to.or(tx_data.to_address).filter(|t| !t.is_empty()),
             amount: tx_data.amount.filter(|a| !a.is_empty()),
         };
@@ -494,7 +494,7 @@ impl Widget {
         self.vault
             .remember_signed(
                 &user_id,
-                crate::vault::SignedTransaction {
+                crate::keychain::SignedTransaction {
                     hash: format!("{hash:#x}"),
                     raw: format!("0x{}", hex::encode(&raw)),
                 },

@@ -13,7 +13,7 @@ use crate::error::SdkError;
 /// `decimals` into an exact decimal string (`satchel_chain::units`): `(
 /// "1500000000000000000", 18)` is `"1.5"`. A malformed amount is the service's
 /// fault, and said so.
-pub fn format_units(amount: &str, decimals: u32) -> Result<String, SdkError> {
+pub(crate) fn format_units(amount: &str, decimals: u32) -> Result<String, SdkError> {
     let malformed = || {
         SdkError::service(
             ServiceErrorCode::ApiRequestError,
@@ -27,10 +27,10 @@ pub fn format_units(amount: &str, decimals: u32) -> Result<String, SdkError> {
     Ok(satchel_chain::units::format_units(value, decimals))
 }
 
-pub use satchel_chain::units::{AmountError, parse_units};
+pub(crate) use satchel_chain::units::parse_units;
 
 /// The `ServiceAccount` an accounts-list entry names.
-pub fn service_account(account: &Account) -> ServiceAccount {
+pub(crate) fn service_account(account: &Account) -> ServiceAccount {
     ServiceAccount {
         address: account.address.clone(),
         network: account.network.clone(),
@@ -46,12 +46,12 @@ pub fn service_account(account: &Account) -> ServiceAccount {
 const EOA_ONLY: bool = false;
 
 /// Whether `network` passes a `networks` filter (none = all).
-pub fn network_selected(filter: Option<&[String]>, network: &str) -> bool {
+pub(crate) fn network_selected(filter: Option<&[String]>, network: &str) -> bool {
     filter.is_none_or(|names| names.iter().any(|n| n.eq_ignore_ascii_case(network)))
 }
 
 /// Balances per account (native entries), each with its tokens, scaled.
-pub fn balances(accounts: &[Account]) -> Result<Vec<AccountBalanceInfo>, SdkError> {
+pub(crate) fn balances(accounts: &[Account]) -> Result<Vec<AccountBalanceInfo>, SdkError> {
     let mut out: Vec<AccountBalanceInfo> = Vec::new();
     let mut holders: Vec<&str> = Vec::new();
     for account in accounts {
@@ -83,7 +83,7 @@ pub fn balances(accounts: &[Account]) -> Result<Vec<AccountBalanceInfo>, SdkErro
 
 /// A REST NFT as the widget's `ServiceNft`; its `account` is the accounts-list
 /// entry with the same `accountId`. `None` when no account holds it.
-pub fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
+pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
     let holder = accounts
         .iter()
         .find(|a| a.account_id == nft.account_id && a.contract.is_none())?;

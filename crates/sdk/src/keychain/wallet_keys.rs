@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use super::{PendingWallet, SealedMnemonic};
+use super::{TokenStore, load_json, save_json};
 use crate::error::SdkError;
-use crate::store::{TokenStore, load_json, save_json};
+use crate::vault::{PendingWallet, SealedMnemonic};
 
 /// The keychain entry of `user_id`'s confirmed wallet key in `app_id`.
 pub fn wallet_entry(app_id: &str, user_id: &str) -> String {

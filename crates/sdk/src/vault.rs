@@ -1,6 +1,6 @@
 //! The wallet's secret on this device: a BIP-39 mnemonic made here (or restored
 //! from its phrase), sealed with XChaCha20-Poly1305 under a device key, kept in the
-//! OS keychain (`keychain.rs`).
+//! OS keychain (`crate::keychain`).
 //!
 //! The device key needs the PIN and the wallet's share, which the service releases
 //! only after a PIN proof it counts (`satchel_api::keys`): `k = Argon2id(PIN,
@@ -23,10 +23,6 @@ use sha2::Sha256;
 use zeroize::Zeroizing;
 
 use crate::error::SdkError;
-
-mod keychain;
-pub(crate) use keychain::KeyVault;
-pub use keychain::{SignedTransaction, next_entry, pending_entry, signed_entry, wallet_entry};
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 

@@ -1,6 +1,11 @@
-//! Where tokens are kept: the OS keychain (Secret Service on Linux, Keychain on
-//! macOS, Credential Manager on Windows) in the app, memory in unit tests. A
-//! keychain that is missing or locked is an error, never a fallback to a file.
+//! Everything this device keeps secret, kept in one place: the OS keychain
+//! (Secret Service on Linux, Keychain on macOS, Credential Manager on Windows) in
+//! the app, memory in unit tests. A keychain that is missing or locked is an error,
+//! never a fallback to a file.
+//!
+//! The entries: the login session per app and service (`session.rs`), and per app
+//! and user the sealed wallet keys and the transactions this device signed
+//! (`wallet_keys.rs`). This module is the store they go through.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,6 +15,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::{SdkError, blocking};
+
+pub(crate) mod session;
+mod wallet_keys;
+
+pub(crate) use wallet_keys::KeyVault;
+pub use wallet_keys::{SignedTransaction, next_entry, pending_entry, signed_entry, wallet_entry};
 
 /// A keychain failure the UI can explain.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
