@@ -1,0 +1,109 @@
+//! Accounts, balances and NFTs, and what the receive page shows.
+#![allow(non_snake_case)] // command names are the spec's method names
+
+use satchel_api::{AccountBalanceInfo, ServiceAccount, ServiceNft};
+use satchel_sdk::{AccountRef, OrUnknown, ReceiveInfo, Refresh};
+use serde::{Deserialize, Serialize};
+use tauri::Runtime;
+
+use super::{Result, WidgetState};
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountOptions {
+    networks: Option<Vec<String>>,
+    with_eoa: Option<bool>,
+}
+
+#[tauri::command]
+pub async fn getAccounts(
+    widget: WidgetState<'_>,
+    options: Option<AccountOptions>,
+) -> Result<Vec<ServiceAccount>> {
+    let options = options.unwrap_or_default();
+    widget
+        .get_accounts(
+            options.networks.as_deref(),
+            options.with_eoa.unwrap_or(false),
+        )
+        .await
+}
+
+#[tauri::command]
+pub async fn getBalance(
+    widget: WidgetState<'_>,
+    accounts: Option<Vec<AccountRef>>,
+) -> Result<Vec<AccountBalanceInfo>> {
+    widget.get_balance(accounts.as_deref()).await
+}
+
+/// Re-reads every balance from the chain; refused within a minute of the last.
+#[tauri::command]
+pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanceInfo>> {
+    widget.refresh_balances().await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct NftOptions {
+    refresh: Option<bool>,
+    networks: Option<Vec<String>>,
+}
+
+#[tauri::command]
+pub async fn getNFTs(
+    widget: WidgetState<'_>,
+    options: Option<NftOptions>,
+) -> Result<Vec<ServiceNft>> {
+    let options = options.unwrap_or_default();
+    widget
+        .get_nfts(
+            options.refresh.unwrap_or(false),
+            options.networks.as_deref(),
+        )
+        .await
+}
+
+/// Seconds until balances and NFTs may be refreshed again.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct RefreshWait {
+    balances: u64,
+    nfts: u64,
+}
+
+/// Rounded up, so a page that counts it down never asks a moment too early.
+fn whole_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
+#[tauri::command]
+pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
+    RefreshWait {
+        balances: whole_seconds(widget.refresh_wait(Refresh::Balances)),
+        nfts: whole_seconds(widget.refresh_wait(Refresh::Nfts)),
+    }
+}
+
+/// Opens an NFT's external link in the system browser (the page asks the
+/// person first). Only links of NFTs the widget has listed, only http(s).
+#[tauri::command]
+pub fn openNftLink<R: Runtime>(
+    widget: WidgetState<'_>,
+    app: tauri::AppHandle<R>,
+    link: String,
+) -> Result<()> {
+    use tauri_plugin_opener::OpenerExt as _;
+    let url = widget.nft_link(&link)?;
+    app.opener()
+        .open_url(url.as_str(), None::<&str>)
+        .or_unknown()
+}
+
+/// receive: what the receive page shows for one of the user's accounts (and
+/// token); the QR code comes through the `satchel:` protocol.
+#[tauri::command]
+pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<ReceiveInfo> {
+    widget.receive(&account).await
+}
