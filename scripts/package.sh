@@ -10,7 +10,7 @@
 #   scripts/package.sh [--debug] [--bundles deb,rpm,appimage] [--out DIR]
 #                      [--defaults FILE] [--service-url URL] [--app-id ID]
 #                      [--app-key KEY] [--app-domain DOMAIN]
-#                      [--updater-pubkey KEY|FILE] [--no-compare] [--ui-built]
+#                      [--updater-pubkey KEY|FILE] [--networks FILE] [--no-compare] [--ui-built]
 #                      [--as-tested]
 #
 # --ui-built: ui/dist is already built (the test command builds it once), so the
@@ -57,7 +57,7 @@ read_defaults() {
     # Quotes around a value, as env files often have them.
     value=${value#\"}; value=${value%\"}; value=${value#\'}; value=${value%\'}
     case $name in
-      SATCHEL_SERVICE_URL|SATCHEL_APP_ID|SATCHEL_APP_KEY|SATCHEL_APP_DOMAIN|SATCHEL_UPDATER_PUBKEY) baked[$name]=$value ;;
+      SATCHEL_SERVICE_URL|SATCHEL_APP_ID|SATCHEL_APP_KEY|SATCHEL_APP_DOMAIN|SATCHEL_UPDATER_PUBKEY|SATCHEL_NETWORKS_FILE) baked[$name]=$value ;;
       *) echo "package: $file: $name is not a setting a package takes; ignored" >&2 ;;
     esac
   done < "$file"
@@ -74,6 +74,7 @@ while [ $# -gt 0 ]; do
     --app-key) baked[SATCHEL_APP_KEY]=${2:?}; shift ;;
     --app-domain) baked[SATCHEL_APP_DOMAIN]=${2:?}; shift ;;
     --updater-pubkey) baked[SATCHEL_UPDATER_PUBKEY]=${2:?}; shift ;;
+    --networks) baked[SATCHEL_NETWORKS_FILE]=${2:?}; shift ;;
     --no-compare) compare=0 ;;
     --ui-built) ui_built=1 ;;
     # The Tauri CLI adds --bins: with --workspace, every package's programs; the
@@ -113,6 +114,14 @@ for name in SATCHEL_SERVICE_URL SATCHEL_APP_ID SATCHEL_APP_KEY SATCHEL_APP_DOMAI
   export "SATCHEL_DEFAULT_${name#SATCHEL_}=$value"
   [ -n "$value" ] && echo "package: baked in: ${name#SATCHEL_}=$( [ "$name" = SATCHEL_APP_KEY ] && echo '<key>' || echo "$value")"
 done
+# The network table (a TOML file of [[networks]]): what the device signs for.
+if [ -n "${baked[SATCHEL_NETWORKS_FILE]:-}" ]; then
+  [ -f "${baked[SATCHEL_NETWORKS_FILE]}" ] || die "no such network table: ${baked[SATCHEL_NETWORKS_FILE]}"
+  export SATCHEL_DEFAULT_NETWORKS=$(cat "${baked[SATCHEL_NETWORKS_FILE]}")
+  echo "package: baked in: the network table ${baked[SATCHEL_NETWORKS_FILE]}"
+else
+  export SATCHEL_DEFAULT_NETWORKS=
+fi
 export SATCHEL_UPDATER_PUBKEY=${baked[SATCHEL_UPDATER_PUBKEY]:-}
 [ -n "$SATCHEL_UPDATER_PUBKEY" ] && echo "package: baked in: the updater's public key"
 

@@ -17,6 +17,20 @@ pub struct RunningService {
 }
 
 impl RunningService {
+    /// The network table an app of this service ships: what its device signs
+    /// for, whatever the service later answers.
+    pub fn network_table(&self) -> satchel_chain::networks::NetworkTable {
+        satchel_chain::networks::NetworkTable {
+            networks: self
+                .state
+                .settings
+                .networks
+                .iter()
+                .map(|n| n.known())
+                .collect(),
+        }
+    }
+
     /// Binds `settings.bind` and serves in a background task. With port 0 a free
     /// port is picked and the public URL set to it.
     pub async fn start(settings: Settings) -> anyhow::Result<Self> {

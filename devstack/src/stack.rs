@@ -74,7 +74,7 @@ pub struct LocalStack {
 
 impl LocalStack {
     /// Empties `data_dir` (the chain starts empty too), then starts everything and
-    /// writes `service.toml` and `app.env` into it.
+    /// writes `service.toml`, `networks.toml` and `app.env` into it.
     pub async fn start(options: StackOptions) -> anyhow::Result<Self> {
         if options.data_dir.exists() {
             std::fs::remove_dir_all(&options.data_dir)?;
@@ -148,6 +148,10 @@ impl LocalStack {
             oidc,
             example_backend,
         };
+        std::fs::write(
+            stack.networks_file(),
+            toml::to_string_pretty(&stack.service.network_table())?,
+        )?;
         std::fs::write(stack.env_file(), stack.app_env())?;
         Ok(stack)
     }
@@ -167,7 +171,16 @@ impl LocalStack {
             ("SATCHEL_APP_ID", self.app_id.clone()),
             ("SATCHEL_APP_KEY", self.app_key.clone()),
             ("SATCHEL_APP_DOMAIN", self.domain.clone()),
+            (
+                "SATCHEL_NETWORKS_FILE",
+                self.networks_file().display().to_string(),
+            ),
         ]
+    }
+
+    /// The network table the desktop app trusts (`networks.toml`).
+    pub fn networks_file(&self) -> PathBuf {
+        self.data_dir.join("networks.toml")
     }
 
     pub fn env_file(&self) -> PathBuf {

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use satchel_sdk::{KnownNetwork, NetworkTable};
 use serde::Deserialize;
 use url::Url;
 
@@ -40,6 +41,11 @@ pub struct AppConfig {
     /// variable a user can write must not choose whose updates are installed.
     /// `None`: this build does not look for updates.
     pub updater_pubkey: Option<String>,
+    /// The networks, coins and tokens the device signs for and believes the
+    /// service about: `[[networks]]` in the file `SATCHEL_NETWORKS_FILE` names,
+    /// else in the settings file, else the table baked in at build time
+    /// (`SATCHEL_DEFAULT_NETWORKS`). Never the service's own answer.
+    pub networks: NetworkTable,
 }
 
 /// The configuration is incomplete or malformed: the app still starts, and its
@@ -101,6 +107,11 @@ const KEYCHAIN: Setting = Setting {
 /// The public key of update packages, baked in by `scripts/package.sh`.
 const UPDATER_PUBKEY: Option<&str> = option_env!("SATCHEL_UPDATER_PUBKEY");
 
+/// The variable naming a TOML file of `[[networks]]` (the local stack's
+/// `networks.toml`), and the table baked in by `scripts/package.sh`.
+const NETWORKS_FILE: &str = "SATCHEL_NETWORKS_FILE";
+const BAKED_NETWORKS: Option<&str> = option_env!("SATCHEL_DEFAULT_NETWORKS");
+
 /// The settings file: every key optional, nothing else allowed (a misspelt key
 /// is an error, not a silently ignored line).
 #[derive(Debug, Default, Deserialize)]
@@ -111,6 +122,7 @@ struct SettingsFile {
     app_key: Option<String>,
     app_domain: Option<String>,
     keychain_service: Option<String>,
+    networks: Option<Vec<KnownNetwork>>,
 }
 
 impl SettingsFile {
@@ -227,6 +239,18 @@ impl AppConfig {
         }
         let app_id = value(&APP_ID).ok_or_else(|| fail(where_to_set(&APP_ID)))?;
         let app_key = value(&APP_KEY).ok_or_else(|| fail(where_to_set(&APP_KEY)))?;
+        let networks = network_table(sources, file.networks.clone()).map_err(|reason| {
+            let settings = sources
+                .file
+                .as_ref()
+                .map(|(path, _)| path.clone())
+                .or_else(settings_path)
+                .unwrap_or_else(|| Path::new(SETTINGS_FILE).to_owned());
+            fail(format!(
+                "{reason}: write the app's [[networks]] in {} or a file named by the variable {NETWORKS_FILE}, then {RESTART}",
+                settings.display()
+            ))
+        })?;
         Ok(Self {
             service_url: parsed,
             app_id,
@@ -238,8 +262,39 @@ impl AppConfig {
                 .map(str::trim)
                 .filter(|k| !k.is_empty())
                 .map(str::to_owned),
+            networks,
         })
     }
+}
+
+/// The app's network table, from the first place that has one: the file the
+/// environment names, the settings file, the baked-in table. Checked (bounded,
+/// each name once).
+fn network_table(
+    sources: &Sources,
+    in_file: Option<Vec<KnownNetwork>>,
+) -> Result<NetworkTable, String> {
+    let parse = |text: &str, from: &str| {
+        toml::from_str::<NetworkTable>(text)
+            .map_err(|e| format!("{from} is not a valid network table ({})", e.message()))
+    };
+    let table = if let Some(path) = sources
+        .env
+        .get(NETWORKS_FILE)
+        .filter(|p| !p.trim().is_empty())
+    {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("the network table {path} cannot be read ({e})"))?;
+        parse(&text, path)?
+    } else if let Some(networks) = in_file {
+        NetworkTable { networks }
+    } else if let Some(baked) = BAKED_NETWORKS.filter(|t| sources.baked && !t.trim().is_empty()) {
+        parse(baked, "the network table built in")?
+    } else {
+        return Err("no networks".into());
+    };
+    table.validate()?;
+    Ok(table)
 }
 
 #[cfg(test)]
@@ -267,7 +322,37 @@ mod tests {
         app_id = "file-app"
         app_key = "file-key"
         app_domain = "example.com"
+
+        [[networks]]
+        name = "ethereum"
+        chain_id = 1
+        symbol = "ETH"
+        decimals = 18
+        tokens = [{ contract = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", symbol = "USDC", decimals = 6 }]
     "#;
+
+    /// A network table file as the local stack writes one; removed on drop.
+    struct NetworksFile(PathBuf);
+
+    impl NetworksFile {
+        fn new(name: &str, text: &str) -> Self {
+            let path = std::env::temp_dir().join(format!(
+                "satchel-networks-{}-{name}.toml",
+                std::process::id()
+            ));
+            std::fs::write(&path, text).expect("written");
+            Self(path)
+        }
+        fn path(&self) -> &str {
+            self.0.to_str().expect("utf-8")
+        }
+    }
+
+    impl Drop for NetworksFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
 
     #[test]
     fn the_settings_file_alone_configures_a_packaged_app() {
@@ -278,6 +363,53 @@ mod tests {
         assert_eq!(config.domain, "example.com");
         assert_eq!(config.keychain, IDENTIFIER);
         assert_eq!(config.updater_pubkey, None, "never from the file");
+        let ethereum = config
+            .networks
+            .network("ethereum")
+            .expect("the file's network");
+        assert_eq!(ethereum.chain_id, 1);
+        assert_eq!(ethereum.tokens[0].decimals, 6);
+    }
+
+    #[test]
+    fn the_network_table_comes_from_the_file_the_environment_names_else_the_settings_file() {
+        let stack = NetworksFile::new(
+            "stack",
+            "[[networks]]\nname = \"anvil\"\nchain_id = 31337\nsymbol = \"ETH\"\ndecimals = 18\n",
+        );
+        let env = [("SATCHEL_NETWORKS_FILE", stack.path())];
+        let config = AppConfig::from_sources(&sources(&env, Some(FILE))).expect("configured");
+        assert_eq!(config.networks.networks.len(), 1);
+        assert_eq!(config.networks.networks[0].chain_id, 31337);
+
+        let broken = NetworksFile::new("broken", "[[networks]]\nname = \"anvil\"\n");
+        let env = [("SATCHEL_NETWORKS_FILE", broken.path())];
+        let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("no chain id");
+        assert!(
+            error.reason.contains("not a valid network table"),
+            "{error}"
+        );
+
+        let twice = NetworksFile::new(
+            "twice",
+            &"[[networks]]\nname = \"anvil\"\nchain_id = 1\nsymbol = \"ETH\"\ndecimals = 18\n"
+                .repeat(2),
+        );
+        let env = [("SATCHEL_NETWORKS_FILE", twice.path())];
+        let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("named twice");
+        assert!(error.reason.contains("named twice"), "{error}");
+
+        let env = [("SATCHEL_NETWORKS_FILE", "/nonexistent/networks.toml")];
+        let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("no file");
+        assert!(error.reason.contains("cannot be read"), "{error}");
+    }
+
+    #[test]
+    fn without_a_network_table_the_app_is_not_configured() {
+        let env = [("SATCHEL_APP_ID", "a"), ("SATCHEL_APP_KEY", "k")];
+        let error = AppConfig::from_sources(&sources(&env, None)).expect_err("no networks");
+        assert!(error.reason.contains("[[networks]]"), "{error}");
+        assert!(error.reason.contains("SATCHEL_NETWORKS_FILE"), "{error}");
     }
 
     #[test]
@@ -307,7 +439,19 @@ mod tests {
         assert!(error.reason.contains("app_id"), "{error}");
         assert!(error.reason.contains("SATCHEL_APP_ID"), "{error}");
         assert!(error.reason.contains(SETTINGS_FILE), "{error}");
-        let env = [("SATCHEL_APP_ID", "a"), ("SATCHEL_APP_KEY", "k")];
+        let networks = NetworksFile::new(
+            "local",
+            FILE.split("[[networks]]")
+                .nth(1)
+                .map(|n| format!("[[networks]]{n}"))
+                .as_deref()
+                .expect("a table"),
+        );
+        let env = [
+            ("SATCHEL_APP_ID", "a"),
+            ("SATCHEL_APP_KEY", "k"),
+            ("SATCHEL_NETWORKS_FILE", networks.path()),
+        ];
         let config = AppConfig::from_sources(&sources(&env, None)).expect("configured");
         assert_eq!(config.service_url.as_str(), LOCAL_SERVICE);
         assert_eq!(config.domain, "localhost");
@@ -360,12 +504,8 @@ mod tests {
         let error = AppConfig::from_sources(&sources(&[], Some("servce_url = \"x\"")))
             .expect_err("misspelt key");
         assert!(error.reason.contains("servce_url"), "{error}");
-        let env = [
-            ("SATCHEL_SERVICE_URL", "ftp://wallet.example.com/"),
-            ("SATCHEL_APP_ID", "a"),
-            ("SATCHEL_APP_KEY", "k"),
-        ];
-        let error = AppConfig::from_sources(&sources(&env, None)).expect_err("not http");
+        let env = [("SATCHEL_SERVICE_URL", "ftp://wallet.example.com/")];
+        let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("not http");
         assert_eq!(error.service_url, "ftp://wallet.example.com/");
     }
 

@@ -131,7 +131,11 @@ pub fn run() {
     let login = Arc::new(
         Login::new(app_id, app_key, store.clone()).with_browser(Arc::new(browser::SystemBrowser)),
     );
-    let widget = Arc::new(Widget::new(login, store));
+    let networks = loaded
+        .as_ref()
+        .map(|c| c.networks.clone())
+        .unwrap_or_default();
+    let widget = Arc::new(Widget::new(login, store).with_networks(networks));
     let updates = loaded
         .as_ref()
         .ok()

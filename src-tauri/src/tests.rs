@@ -31,6 +31,7 @@ fn harness() -> Harness {
         domain: "localhost".into(),
         keychain: "unused".into(),
         updater_pubkey: None,
+        networks: Default::default(),
     }))
 }
 

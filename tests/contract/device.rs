@@ -15,7 +15,9 @@ const ATTACKER: &str = "0x00000000000000000000000000000000000bad00";
 
 async fn widget_on(stack: &Stack, url: url::Url, store: Arc<dyn TokenStore>) -> Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let widget = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     widget
         .init(satchel_sdk::ServiceConfig::new(url, &stack.domain))
         .await
@@ -274,4 +276,112 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
         .await
         .expect_err("not signed here");
     assert!(e.message.contains("did not sign"), "{e:?}");
+}
+
+/// Chain ids, token contracts, symbols and decimals are the app's own network
+/// table's (issue 22, item 3): a service that moves a token to another contract,
+/// changes its decimals (a typed "1" would send a trillion times more), or
+/// announces another chain id in both its app answer and its preparation (the
+/// device used to compare two answers of the same service) gets nothing shown
+/// or signed.
+pub async fn chains_and_tokens_are_the_apps_own_not_the_services(backend: Backend) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use satchel_sdk::SendForm;
+
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let honest = widget_on(&stack, stack.sdk_config().service_url, store.clone()).await;
+    honest.register(PIN, false).await.expect("registered");
+    let honest_balances = honest.get_balance(None).await.expect("balances");
+    let honest_tokens = honest_balances[0].tokens.len();
+    assert_eq!(honest_tokens, 2, "DEMO and DUSD: {honest_balances:?}");
+    assert_eq!(honest.key_status().refused_accounts, 0);
+    let address = honest.get_accounts(None, false).await.expect("accounts")[0]
+        .address
+        .clone();
+    stack
+        .demo
+        .fund(address.parse().expect("address"))
+        .await
+        .expect("funded");
+
+    let (demo, dollar) = (stack.demo.token18, stack.demo.dollar6);
+    let other_chain = Arc::new(AtomicBool::new(false));
+    let lie_chain = other_chain.clone();
+    let liar = LyingService::start(stack.sdk_config().service_url, move |method, path, body| {
+        if method == reqwest::Method::GET && path == "/v1/account" {
+            for account in body["accounts"].as_array_mut().into_iter().flatten() {
+                let contract = account["contract"]
+                    .as_str()
+                    .and_then(|c| c.parse::<alloy::primitives::Address>().ok());
+                if contract == Some(dollar) {
+                    account["decimals"] = Value::from(18);
+                } else if contract == Some(demo) {
+                    account["contract"] = Value::from(ATTACKER);
+                }
+            }
+        }
+        if lie_chain.load(Ordering::SeqCst) {
+            if path == "/v1/app" {
+                for network in body["networks"].as_array_mut().into_iter().flatten() {
+                    network["chainId"] = Value::from(1);
+                }
+            }
+            if path == "/v1/transactions/prepare" {
+                body["chainId"] = Value::from(1);
+            }
+        }
+    })
+    .await;
+    let device = widget_on(&stack, liar.url.clone(), store.clone()).await;
+    device
+        .login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in through the liar");
+    let balances = device.get_balance(None).await.expect("balances");
+    assert!(
+        balances[0].tokens.is_empty(),
+        "neither the moved token nor the one with other decimals shows: {balances:?}"
+    );
+    assert_eq!(device.key_status().refused_accounts, 2, "the page says so");
+    let e = device
+        .prepare_send(&SendForm {
+            account: AccountRef {
+                network: "anvil".into(),
+                address: address.clone(),
+                contract: Some(dollar.to_checksum(None)),
+                is_aa: None,
+            },
+            to: "0x00000000000000000000000000000000000b0b00".into(),
+            amount: "1".into(),
+        })
+        .await
+        .expect_err("not a token the device believes");
+    assert!(e.message.contains("not one of your accounts"), "{e:?}");
+
+    // The coin still sends as the app's table says; a service announcing chain 1
+    // everywhere gets the quote refused, not a transaction signed for chain 1.
+    let coin = AccountRef {
+        network: "anvil".into(),
+        address,
+        contract: None,
+        is_aa: None,
+    };
+    let send = SendForm {
+        account: coin,
+        to: "0x00000000000000000000000000000000000b0b00".into(),
+        amount: "1".into(),
+    };
+    device
+        .prepare_send(&send)
+        .await
+        .expect("the coin as the table says");
+    other_chain.store(true, Ordering::SeqCst);
+    let e = device
+        .prepare_send(&send)
+        .await
+        .expect_err("another chain than the app's");
+    assert!(e.message.contains("different transaction"), "{e:?}");
 }

@@ -340,7 +340,8 @@ pub async fn a_token_without_e_mail_registers_one_then_logs_in_with_the_same_tok
 /// A widget of the stack's app over `store`.
 async fn widget(stack: &Stack, store: Arc<MemoryStore>) -> satchel_sdk::Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = satchel_sdk::Widget::new(Arc::new(login), store);
+    let widget = satchel_sdk::Widget::new(Arc::new(login), store)
+        .with_networks(stack.service.network_table());
     widget.init(stack.sdk_config()).await.expect("initialised");
     widget
 }

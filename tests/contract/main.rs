@@ -49,6 +49,7 @@ on_every_backend!(
     relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,
     device::accounts_that_are_not_the_keys_are_never_shown_or_paid_into,
     device::a_replacement_is_built_from_what_the_device_signed,
+    device::chains_and_tokens_are_the_apps_own_not_the_services,
     calls::a_contract_call_is_prepared_with_what_it_moves_and_broadcast,
     hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
     hardening::what_takes_a_counter_or_cache_place_is_checked_first,

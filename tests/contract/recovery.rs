@@ -17,7 +17,9 @@ const PIN: &str = "246810";
 
 async fn widget(stack: &Stack, store: Arc<dyn TokenStore>) -> Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let widget = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     widget.init(stack.sdk_config()).await.expect("initialised");
     widget
 }

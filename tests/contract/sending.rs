@@ -36,7 +36,9 @@ async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     drop(stack.sign_in(email, store.clone()).await);
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let w = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let w = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     w.init(stack.sdk_config()).await.expect("initialised");
     w.register(PIN, false).await.expect("registered");
     let address = w.get_accounts(None, false).await.expect("accounts")[0]

@@ -28,7 +28,9 @@ fn reads_qr(png: &[u8]) -> String {
 
 async fn widget(stack: &Stack, store: Arc<dyn TokenStore>) -> Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let widget = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     widget.init(stack.sdk_config()).await.expect("initialised");
     widget
 }
@@ -257,7 +259,9 @@ pub async fn a_wallet_whose_key_is_elsewhere_asks_for_the_pin(backend: Backend) 
     // Another device: the same login, none of the keychain's wallet entries.
     let other: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     let login = Login::new(stack.app_id().await, &stack.app_key, other.clone());
-    let w = Widget::new(Arc::new(login), other).with_kdf(KdfStrength::Test);
+    let w = Widget::new(Arc::new(login), other)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     w.init(stack.sdk_config()).await.expect("init");
     let user = w
         .login_with_email("ada@example.com", "correct1horse")
@@ -372,7 +376,9 @@ async fn lossy_proxy(upstream: url::Url, after: usize) -> LossyProxy {
 /// before), ready to register.
 async fn widget_through(stack: &Stack, url: url::Url, store: Arc<dyn TokenStore>) -> Widget {
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let widget = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     let config = satchel_sdk::ServiceConfig::new(url, &stack.domain);
     widget.init(config).await.expect("initialised");
     widget
@@ -523,7 +529,9 @@ pub async fn a_pending_key_the_service_has_is_taken_after_a_restart(backend: Bac
 
     // The next start finds the wallet the service has is the pending key's.
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let w = Widget::new(Arc::new(login), store).with_kdf(KdfStrength::Test);
+    let w = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
     w.init(satchel_sdk::ServiceConfig::new(
         proxy.url.clone(),
         &stack.domain,

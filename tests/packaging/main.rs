@@ -283,7 +283,8 @@ async fn serves_a_signed_update(stack: &LocalStack, key: &Path) -> anyhow::Resul
     Ok(())
 }
 
-/// Writes the settings file where the app looks: `~/.config/dev.satchel.wallet/`.
+/// Writes the settings file where the app looks: `~/.config/dev.satchel.wallet/`,
+/// with the stack's network table as its `[[networks]]`.
 fn write_settings(
     home: &Path,
     service_url: &str,
@@ -297,7 +298,7 @@ fn write_settings(
         format!(
             "service_url = \"{service_url}\"\napp_id = \"{}\"\napp_key = \"{}\"\napp_domain = \"{}\"\nkeychain_service = \"{keychain}\"\n",
             stack.app_id, stack.app_key, stack.domain
-        ),
+        ) + &toml::to_string(&stack.service.network_table())?,
     )?;
     Ok(())
 }

@@ -460,7 +460,7 @@ struct Setup {
 async fn widget(stack: &LocalStack, keychain: &str) -> anyhow::Result<Widget> {
     let store: Arc<dyn TokenStore> = Arc::new(KeyringStore::new(keychain));
     let login = Arc::new(Login::new(&stack.app_id, &stack.app_key, store.clone()));
-    let widget = Widget::new(login, store);
+    let widget = Widget::new(login, store).with_networks(stack.service.network_table());
     widget
         .init(ServiceConfig::new(
             stack.service.base_url.clone(),

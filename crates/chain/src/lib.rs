@@ -6,6 +6,7 @@
 mod abi;
 mod balances;
 pub mod metadata;
+pub mod networks;
 mod nfts;
 mod relay;
 pub mod safe_http;

@@ -19,6 +19,7 @@ pub use keychain::session::StoredSession;
 pub use keychain::{KeyringStore, MemoryStore, StoreError, TokenStore};
 pub use login::{Login, OpenUrl, SignUpWait, get_sign_for_login};
 pub use satchel_api as api;
+pub use satchel_chain::networks::{KnownNetwork, KnownToken, NetworkTable};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,

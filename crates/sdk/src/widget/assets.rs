@@ -32,13 +32,15 @@ pub struct AccountRef {
 }
 
 impl Widget {
-    /// The user's accounts as the service lists them, less any whose address is
-    /// not the address of the key sealed on this device: every EVM account of a
-    /// wallet is that key's, so a service that lists another (a lying or
-    /// compromised one, redirecting payments) is not believed. How many were
-    /// refused is in [`KeyStatus::refused_accounts`](super::KeyStatus), for the
-    /// page to say so. Without the key on this device nothing can be checked,
-    /// and the list is as the service gave it (receiving then needs the key).
+    /// The user's accounts as the service lists them, less any the device cannot
+    /// confirm: one whose address is not the address of the key sealed on this
+    /// device (every EVM account of a wallet is that key's, so a service that
+    /// lists another, lying or compromised, redirecting payments, is not
+    /// believed), and one whose network, token contract, symbol or decimals are
+    /// not as this app's network table says. How many were refused is in
+    /// [`KeyStatus::refused_accounts`](super::KeyStatus), for the page to say so.
+    /// Without the key on this device addresses cannot be checked (receiving
+    /// then needs the key).
     pub(super) async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
         let mut list: AccountsResponse = self
@@ -50,18 +52,26 @@ impl Widget {
                 None,
             )
             .await?;
-        if let Some(sealed) = self.vault.load(&user_id).await? {
-            let listed = list.accounts.len();
-            list.accounts.retain(|a| sealed.is_for(&a.address));
-            let refused = u32::try_from(listed - list.accounts.len()).unwrap_or(u32::MAX);
-            if refused > 0 {
-                tracing::warn!(
-                    refused,
-                    "the service listed accounts that are not this wallet's key's; not shown"
-                );
+        let sealed = self.vault.load(&user_id).await?;
+        let listed = list.accounts.len();
+        list.accounts.retain(|a| {
+            let known = self.networks.check(
+                &a.network,
+                a.contract.as_deref(),
+                &a.symbol,
+                a.decimals,
+            );
+            if let Err(disagreement) = &known {
+                tracing::warn!(network = %a.network, "an account the service listed is not shown: {disagreement}");
             }
-            self.state.lock().key.refused_accounts = refused;
-        }
+            let keys = sealed.as_ref().is_none_or(|s| s.is_for(&a.address));
+            if !keys {
+                tracing::warn!(network = %a.network, "the service listed an account that is not this wallet's key's; not shown");
+            }
+            known.is_ok() && keys
+        });
+        let refused = u32::try_from(listed - list.accounts.len()).unwrap_or(u32::MAX);
+        self.state.lock().key.refused_accounts = refused;
         Ok(list)
     }
 

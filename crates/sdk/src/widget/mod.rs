@@ -26,6 +26,8 @@ use tokio::sync::watch;
 
 use crate::client::ServiceConfig;
 use crate::error::SdkError;
+use satchel_chain::networks::NetworkTable;
+
 use crate::keychain::KeyVault;
 use crate::keychain::TokenStore;
 use crate::login::Login;
@@ -69,6 +71,9 @@ pub struct Widget {
     login: Arc<Login>,
     vault: KeyVault,
     kdf: KdfStrength,
+    /// The networks, coins and tokens this app was configured for: what the
+    /// device signs for, whatever the service says.
+    networks: NetworkTable,
     state: Mutex<WidgetState>,
     /// Every change of the life cycle, for whoever follows it (the shell's page).
     status_changes: watch::Sender<ServiceLifeCycle>,
@@ -115,6 +120,7 @@ impl Widget {
             login,
             vault,
             kdf: KdfStrength::Interactive,
+            networks: NetworkTable::default(),
             state: Mutex::new(WidgetState::default()),
             status_changes: watch::Sender::new(ServiceLifeCycle::NotInitialized),
             send_requests: watch::Sender::new(None),
@@ -130,6 +136,13 @@ impl Widget {
     /// its cache folder. Until then no thumbnail is made.
     pub fn set_thumbnails(&self, thumbnails: Thumbnails) {
         let _ = self.thumbnails.set(thumbnails);
+    }
+
+    /// The app's own network table (its configuration's, never the service's).
+    /// Without one, no account the service lists is believed.
+    pub fn with_networks(mut self, networks: NetworkTable) -> Self {
+        self.networks = networks;
+        self
     }
 
     /// A cheaper PIN key derivation, for tests only.

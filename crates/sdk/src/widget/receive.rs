@@ -93,7 +93,7 @@ impl Widget {
             .map(str::parse)
             .transpose()
             .map_err(|_| not_yours())?;
-        let chain_id = self.chain_id_of(&entry.network).await?;
+        let chain_id = self.chain_id_of(&entry.network)?;
         let uri = payment_uri(&address, chain_id, contract.as_ref());
         self.state.lock().allowed.allow_qr(&uri);
         Ok(ReceiveInfo {

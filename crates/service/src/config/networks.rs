@@ -43,6 +43,29 @@ pub struct NetworkConfig {
 pub struct TrackedTokens(std::sync::OnceLock<std::collections::HashMap<String, (usize, String)>>);
 
 impl NetworkConfig {
+    /// The network as an app of this service would trust it (its network
+    /// table: chain id, coin, token contracts, symbols, decimals).
+    pub fn known(&self) -> satchel_chain::networks::KnownNetwork {
+        use satchel_chain::networks::{KnownNetwork, KnownToken};
+        KnownNetwork {
+            name: self.name.clone(),
+            chain_id: self.chain_id,
+            symbol: self.symbol.clone(),
+            decimals: self.decimals,
+            tokens: self
+                .tokens
+                .iter()
+                .filter_map(|t| {
+                    Some(KnownToken {
+                        contract: t.contract.parse().ok()?,
+                        symbol: t.symbol.clone(),
+                        decimals: t.decimals,
+                    })
+                })
+                .collect(),
+        }
+    }
+
     /// The tracked token whose contract is `contract` (any case), and its
     /// checksummed address.
     pub fn tracked_token(&self, contract: &str) -> Option<(&TokenConfig, &str)> {

@@ -20,15 +20,25 @@ impl Widget {
         let accounts = self.accounts().await?.accounts;
         list.transactions
             .into_iter()
-            .map(|record| self.activity_entry(record, &accounts))
+            .filter_map(|record| self.activity_entry(record, &accounts).transpose())
             .collect()
     }
 
+    /// One entry of the activity list, its amounts scaled by the decimals of
+    /// this app's network table; `None` for an asset the table does not know (the
+    /// service's decimals could make a dust transfer read as a fortune).
     pub(super) fn activity_entry(
         &self,
         record: TransactionRecord,
         accounts: &[Account],
-    ) -> Result<ActivityEntry, SdkError> {
+    ) -> Result<Option<ActivityEntry>, SdkError> {
+        let Some((symbol, decimals)) = self
+            .networks
+            .asset(&record.network, record.contract.as_deref())
+        else {
+            return Ok(None);
+        };
+        let (symbol, decimals) = (symbol.to_owned(), decimals);
         let coin = accounts
             .iter()
             .find(|a| a.account_id == record.account_id && a.contract.is_none());
@@ -38,8 +48,8 @@ impl Widget {
             && record.contract.is_none()
             && record.amount == "0"
             && record.counterparty.eq_ignore_ascii_case(&address);
-        Ok(ActivityEntry {
-            amount: format_units(&record.amount, record.decimals)?,
+        Ok(Some(ActivityEntry {
+            amount: format_units(&record.amount, decimals)?,
             fee: record
                 .fee
                 .as_deref()
@@ -53,12 +63,12 @@ impl Widget {
             status: record.status,
             counterparty: record.counterparty,
             contract: record.contract,
-            symbol: record.symbol,
+            symbol,
             nonce: record.nonce,
             block_number: record.block_number,
             created_at: record.created_at,
             replaced_by: record.replaced_by,
             is_cancel,
-        })
+        }))
     }
 }

@@ -180,19 +180,17 @@ impl Widget {
             .ok_or_else(|| invalid("not one of your accounts"))
     }
 
-    /// The chain id the app's configuration gives `network`.
-    pub(super) async fn chain_id_of(&self, network: &str) -> Result<u64, SdkError> {
-        self.login
-            .app_info()
-            .await?
-            .networks
-            .iter()
-            .find(|n| n.name == network)
+    /// The chain id this app's own network table gives `network` (never the
+    /// service's answer: a transaction signed for another chain is another
+    /// transaction).
+    pub(super) fn chain_id_of(&self, network: &str) -> Result<u64, SdkError> {
+        self.networks
+            .network(network)
             .map(|n| n.chain_id)
             .ok_or_else(|| {
                 SdkError::service(
                     ServiceErrorCode::NotInitializedNetwork,
-                    format!("the app does not name the network {network}"),
+                    format!("this app's network table does not name the network {network}"),
                 )
             })
     }
@@ -355,7 +353,7 @@ impl Widget {
             fees,
             replaces,
         } = parts;
-        let chain_id = self.chain_id_of(&entry.network).await?;
+        let chain_id = self.chain_id_of(&entry.network)?;
         let from: Address = entry
             .address
             .parse()
@@ -521,7 +519,13 @@ impl Widget {
                 }),
             );
         }
-        self.activity_entry(record, &self.accounts().await?.accounts)
+        self.activity_entry(record, &self.accounts().await?.accounts)?
+            .ok_or_else(|| {
+                SdkError::service(
+                    ServiceErrorCode::ApiRequestError,
+                    "the service recorded the transaction on an asset this app does not know",
+                )
+            })
     }
 }
 
