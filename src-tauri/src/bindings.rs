@@ -12,9 +12,9 @@ use satchel_api::{
 use satchel_api::{TransactionDirection, TransactionStatus};
 use satchel_sdk::{
     AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ErrorCode, ExternalLoginOutcome,
-    FeeOption, FeeSpeed, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, ReceiveInfo,
-    RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote,
-    SendRequest, SendResult,
+    FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions, LoginProviderChoice,
+    ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm,
+    SendQuote, SendRequest, SendResult,
 };
 use ts_rs::{Config, TS};
 
@@ -60,6 +60,7 @@ fn declarations() -> String {
         SendResult::decl(&cfg),
         SendForm::decl(&cfg),
         FeeSpeed::decl(&cfg),
+        HighFee::decl(&cfg),
         FeeOption::decl(&cfg),
         ReplaceAction::decl(&cfg),
         Replacement::decl(&cfg),

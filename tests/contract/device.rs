@@ -180,6 +180,7 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
             speed: FeeSpeed::Normal,
             pin: PIN.into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect("sent")
@@ -384,4 +385,93 @@ pub async fn chains_and_tokens_are_the_apps_own_not_the_services(backend: Backen
         .await
         .expect_err("another chain than the app's");
     assert!(e.message.contains("different transaction"), "{e:?}");
+}
+
+/// Fees are the service's to quote, not to inflate (issue 22, item 3): a fee
+/// cap far above the base fee is flagged on its option and signed only when
+/// the person confirms it; the service's own levels on the dev chain are not.
+pub async fn an_inflated_fee_is_signed_only_when_the_person_accepts_it(backend: Backend) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use satchel_sdk::{ConfirmSend, FeeSpeed, HighFee, SendForm};
+
+    let stack = Stack::start(backend).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("ada@example.com", store.clone()).await);
+    let inflate = Arc::new(AtomicBool::new(false));
+    let lie = inflate.clone();
+    let liar = LyingService::start(stack.sdk_config().service_url, move |method, path, body| {
+        if lie.load(Ordering::SeqCst)
+            && method == reqwest::Method::POST
+            && path == "/v1/transactions/prepare"
+        {
+            let base: u128 = body["baseFeePerGas"]
+                .as_str()
+                .and_then(|b| b.parse().ok())
+                .unwrap_or_default();
+            let inflated = (base.max(1_000_000_000) * 100).to_string();
+            body["fees"]["normal"]["maxFeePerGas"] = Value::from(inflated);
+        }
+    })
+    .await;
+    let ada = widget_on(&stack, liar.url.clone(), store.clone()).await;
+    ada.login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    ada.register(PIN, false).await.expect("registered");
+    let address = ada.get_accounts(None, false).await.expect("accounts")[0]
+        .address
+        .clone();
+    stack
+        .demo
+        .fund(address.parse().expect("address"))
+        .await
+        .expect("funded");
+    let send = SendForm {
+        account: AccountRef {
+            network: "anvil".into(),
+            address: address.clone(),
+            contract: None,
+            is_aa: None,
+        },
+        to: "0x00000000000000000000000000000000000b0b00".into(),
+        amount: "1".into(),
+    };
+    let honest = ada.prepare_send(&send).await.expect("quoted");
+    assert!(
+        honest.options.iter().all(|o| o.high_fee.is_none()),
+        "the service's own levels: {:?}",
+        honest.options
+    );
+
+    inflate.store(true, Ordering::SeqCst);
+    let quote = ada.prepare_send(&send).await.expect("quoted");
+    let normal = quote
+        .options
+        .iter()
+        .find(|o| o.speed == FeeSpeed::Normal)
+        .expect("normal");
+    assert_eq!(normal.high_fee, Some(HighFee::AboveBaseFee), "{normal:?}");
+    let nonce_before = stack.nonce_of(&address).await;
+    let e = ada
+        .confirm_send(ConfirmSend {
+            quote_id: quote.quote_id.clone(),
+            speed: FeeSpeed::Normal,
+            pin: PIN.into(),
+            request_id: None,
+            accept_high_fee: false,
+        })
+        .await
+        .expect_err("not accepted");
+    assert!(e.message.contains("unusually high"), "{e:?}");
+    assert_eq!(stack.nonce_of(&address).await, nonce_before, "nothing sent");
+    ada.confirm_send(ConfirmSend {
+        quote_id: quote.quote_id,
+        speed: FeeSpeed::Normal,
+        pin: PIN.into(),
+        request_id: None,
+        accept_high_fee: true,
+    })
+    .await
+    .expect("accepted on the review page");
 }

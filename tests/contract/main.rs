@@ -50,6 +50,7 @@ on_every_backend!(
     device::accounts_that_are_not_the_keys_are_never_shown_or_paid_into,
     device::a_replacement_is_built_from_what_the_device_signed,
     device::chains_and_tokens_are_the_apps_own_not_the_services,
+    device::an_inflated_fee_is_signed_only_when_the_person_accepts_it,
     calls::a_contract_call_is_prepared_with_what_it_moves_and_broadcast,
     hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
     hardening::what_takes_a_counter_or_cache_place_is_checked_first,

@@ -81,6 +81,7 @@ async fn send_now(w: &Widget, form: SendForm) -> String {
             speed: FeeSpeed::Normal,
             pin: PIN.into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect("signed and broadcast");
@@ -256,6 +257,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
             speed: FeeSpeed::Fast,
             pin: PIN.into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect("replacement broadcast")
@@ -283,6 +285,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
             speed: FeeSpeed::Fast,
             pin: PIN.into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect("cancel broadcast");
@@ -371,6 +374,7 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
             speed: FeeSpeed::Normal,
             pin: "000000".into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect_err("wrong PIN");
@@ -426,6 +430,7 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
             speed: FeeSpeed::Normal,
             pin: PIN.into(),
             request_id: None,
+            accept_high_fee: false,
         })
         .await
         .expect("the same quote, the right PIN");
@@ -451,6 +456,7 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
             speed: FeeSpeed::Slow,
             pin: PIN.into(),
             request_id: Some(request.id),
+            accept_high_fee: false,
         })
         .await
         .expect("sent");

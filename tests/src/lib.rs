@@ -196,6 +196,38 @@ impl Stack {
 }
 
 impl Stack {
+    /// One JSON-RPC call to the test's own dev chain (anvil), its `result`.
+    pub async fn chain_rpc(&self, method: &str, params: Value) -> Value {
+        let answer: Value = self
+            .http
+            .post(self.anvil.url.clone())
+            .json(
+                &serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}),
+            )
+            .send()
+            .await
+            .expect("anvil answers")
+            .json()
+            .await
+            .expect("a JSON-RPC answer");
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// The next nonce of `address` on the dev chain, pending transactions counted.
+    pub async fn nonce_of(&self, address: &str) -> u64 {
+        let count = self
+            .chain_rpc(
+                "eth_getTransactionCount",
+                serde_json::json!([address, "pending"]),
+            )
+            .await;
+        u64::from_str_radix(count.as_str().unwrap_or("0x0").trim_start_matches("0x"), 16)
+            .expect("a hex count")
+    }
+}
+
+impl Stack {
     /// The login library of the test app, initialised against this service.
     pub async fn login(
         &self,

@@ -469,7 +469,7 @@ describe('App routing', () => {
     await page.user.click(screen.getByTestId('send-review'));
     await page.user.type(screen.getByTestId('send-pin'), '246810{Enter}');
     await tick();
-    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810' } }]);
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810', acceptHighFee: false } }]);
 
     await page.user.click(screen.getByRole('button', { name: 'View activity' }));
     await tick();

@@ -152,6 +152,7 @@ export function PinPrompt({
   onSubmit,
   onCancel,
   framed = true,
+  disabled = false,
   testIds,
 }: {
   /** The field's id; the submit button is `${id}-submit`. */
@@ -166,6 +167,8 @@ export function PinPrompt({
   onCancel?: () => void;
   /** `data-testid`s of the field and the submit button (the UI test's handles). */
   testIds?: { field: string; submit: string };
+  /** Not to be submitted yet (the page waits for another answer first). */
+  disabled?: boolean;
 }) {
   const { t } = useI18n();
   const [pin, setPin] = useState('');
@@ -177,7 +180,7 @@ export function PinPrompt({
     void read();
   }, [read]);
 
-  const ready = pin.length === PIN_LENGTH && !busy && !limits.paused;
+  const ready = pin.length === PIN_LENGTH && !busy && !limits.paused && !disabled;
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -128,6 +128,9 @@ export function SendReview({
   const option = optionFor(quote, speed);
   const action = quote.replaces?.action;
   const isToken = quote.contract !== undefined;
+  // An unusually high fee is signed only once the person says yes to it.
+  const [acceptedHighFee, setAcceptedHighFee] = useState(false);
+  const highFee = option?.highFee;
 
   async function confirm(pin: string) {
     if (!option) return;
@@ -137,6 +140,7 @@ export function SendReview({
         quoteId: quote.quoteId,
         speed: option.speed,
         pin,
+        acceptHighFee: highFee !== undefined && acceptedHighFee,
         ...(requestId === undefined ? {} : { requestId }),
       });
     } catch (err) {
@@ -192,6 +196,21 @@ export function SendReview({
           </>
         )}
       </dl>
+      {highFee && (
+        <div className="notice danger" role="alert" data-testid="send-high-fee">
+          <p>{t(`send.highFee.${highFee}`, { fee: option?.fee ?? '', symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
+          <div className="check">
+            <input
+              id="send-accept-high-fee"
+              type="checkbox"
+              checked={acceptedHighFee}
+              onChange={(e) => setAcceptedHighFee(e.target.checked)}
+              data-testid="send-accept-high-fee"
+            />
+            <label htmlFor="send-accept-high-fee">{t('send.acceptHighFee')}</label>
+          </div>
+        </div>
+      )}
       {quote.recipientIsContract && action !== 'cancel' && (
         <div className="notice warning" role="note">
           {t('send.contractWarning')}
@@ -209,6 +228,7 @@ export function SendReview({
         submitLabel={t(action === 'cancel' ? 'send.confirmCancel' : action === 'speedUp' ? 'send.confirmSpeedUp' : 'send.confirm')}
         onSubmit={confirm}
         onCancel={onCancel}
+        disabled={highFee !== undefined && !acceptedHighFee}
         testIds={{ field: 'send-pin', submit: 'send-submit' }}
       />
     </section>

@@ -23,7 +23,7 @@ pub use satchel_chain::networks::{KnownNetwork, KnownToken, NetworkTable};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,
-    FeeSpeed, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN,
+    FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN,
     ReceiveInfo, Refresh, RegisterEmailPrompt, ReplaceAction, Replacement, SendForm, SendQuote,
     SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
 };

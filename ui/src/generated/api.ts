@@ -133,6 +133,8 @@ export type SendForm = { account: AccountRef, to: string, amount: string, };
 
 export type FeeSpeed = "slow" | "normal" | "fast";
 
+export type HighFee = "aboveBaseFee" | "shareOfAmount";
+
 export type FeeOption = { speed: FeeSpeed, 
 /**
  * The fee cap per gas, in gwei (decimal).
@@ -162,7 +164,12 @@ max: string,
 /**
  * Whether the balance covers the amount and this fee.
  */
-enough: boolean, };
+enough: boolean, 
+/**
+ * Why this fee needs the person's explicit yes on the review page, when it
+ * does ([`ConfirmSend::accept_high_fee`]).
+ */
+highFee?: HighFee, };
 
 export type ReplaceAction = "speedUp" | "cancel";
 
@@ -190,7 +197,12 @@ baseFeeGwei: string,
  */
 options: Array<FeeOption>, recipientIsContract: boolean, recipientIsSelf: boolean, replaces?: Replacement, };
 
-export type ConfirmSend = { quoteId: string, speed: FeeSpeed, pin: string, requestId?: number, };
+export type ConfirmSend = { quoteId: string, speed: FeeSpeed, pin: string, requestId?: number, 
+/**
+ * The person confirmed an unusually high fee ([`FeeOption::high_fee`]);
+ * without it such a fee is refused.
+ */
+acceptHighFee: boolean, };
 
 export type AddressCheck = { 
 /**

@@ -182,7 +182,7 @@ describe('ActivityDetail', () => {
     await page.user.type(screen.getByTestId('send-pin'), '246810');
     await page.user.click(screen.getByTestId('send-submit'));
     await tick();
-    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'r-1', speed: 'fast', pin: '246810' } }]);
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'r-1', speed: 'fast', pin: '246810', acceptHighFee: false } }]);
     expect(screen.getByTestId('activity-hash')).toHaveTextContent(NEW);
     expect(screen.getByTestId('activity-notice')).toHaveTextContent('Sent. It takes the pending transaction');
   });
@@ -212,7 +212,7 @@ describe('ActivityDetail', () => {
 
     await page.user.type(screen.getByTestId('send-pin'), '246810{Enter}');
     await tick();
-    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'c-1', speed: 'fast', pin: '246810' } }]);
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'c-1', speed: 'fast', pin: '246810', acceptHighFee: false } }]);
     expect(screen.getByTestId('activity-hash')).toHaveTextContent(OTHER);
     expect(screen.getByRole('heading', { name: 'Cancelled transaction' })).toBeInTheDocument();
   });

@@ -230,7 +230,7 @@ describe('Send', () => {
     await page.user.click(byTestId('send-submit'));
     await tick();
 
-    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'fast', pin: '246810', requestId: 7 } }]);
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'fast', pin: '246810', acceptHighFee: false, requestId: 7 } }]);
     expect(byTestId('send-status')).toHaveAttribute('data-status', 'pending');
     expect(byTestId('send-status')).toHaveTextContent('Pending');
     expect(byTestId('send-hash')).toHaveTextContent(TX_HASH);
@@ -241,6 +241,36 @@ describe('Send', () => {
     expect(ipc.count('cancelSend')).toBe(0);
   });
 
+  it('signs an unusually high fee only once the person says yes to it', async () => {
+    const ipc = coinSend({
+      prepareSend: () => sendQuote({ options: [feeOption('slow'), feeOption('normal', { highFee: 'aboveBaseFee' }), feeOption('fast')] }),
+      confirmSend: () => activityEntry(),
+      getActivity: () => [activityEntry()],
+    });
+    const page = renderSend();
+    await fill(page.user);
+    await page.user.click(byTestId('send-review'));
+
+    expect(byTestId('send-high-fee')).toHaveTextContent('unusually high');
+    expect(byTestId('send-high-fee')).toHaveTextContent('base fee');
+    await page.user.type(byTestId('send-pin'), '246810');
+    expect(byTestId('send-submit')).toBeDisabled();
+    await page.user.click(byTestId('send-accept-high-fee'));
+    expect(byTestId('send-submit')).toBeEnabled();
+    await page.user.click(byTestId('send-submit'));
+    await tick();
+
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810', acceptHighFee: true } }]);
+  });
+
+  it('says nothing of the fee when it is the usual one', async () => {
+    coinSend();
+    const page = renderSend();
+    await fill(page.user);
+    await page.user.click(byTestId('send-review'));
+    expect(screen.queryByTestId('send-high-fee')).toBeNull();
+  });
+
   it('confirms a send of its own without a request id', async () => {
     const ipc = coinSend({ confirmSend: () => activityEntry(), getActivity: () => [activityEntry()] });
     const page = renderSend();
@@ -249,7 +279,7 @@ describe('Send', () => {
     await page.user.type(byTestId('send-pin'), '246810{Enter}');
     await tick();
 
-    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810' } }]);
+    expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810', acceptHighFee: false } }]);
   });
 
   it('explains a wrong PIN with the tries left, and nothing else happens', async () => {

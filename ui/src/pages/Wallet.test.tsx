@@ -270,11 +270,11 @@ describe('Wallet', () => {
     expect(screen.queryByText('Write down your recovery phrase')).not.toBeInTheDocument();
   });
 
-  it('says so when the service listed accounts the key does not hold, and not otherwise', async () => {
+  it('says so when the service listed accounts the device cannot confirm, and not otherwise', async () => {
     mockCommands({ getActivity: noActivity, getKeyState: () => keyStatus({ refusedAccounts: 2 }), getRefreshWait: waits(30), getBalance: () => [balance()] });
     const lied = renderPage(<Wallet />);
     await tick();
-    expect(screen.getByTestId('refused-accounts')).toHaveTextContent("The service listed 2 account(s) that are not your wallet's");
+    expect(screen.getByTestId('refused-accounts')).toHaveTextContent("The service listed 2 account(s) this device cannot confirm");
     expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
     lied.unmount();
 

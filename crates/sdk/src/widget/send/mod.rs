@@ -62,6 +62,37 @@ struct StoredQuote {
     input: Bytes,
     /// (speed, max fee per gas, max priority fee per gas), in wei.
     fees: Vec<(FeeSpeed, u128, u128)>,
+    /// The speeds whose fee is unusually high: confirmed only when accepted.
+    high_fees: Vec<FeeSpeed>,
+}
+
+/// Above this many times the base fee (plus twice the tip) a fee cap is
+/// unusually high; the service's fastest level is three times plus twice.
+const HIGH_FEE_BASE_MULTIPLE: u128 = 4;
+/// A tip above both the base fee and this (5 gwei) is unusually high.
+const HIGH_TIP_FLOOR: u128 = 5_000_000_000;
+
+/// Whether a fee needs the person's explicit yes: the cap far above the base
+/// fee, or (for a coin send) the most it can cost above a quarter of the amount.
+pub(super) fn high_fee(
+    max_fee_per_gas: u128,
+    tip: u128,
+    base_fee: u128,
+    fee: U256,
+    coin_amount: Option<U256>,
+) -> Option<HighFee> {
+    let cap = base_fee
+        .saturating_mul(HIGH_FEE_BASE_MULTIPLE)
+        .saturating_add(tip.saturating_mul(2));
+    if max_fee_per_gas > cap || tip > base_fee.max(HIGH_TIP_FLOOR) {
+        return Some(HighFee::AboveBaseFee);
+    }
+    match coin_amount {
+        Some(amount) if !amount.is_zero() && fee.saturating_mul(U256::from(4)) > amount => {
+            Some(HighFee::ShareOfAmount)
+        }
+        _ => None,
+    }
 }
 
 /// The quotes the page may confirm and the application's `send` waiting on it.
@@ -375,9 +406,10 @@ impl Widget {
             .map(|b| wei(b, "balance"))
             .transpose()?;
         let is_token = entry.contract.is_some();
-        let options = fees
+        let base_fee: u128 = prepared.base_fee_per_gas.parse().unwrap_or_default();
+        let options: Vec<FeeOption> = fees
             .iter()
-            .map(|&(speed, max_fee, _)| {
+            .map(|&(speed, max_fee, tip)| {
                 let fee = U256::from(prepared.gas_limit) * U256::from(max_fee);
                 let coin_spent = fee + value;
                 let token_short = token_balance.is_some_and(|b| b < amount);
@@ -396,10 +428,15 @@ impl Widget {
                         .map(|b| units(b.saturating_sub(amount), entry.decimals)),
                     max: units(max, entry.decimals),
                     enough: coin_balance >= coin_spent && !token_short,
+                    high_fee: high_fee(max_fee, tip, base_fee, fee, (!is_token).then_some(value)),
                 }
             })
             .collect();
-        let base_fee: u128 = prepared.base_fee_per_gas.parse().unwrap_or_default();
+        let high_fees = options
+            .iter()
+            .filter(|o| o.high_fee.is_some())
+            .map(|o| o.speed)
+            .collect();
         let quote_id = uuid_like();
         let stored = StoredQuote {
             id: quote_id.clone(),
@@ -413,6 +450,7 @@ impl Widget {
             value,
             input,
             fees,
+            high_fees,
         };
         self.state.lock().sends.keep(stored);
         Ok(SendQuote {
@@ -458,6 +496,11 @@ impl Widget {
             .iter()
             .find(|(speed, _, _)| *speed == confirm.speed)
             .ok_or_else(|| invalid("no such fee option"))?;
+        if quote.high_fees.contains(&confirm.speed) && !confirm.accept_high_fee {
+            return Err(invalid(
+                "this fee is unusually high: confirm it on the review page, or choose another",
+            ));
+        }
         let is_cancel = quote.to == quote.from && quote.value.is_zero() && quote.input.is_empty();
         if quote.value.is_zero() && quote.input.is_empty() && !is_cancel {
             return Err(invalid("enter an amount to send"));

@@ -76,10 +76,63 @@ fn quotes_are_bounded_and_taken_once() {
             value: U256::ZERO,
             input: Bytes::new(),
             fees: Vec::new(),
+            high_fees: Vec::new(),
         });
     }
     assert_eq!(sends.quotes.len(), QUOTES_KEPT);
     assert!(sends.take("0").is_none(), "the oldest went");
     assert!(sends.take("19").is_some());
     assert!(sends.take("19").is_none(), "taken once");
+}
+
+#[test]
+fn a_fee_far_above_the_base_fee_or_a_quarter_of_the_amount_needs_a_yes() {
+    const GWEI: u128 = 1_000_000_000;
+    let fee = |max_fee: u128| U256::from(21_000u64) * U256::from(max_fee);
+    let eth = U256::from(10u64).pow(U256::from(18));
+    // The service's own levels at a 20 gwei base fee and a 1 gwei tip: none.
+    for (cap, tip) in [(23 * GWEI, GWEI), (42 * GWEI, GWEI), (62 * GWEI, 2 * GWEI)] {
+        assert_eq!(high_fee(cap, tip, 20 * GWEI, fee(cap), Some(eth)), None);
+    }
+    // A cap above four times the base fee plus twice the tip, or a tip above
+    // both the base fee and 5 gwei.
+    assert_eq!(
+        high_fee(83 * GWEI, GWEI, 20 * GWEI, fee(83 * GWEI), Some(eth)),
+        Some(HighFee::AboveBaseFee)
+    );
+    assert_eq!(
+        high_fee(30 * GWEI, 25 * GWEI, 20 * GWEI, fee(30 * GWEI), None),
+        Some(HighFee::AboveBaseFee)
+    );
+    // A tip above 5 gwei is usual when the base fee is higher still.
+    assert_eq!(
+        high_fee(400 * GWEI, 6 * GWEI, 100 * GWEI, fee(400 * GWEI), None),
+        None
+    );
+    // A fee above a quarter of the coin sent; a token send (no coin amount) and
+    // a cancel (nothing sent) have no such share.
+    let small = fee(42 * GWEI) * U256::from(4) - U256::from(1);
+    assert_eq!(
+        high_fee(42 * GWEI, GWEI, 20 * GWEI, fee(42 * GWEI), Some(small)),
+        Some(HighFee::ShareOfAmount)
+    );
+    assert_eq!(
+        high_fee(
+            42 * GWEI,
+            GWEI,
+            20 * GWEI,
+            fee(42 * GWEI),
+            Some(small + U256::from(1))
+        ),
+        None,
+        "exactly a quarter"
+    );
+    assert_eq!(
+        high_fee(42 * GWEI, GWEI, 20 * GWEI, fee(42 * GWEI), None),
+        None
+    );
+    assert_eq!(
+        high_fee(42 * GWEI, GWEI, 20 * GWEI, fee(42 * GWEI), Some(U256::ZERO)),
+        None
+    );
 }

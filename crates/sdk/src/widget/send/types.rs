@@ -84,6 +84,24 @@ pub struct FeeOption {
     pub max: String,
     /// Whether the balance covers the amount and this fee.
     pub enough: bool,
+    /// Why this fee needs the person's explicit yes on the review page, when it
+    /// does ([`ConfirmSend::accept_high_fee`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub high_fee: Option<HighFee>,
+}
+
+/// Why a fee is unusually high. The fee levels come from the service; a lying
+/// or mistaken one could drain an account through the fee alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum HighFee {
+    /// The fee cap per gas is far above the network's base fee (more than four
+    /// times it plus twice the tip), or the tip alone is above the base fee and
+    /// 5 gwei.
+    AboveBaseFee,
+    /// The most the fee can be is more than a quarter of the coin amount sent.
+    ShareOfAmount,
 }
 
 /// A replacement of a pending transaction.
@@ -148,6 +166,10 @@ pub struct ConfirmSend {
     pub pin: String,
     #[serde(default)]
     pub request_id: Option<u64>,
+    /// The person confirmed an unusually high fee ([`FeeOption::high_fee`]);
+    /// without it such a fee is refused.
+    #[serde(default)]
+    pub accept_high_fee: bool,
 }
 
 /// A typed recipient, checked.
