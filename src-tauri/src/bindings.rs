@@ -1,4 +1,4 @@
-//! The page's TypeScript types (`ui/src/generated/api.ts`), generated from the Rust
+//! The page's TypeScript types (`ui/src/api/generated.ts`), generated from the Rust
 //! types the commands send, so the two cannot drift: this test fails when the file
 //! is stale, and `SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings` writes it.
 
@@ -87,7 +87,7 @@ fn declarations() -> String {
 
 #[test]
 fn the_generated_typescript_types_are_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/generated/api.ts");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/src/api/generated.ts");
     let fresh = declarations();
     if std::env::var("SATCHEL_UPDATE_BINDINGS").as_deref() == Ok("1") {
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder");

@@ -2,7 +2,7 @@
 //! exactly (no floating point), on alloy's `format_units` and `parse_units`:
 //! `1500000000000000000` at 18 decimals is `"1.5"`, trailing zeros trimmed. The
 //! service writes amounts in messages with it, the SDK shows and reads them with
-//! it, and the page follows the same rule (`ui/src/amount.ts`); all run the cases
+//! it, and the page follows the same rule (`ui/src/lib/amount.ts`); all run the cases
 //! in `units_cases.json` beside this file.
 
 use alloy::primitives::U256;

@@ -1,0 +1,215 @@
+// The app's commands, typed. Every call goes to the Rust shell; the page never
+// holds a token or a key, only what it shows.
+import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
+
+// The shapes the commands send, generated from the Rust types (a cargo test fails
+// when they are stale): one source for the page and the app.
+import type {
+  AccountBalanceInfo,
+  ActivityEntry,
+  AddressCheck,
+  AppError,
+  AppInfo,
+  ConfirmSend,
+  ExternalLoginOutcome,
+  KeyStatus,
+  LoginOptions,
+  PinStatus,
+  ReceiveInfo,
+  RefreshWait,
+  ReplaceAction,
+  SendQuote,
+  SendForm,
+  SendRequest,
+  SendResult,
+  ServiceLifeCycle,
+  ServiceNft,
+  Provider,
+  RegisterEmailPrompt,
+  ServiceUser,
+  SignUpOutcome,
+} from './generated';
+
+export type {
+  AccountBalanceInfo,
+  ActivityEntry,
+  AddressCheck,
+  AppError,
+  AppInfo,
+  ConfirmSend,
+  ErrorCode,
+  ExternalLoginOutcome,
+  FeeOption,
+  FeeSpeed,
+  KeyState,
+  KeyStatus,
+  LoginOptions,
+  LoginStatus,
+  PinStatus,
+  Provider,
+  ReceiveInfo,
+  ReplaceAction,
+  SendQuote,
+  SendForm,
+  SendRequest,
+  SendResult,
+  ServiceAccount,
+  TransactionStatus,
+  ServiceLifeCycle,
+  ServiceNft,
+  ServiceUser,
+  TokenBalanceInfo,
+} from './generated';
+
+// ---- Hand-written until generated (issue #13) ---------------------------------
+/** A provider a login goes through in the system browser (every `Provider` but
+ * `email` and `external_token`). */
+export type OAuthProvider = Exclude<Provider, 'email' | 'external_token'>;
+
+/** An application's `registerUserEmail`: the register-e-mail page, for the login
+ * the service refused for want of an e-mail. */
+export type RegisterEmailRequest = RegisterEmailPrompt;
+
+/** The identity a login without an e-mail came through. */
+export type RegisterEmailProvider = RegisterEmailRequest['provider'];
+
+/** One of the user's accounts as the commands name it: the coin's, or (`contract`)
+ * a token's. */
+export interface AccountRef {
+  network: string;
+  address: string;
+  contract?: string;
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return typeof e === 'object' && e !== null && 'code' in e && 'message' in e;
+}
+
+/** Any failure as an AppError, so pages handle one shape. */
+export function asAppError(e: unknown): AppError {
+  return isAppError(e) ? e : { code: 'UnknownError', message: String(e) };
+}
+
+export const api = {
+  getStatus: () => invoke<ServiceLifeCycle>('getStatus'),
+  /** Calls `onStatus` with the life cycle at once and then at every change, through
+   * a channel; rejects when the app cannot watch it. */
+  watchStatus: (onStatus: (status: ServiceLifeCycle) => void) =>
+    invoke<void>('watchStatus', { onEvent: new Channel<ServiceLifeCycle>(onStatus) }),
+  getAppInfo: () => invoke<AppInfo>('getAppInfo'),
+  getCurrentServiceUser: () => invoke<ServiceUser | null>('getCurrentServiceUser'),
+  loginWithEmailAndPassword: (email: string, password: string) =>
+    invoke<ServiceUser>('loginWithEmailAndPassword', { email, password }),
+  signUpWithEmailAndPassword: (email: string, password: string) =>
+    invoke<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
+  resendVerification: (email: string) => invoke<void>('resendVerification', { email }),
+  /** The providers and the e-mail form the login page offers: the app's, narrowed
+   * by what the application passed to `loginWithUI`. */
+  getLoginOptions: () => invoke<LoginOptions>('getLoginOptions'),
+  /** Opens `provider`'s login in the system browser; resolves once the person is
+   * through there (logged in, or their account needs an e-mail first). Rejects
+   * `User canceled` after `cancelOauth` or when it timed out. Logs out whoever was
+   * logged in first. */
+  loginWithOauthProvider: (provider: OAuthProvider) =>
+    invoke<ExternalLoginOutcome>('loginWithOauthProvider', { provider, withLogout: true }),
+  /** Ends the waiting `loginWithOauthProvider`, which then rejects `User canceled`. */
+  cancelOauth: () => invoke<void>('cancelOauth'),
+  /** E-mails a link that registers `email` to the login refused for want of one
+   * (its tokens stay in the app); true once it went out. */
+  sendVerifyEmail: (email: string) => invoke<boolean>('sendVerifyEmail', { email }),
+  /** The refused login again, once the registered address is verified; rejects
+   * `RequiredEmailVerified` before that. */
+  resumeLogin: () => invoke<ServiceUser>('resumeLogin'),
+  /** Calls `onRequest` with each application `registerUserEmail`, through a channel. */
+  watchRegisterEmailRequests: (onRequest: (request: RegisterEmailRequest) => void) =>
+    invoke<void>('watchRegisterEmailRequests', { onEvent: new Channel<RegisterEmailRequest>(onRequest) }),
+  /** E-mails a link that sets a new password; the same answer whether or not the
+   * address has an account. */
+  sendPasswordResetEmail: (email: string) => invoke<void>('sendPasswordResetEmail', { email }),
+  /** Makes the wallet's key on the device, sealed under `pin`; `backup`: the service
+   * also keeps the recovery phrase encrypted under the PIN. */
+  register: (pin: string, backup: boolean) => invoke<ServiceUser>('register', { pin, backup }),
+  getKeyState: () => invoke<KeyStatus>('getKeyState'),
+  /** The wallet PIN's tries left, pause and lock, and whether a backup is kept. */
+  getPinStatus: () => invoke<PinStatus>('getPinStatus'),
+  /** The 12 words, unsealed with `pin`. The page holds them only while it shows them. */
+  showRecoveryPhrase: (pin: string) => invoke<string[]>('showRecoveryPhrase', { pin }),
+  /** The person picked the right words: the app stops reminding them. */
+  confirmRecoveryPhrase: () => invoke<void>('confirmRecoveryPhrase'),
+  changePin: (oldPin: string, newPin: string) => invoke<void>('changePin', { oldPin, newPin }),
+  /** `phrase`: the 12 words, lower case, single spaces; `pin`: the new PIN. */
+  restoreFromPhrase: (phrase: string, pin: string) => invoke<ServiceUser>('restoreFromPhrase', { phrase, pin }),
+  restoreFromBackup: (pin: string) => invoke<ServiceUser>('restoreFromBackup', { pin }),
+  /** E-mails the link that lifts a `PinLocked` lock. */
+  sendPinUnlockEmail: () => invoke<void>('sendPinUnlockEmail'),
+  logout: () => invoke<void>('logout'),
+  getBalance: () => invoke<AccountBalanceInfo[]>('getBalance'),
+  refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
+  getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
+  getRefreshWait: () => invoke<RefreshWait>('getRefreshWait'),
+  openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
+  /** The version of a downloaded, verified update waiting for a restart, or null. */
+  getUpdate: () => invoke<string | null>('getUpdate'),
+  /** Installs the waiting update and restarts the app; false when none waits. */
+  installUpdate: () => invoke<boolean>('installUpdate'),
+  /** What the receive page shows for one of the user's accounts (and token): the
+   * checksummed address, the network and its chain, and the EIP-681 payment URI
+   * its QR code shows (see `qrSrc`). */
+  receive: (account: AccountRef) => invoke<ReceiveInfo>('receive', { account }),
+  /** An application's send (the spec's `send`): the app opens the send page for
+   * `account`, filled from `txData`, and resolves with the transaction's hash once
+   * the person confirms it; rejects `UserCancelled` when they leave. */
+  send: (account: AccountRef, txData?: { to?: string; amount?: string }) =>
+    invoke<SendResult>('send', { account, txData }),
+  /** Calls `onRequest` with each application `send` waiting for the page (the
+   * latest one at once, if any), through a channel. */
+  watchSendRequests: (onRequest: (request: SendRequest) => void) =>
+    invoke<void>('watchSendRequests', { onEvent: new Channel<SendRequest>(onRequest) }),
+  /** The person left the send page an application's `send` opened: that `send`
+   * rejects with `UserCancelled`. */
+  cancelSend: (requestId: number) => invoke<void>('cancelSend', { requestId }),
+  /** A typed recipient checked: its EIP-55 form and whether it is `account` itself;
+   * rejects `InvalidParameters` for no address or a wrong checksum. */
+  checkAddress: (account: AccountRef, to: string) => invoke<AddressCheck>('checkAddress', { account, to }),
+  /** The review of a send: fee options, totals and balances after. `amount` is
+   * the decimal string as typed; '' quotes the fees only (for Max). */
+  prepareSend: (form: SendForm) => invoke<SendQuote>('prepareSend', { form }),
+  /** The review of a speed-up or cancel of a pending transaction: one option, fast. */
+  prepareReplacement: (txHash: string, action: ReplaceAction) =>
+    invoke<SendQuote>('prepareReplacement', { txHash, action }),
+  /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
+  confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
+  /** The wallet's transactions, newest first. */
+  getActivity: () => invoke<ActivityEntry[]>('getActivity'),
+  /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
+  markShown: (what: ShownMark) => invoke<void>('markShown', { what }),
+};
+
+/** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
+ * protocol); the webview never loads the remote picture itself. */
+export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
+  return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
+}
+
+/** The app's PNG QR code of a payment URI `receive` gave (the `satchel:` protocol):
+ * drawn in Rust, black on white with its quiet zone; the page draws nothing itself. */
+export function qrSrc(uri: string): string {
+  return convertFileSrc(`qr/${uri}`, 'satchel');
+}
+
+/** What the desktop benchmark times: the wallet's balances, the NFT grid's first
+ * row of thumbnails. */
+export type ShownMark = 'balances' | 'nfts';
+
+/** Once the browser has painted what was just rendered (the second animation
+ * frame from now begins after the frame with it was drawn): a `performance` mark
+ * `shown <what>`, on the page's own clock, and `markShown` to the app. The
+ * benchmark's minimal window marks its page the same way. */
+export function markShownAfterPaint(what: ShownMark): void {
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      performance.mark(`shown ${what}`);
+      void api.markShown(what).catch(() => undefined);
+    }),
+  );
+}

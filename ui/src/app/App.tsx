@@ -1,0 +1,326 @@
+// The widget: which page shows follows the SDK's life cycle and the person's
+// choices. Pages talk to the app only through `api`.
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import {
+  api,
+  asAppError,
+  type AppError,
+  type LoginOptions,
+  type OAuthProvider,
+  type RegisterEmailProvider,
+  type RegisterEmailRequest,
+  type SendRequest,
+  type ServiceLifeCycle,
+  type ServiceUser,
+} from '../api';
+import { I18nProvider, useI18n } from '../i18n';
+import { CheckEmail } from '../features/auth/CheckEmail';
+import { ForgotPassword } from '../features/auth/ForgotPassword';
+import { Login } from '../features/auth/Login';
+import { Nfts } from '../features/wallet/Nfts';
+import { OAuthWait } from '../features/auth/OAuthWait';
+import { Register } from '../features/keys/Register';
+import { RegisterEmail } from '../features/auth/RegisterEmail';
+import { Send, type SendTarget } from '../features/send/Send';
+import { Settings } from '../features/settings/Settings';
+import { SignUp } from '../features/auth/SignUp';
+import { Wallet } from '../features/wallet/Wallet';
+import { Header } from '../components/Header';
+import { Logo } from '../components/Logo';
+import { useTheme } from '../hooks/useTheme';
+
+type Tab = 'wallet' | 'nfts' | 'settings';
+type Route =
+  | { page: 'starting' }
+  /** `detail`: the service URL tried and what went wrong, when the app knows. */
+  | { page: 'offline'; detail?: string }
+  /** `notice`: how an OAuth login that came back here ended, shown under the buttons. */
+  | { page: 'login'; email: string; notice?: AppError }
+  /** Waiting for an OAuth login in the system browser. */
+  | { page: 'oauth'; provider: OAuthProvider }
+  /** A login refused for want of an e-mail: add one (after an OAuth login, or an
+   * application's `registerUserEmail`). */
+  | { page: 'registerEmail'; provider: RegisterEmailProvider }
+  | { page: 'signup' }
+  | { page: 'check'; email: string }
+  | { page: 'forgot'; email: string }
+  | { page: 'register' }
+  /** `activity`: the wallet's activity takes the focus (after a send). */
+  | { page: 'home'; tab: Tab; activity?: boolean }
+  /** The send page, from a wallet row or an application's `send` (`requestId`). */
+  | ({ page: 'send' } & SendTarget);
+
+function routeFor(status: ServiceLifeCycle): Route {
+  switch (status) {
+    case 'not_initialized':
+    case 'initializing':
+      return { page: 'starting' };
+    case 'login':
+      return { page: 'home', tab: 'wallet' };
+    case 'login_before_register':
+      return { page: 'register' };
+    default:
+      return { page: 'login', email: '' };
+  }
+}
+
+const icons: Record<Tab, string> = {
+  wallet: 'M3 7h18v12H3z M3 7l3-3h12l3 3 M16 13h2',
+  nfts: 'M4 4h7v7H4z M13 4h7v7h-7z M4 13h7v7H4z M13 13h7v7h-7z',
+  settings: 'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3',
+};
+
+function Widget() {
+  const { t } = useI18n();
+  useTheme();
+  const [route, setRoute] = useState<Route>({ page: 'starting' });
+  const [user, setUser] = useState<ServiceUser | null>(null);
+  // The login page's ways in as last read, shown at once when it shows again.
+  const [loginOptions, setLoginOptions] = useState<LoginOptions | null>(null);
+
+  // Leave the starting page once the app has initialised: it initialises in the
+  // background and tells the page its life cycle through `watchStatus`. Later
+  // changes come from the pages, which route themselves. Again on Retry.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let started = false;
+    const offline = (e?: unknown) => {
+      if (live) setRoute(e === undefined ? { page: 'offline' } : { page: 'offline', detail: asAppError(e).message });
+    };
+    // The service first: an app with no configuration, or a service that does
+    // not answer, shows the offline page with the URL it tried.
+    api.getAppInfo().then(() => {
+      if (!live) return;
+      api
+        .watchStatus((status) => {
+          if (!live || started || status === 'not_initialized' || status === 'initializing') return;
+          started = true;
+          api.getCurrentServiceUser().then(
+            (current) => {
+              if (!live) return;
+              setUser(current);
+              setRoute(routeFor(status));
+            },
+            () => offline(),
+          );
+        })
+        .catch(() => {
+          if (!started) offline();
+        });
+    }, offline);
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  const retry = () => {
+    setRoute({ page: 'starting' });
+    setAttempt((n) => n + 1);
+  };
+
+  useEffect(() => {
+    const back = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setRoute((r) =>
+        r.page === 'signup' || r.page === 'check' ? { page: 'login', email: '' } : r.page === 'forgot' ? { page: 'login', email: r.email } : r,
+      );
+    };
+    window.addEventListener('keydown', back);
+    return () => window.removeEventListener('keydown', back);
+  }, []);
+
+  // An application's `send` opens the send page, filled in, over whatever wallet
+  // page shows. Watched once, from the first time the wallet shows; a request seen
+  // before is not opened again. One that comes while nobody is in the wallet is
+  // cancelled.
+  const inWallet = route.page === 'home' || route.page === 'send';
+  const handled = useRef(new Set<number>());
+  const watchingSends = useRef(false);
+  const openRequest = useEffectEvent((request: SendRequest) => {
+    if (handled.current.has(request.id)) return;
+    handled.current.add(request.id);
+    if (route.page !== 'home' && route.page !== 'send') {
+      void api.cancelSend(request.id).catch(() => undefined);
+      return;
+    }
+    const { network, address, contract } = request.account;
+    setRoute({
+      page: 'send',
+      account: contract === undefined ? { network, address } : { network, address, contract },
+      to: request.to,
+      amount: request.amount,
+      requestId: request.id,
+    });
+  });
+  useEffect(() => {
+    if (!inWallet || watchingSends.current) return;
+    watchingSends.current = true;
+    api.watchSendRequests((request) => openRequest(request)).catch(() => {
+      watchingSends.current = false;
+    });
+  }, [inWallet]);
+
+  // An application's `registerUserEmail` opens the register-e-mail page for the
+  // login the service refused. Watched once, from the first time a page past the
+  // starting page shows. A send request the send page was open for is cancelled,
+  // as when the person leaves it.
+  const started = route.page !== 'starting' && route.page !== 'offline';
+  const watchingRegisters = useRef(false);
+  const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {
+    if (route.page === 'send' && route.requestId !== undefined) void api.cancelSend(route.requestId).catch(() => undefined);
+    setRoute({ page: 'registerEmail', provider: request.provider });
+  });
+  useEffect(() => {
+    if (!started || watchingRegisters.current) return;
+    watchingRegisters.current = true;
+    api.watchRegisterEmailRequests((request) => openRegisterEmail(request)).catch(() => {
+      watchingRegisters.current = false;
+    });
+  }, [started]);
+
+  const signedIn = (next: ServiceUser) => {
+    setUser(next);
+    setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
+  };
+
+  switch (route.page) {
+    case 'starting':
+      return (
+        <main className="page center">
+          <div className="brand">
+            <Logo />
+            <p>{t('starting.title')}</p>
+          </div>
+        </main>
+      );
+    case 'offline':
+      return (
+        <main className="page center">
+          <div className="brand">
+            <Logo />
+            <p role="alert">{t('starting.offline')}</p>
+            {route.detail && (
+              <p id="offline-detail" className="muted">
+                <code>{route.detail}</code>
+              </p>
+            )}
+            <button className="secondary" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
+        </main>
+      );
+    case 'login':
+      return (
+        <Login
+          initialEmail={route.email}
+          notice={route.notice}
+          knownOptions={loginOptions}
+          onOptions={setLoginOptions}
+          onLoggedIn={signedIn}
+          onOAuth={(provider) => setRoute({ page: 'oauth', provider })}
+          onCreateAccount={() => setRoute({ page: 'signup' })}
+          onVerifyEmail={(email) => setRoute({ page: 'check', email })}
+          onForgotPassword={(email) => setRoute({ page: 'forgot', email })}
+        />
+      );
+    case 'oauth':
+      return (
+        <OAuthWait
+          key={route.provider}
+          provider={route.provider}
+          onLoggedIn={signedIn}
+          onRegisterEmail={(provider) => setRoute({ page: 'registerEmail', provider })}
+          onBack={(notice) => setRoute({ page: 'login', email: '', notice })}
+        />
+      );
+    case 'registerEmail':
+      return (
+        <RegisterEmail
+          key={route.provider}
+          provider={route.provider}
+          onLoggedIn={signedIn}
+          onBack={() => setRoute({ page: 'login', email: '' })}
+        />
+      );
+    case 'forgot':
+      return <ForgotPassword initialEmail={route.email} onBack={(email) => setRoute({ page: 'login', email })} />;
+    case 'signup':
+      return (
+        <SignUp
+          onVerificationSent={(email) => setRoute({ page: 'check', email })}
+          onSignedIn={signedIn}
+          onBack={() => setRoute({ page: 'login', email: '' })}
+        />
+      );
+    case 'check':
+      return (
+        <CheckEmail
+          email={route.email}
+          onVerified={() => setRoute({ page: 'login', email: route.email })}
+          onBack={() => setRoute({ page: 'login', email: '' })}
+        />
+      );
+    case 'register':
+      return (
+        <Register
+          user={user}
+          onRegistered={signedIn}
+          onLogout={async () => {
+            await api.logout().catch(() => undefined);
+            setUser(null);
+            setRoute({ page: 'login', email: '' });
+          }}
+        />
+      );
+    case 'send':
+      return (
+        <Send
+          key={route.requestId ?? 'wallet'}
+          target={route}
+          onBack={() => setRoute({ page: 'home', tab: 'wallet' })}
+          onViewActivity={() => setRoute({ page: 'home', tab: 'wallet', activity: true })}
+        />
+      );
+    case 'home': {
+      const titles: Record<Tab, string> = { wallet: t('wallet.title'), nfts: t('nfts.title'), settings: t('settings.title') };
+      return (
+        <>
+          <Header title={titles[route.tab]} right={<span className="who">{user?.userInfo?.email}</span>} />
+          {route.tab === 'wallet' && (
+            <Wallet showActivity={route.activity} onSend={(target) => setRoute({ page: 'send', ...target })} />
+          )}
+          {route.tab === 'nfts' && <Nfts />}
+          {route.tab === 'settings' && (
+            <Settings
+              user={user}
+              onLoggedOut={() => {
+                setUser(null);
+                setRoute({ page: 'login', email: '' });
+              }}
+            />
+          )}
+          <nav className="bottom-bar">
+            {(['wallet', 'nfts', 'settings'] as Tab[]).map((tab) => (
+              <button key={tab} id={`nav-${tab}`} aria-current={route.tab === tab ? 'page' : undefined} onClick={() => setRoute({ page: 'home', tab })}>
+                <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round">
+                  <path d={icons[tab]} />
+                </svg>
+                {t(`nav.${tab}`)}
+              </button>
+            ))}
+          </nav>
+        </>
+      );
+    }
+  }
+}
+
+export function App() {
+  return (
+    <I18nProvider>
+      <Widget />
+    </I18nProvider>
+  );
+}

@@ -1,0 +1,126 @@
+// The review of a quote, as the person signs it: a send, a speed-up or a cancel.
+import { useState } from 'react';
+import { api, isAppError, type ActivityEntry, type AppError, type FeeOption, type FeeSpeed, type SendQuote } from '../../api';
+import { useI18n } from '../../i18n';
+import { PinPrompt } from '../../components/Pin';
+import { FeeFacts } from '../../components/FeeFacts';
+import { FullAddress } from '../../components/FullAddress';
+
+export const SPEEDS: FeeSpeed[] = ['slow', 'normal', 'fast'];
+
+/** The quote's option for `speed`, or its only one (a replacement's). */
+export function optionFor(quote: SendQuote, speed: FeeSpeed): FeeOption | undefined {
+  return quote.options.find((o) => o.speed === speed) ?? quote.options[0];
+}
+
+/**
+ * The review of a quote, as the person signs it: what is sent (or that a pending
+ * transaction is sped up or cancelled), to whom in full, on which network, the fee
+ * at `speed`, the total and the balances after; then the PIN. Confirming signs the
+ * quote (`requestId`: settles the application's `send`). A quote the app no longer
+ * holds (`InvalidParameters`: it expired) goes to `onExpired`, for a new review; a
+ * refused PIN is explained in place and nothing else happens.
+ */
+export function SendReview({
+  quote,
+  speed,
+  requestId,
+  onConfirmed,
+  onCancel,
+  onExpired,
+}: {
+  quote: SendQuote;
+  speed: FeeSpeed;
+  requestId?: number;
+  onConfirmed: (entry: ActivityEntry) => void;
+  onCancel: () => void;
+  onExpired: (error: AppError) => void;
+}) {
+  const { t } = useI18n();
+  const option = optionFor(quote, speed);
+  const action = quote.replaces?.action;
+  // An unusually high fee is signed only once the person says yes to it.
+  const [acceptedHighFee, setAcceptedHighFee] = useState(false);
+  const highFee = option?.highFee;
+
+  async function confirm(pin: string) {
+    if (!option) return;
+    let entry: ActivityEntry;
+    try {
+      entry = await api.confirmSend({
+        quoteId: quote.quoteId,
+        speed: option.speed,
+        pin,
+        acceptHighFee: highFee !== undefined && acceptedHighFee,
+        ...(requestId === undefined ? {} : { requestId }),
+      });
+    } catch (err) {
+      if (isAppError(err) && err.code === 'InvalidParameters') {
+        onExpired(err);
+        return;
+      }
+      throw err;
+    }
+    onConfirmed(entry);
+  }
+
+  return (
+    <section className="card review" aria-labelledby="send-review-heading">
+      <h2 id="send-review-heading">
+        {t(action === 'cancel' ? 'send.cancelTitle' : action === 'speedUp' ? 'send.speedUpTitle' : 'send.reviewTitle')}
+      </h2>
+      <p className="review-amount" data-testid="send-confirm-summary">
+        {action === 'cancel' ? t('send.cancelSummary') : t('send.summary', { amount: quote.amount, symbol: quote.symbol })}
+      </p>
+      {action && <p className="muted small">{t(action === 'cancel' ? 'send.cancelBody' : 'send.speedUpBody')}</p>}
+      <dl className="facts">
+        {action !== 'cancel' && (
+          <>
+            <dt>{t('send.to')}</dt>
+            <dd>
+              <FullAddress address={quote.to} className="compact" testId="send-confirm-to" />
+            </dd>
+          </>
+        )}
+        <dt>{t('send.network')}</dt>
+        <dd data-testid="send-confirm-network">{t('receive.network', { network: quote.network, chainId: quote.chainId })}</dd>
+        {option && <FeeFacts quote={quote} option={option} />}
+      </dl>
+      {highFee && (
+        <div className="notice danger" role="alert" data-testid="send-high-fee">
+          <p>{t(`send.highFee.${highFee}`, { fee: option?.fee ?? '', symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
+          <div className="check">
+            <input
+              id="send-accept-high-fee"
+              type="checkbox"
+              checked={acceptedHighFee}
+              onChange={(e) => setAcceptedHighFee(e.target.checked)}
+              data-testid="send-accept-high-fee"
+            />
+            <label htmlFor="send-accept-high-fee">{t('send.acceptHighFee')}</label>
+          </div>
+        </div>
+      )}
+      {quote.recipientIsContract && action !== 'cancel' && (
+        <div className="notice warning" role="note">
+          {t('send.contractWarning')}
+        </div>
+      )}
+      {quote.recipientIsSelf && !action && (
+        <div className="notice warning" role="note">
+          {t('send.selfWarning')}
+        </div>
+      )}
+      <PinPrompt
+        id="send-pin"
+        framed={false}
+        label={t('send.pinLabel')}
+        submitLabel={t(action === 'cancel' ? 'send.confirmCancel' : action === 'speedUp' ? 'send.confirmSpeedUp' : 'send.confirm')}
+        onSubmit={confirm}
+        onCancel={onCancel}
+        disabled={highFee !== undefined && !acceptedHighFee}
+        testIds={{ field: 'send-pin', submit: 'send-submit' }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import { api, asAppError, type ServiceUser } from '../../api';
+import { useI18n, type Language } from '../../i18n';
+import { useTheme, type Theme } from '../../hooks/useTheme';
+import { ChangePin } from '../keys/ChangePin';
+import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+
+const languages: { id: Language; name: string }[] = [
+  { id: 'en', name: 'English' },
+  { id: 'ko', name: '한국어' },
+  { id: 'ja', name: '日本語' },
+];
+
+/** "An update is ready": the version the app downloaded and checked, and a
+ * button that installs it and restarts. Nothing when no update waits. */
+function UpdateReady() {
+  const { t } = useI18n();
+  const [version, setVersion] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.getUpdate().then(
+      (v) => {
+        if (live) setVersion(v);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (version === null) return null;
+  const install = () => {
+    setFailed(null);
+    api.installUpdate().then(
+      (installed) => {
+        if (!installed) setVersion(null);
+      },
+      (e) => setFailed(asAppError(e).message),
+    );
+  };
+  return (
+    <section id="settings-update" className="card" aria-labelledby="settings-update-title">
+      <div id="settings-update-title">{t('settings.update', { version })}</div>
+      <div className="muted">{t('settings.updateHint')}</div>
+      {failed !== null && (
+        <div className="notice error" role="alert">
+          {t('settings.updateFailed', { message: failed })}
+        </div>
+      )}
+      <button id="settings-update-install" onClick={install}>
+        {t('settings.updateRestart')}
+      </button>
+    </section>
+  );
+}
+
+/** A row of a settings list that opens a page: its name, a hint, a chevron. */
+function ListButton({ id, label, hint, onClick }: { id: string; label: string; hint: string; onClick: () => void }) {
+  return (
+    <button id={id} className="list-button" aria-labelledby={`${id}-label`} aria-describedby={`${id}-hint`} onClick={onClick}>
+      <span className="label">
+        <span id={`${id}-label`}>{label}</span>
+        <small id={`${id}-hint`}>{hint}</small>
+      </span>
+      <span aria-hidden="true">›</span>
+    </button>
+  );
+}
+
+export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
+  const { t, language, setLanguage } = useI18n();
+  const [theme, setTheme] = useTheme();
+  const [view, setView] = useState<'main' | 'phrase' | 'changePin'>('main');
+  const [pinChanged, setPinChanged] = useState(false);
+  const open = (next: 'phrase' | 'changePin') => {
+    setPinChanged(false);
+    setView(next);
+  };
+
+  // The app forgets the user whatever the service answers (a session it already
+  // ended is still ended), so the page leaves too.
+  async function logout() {
+    try {
+      await api.logout();
+    } catch {
+      // Nothing to show: the person is logged out on this device either way.
+    }
+    onLoggedOut();
+  }
+
+  if (view === 'phrase') {
+    return <RecoveryPhrase onBack={() => setView('main')} onDone={() => setView('main')} />;
+  }
+  if (view === 'changePin') {
+    return (
+      <ChangePin
+        onBack={() => setView('main')}
+        onChanged={() => {
+          setPinChanged(true);
+          setView('main');
+        }}
+      />
+    );
+  }
+
+  return (
+    <main className="page">
+      {pinChanged && (
+        <div id="settings-notice" className="notice success" role="status">
+          {t('changePin.done')}
+        </div>
+      )}
+      <UpdateReady />
+      <section className="card">
+        <div className="muted">{t('settings.account')}</div>
+        <div id="settings-email">{user?.userInfo?.email}</div>
+        <div className="muted">
+          {t('settings.provider')}: {user?.userInfo?.provider}
+        </div>
+      </section>
+      <section className="card">
+        <div className="muted">{t('settings.language')}</div>
+        <div className="segmented">
+          {languages.map((l) => (
+            <button key={l.id} aria-pressed={language === l.id} onClick={() => setLanguage(l.id)}>
+              {l.name}
+            </button>
+          ))}
+        </div>
+        <div className="muted">{t('settings.theme')}</div>
+        <div className="segmented">
+          {(['system', 'light', 'dark'] as Theme[]).map((id) => (
+            <button key={id} id={`theme-${id}`} aria-pressed={theme === id} onClick={() => setTheme(id)}>
+              {t(`settings.theme.${id}`)}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section className="card" aria-labelledby="settings-security">
+        <div id="settings-security" className="muted">
+          {t('settings.security')}
+        </div>
+        <ListButton id="settings-phrase" label={t('settings.phrase')} hint={t('settings.phraseHint')} onClick={() => open('phrase')} />
+        <ListButton id="settings-change-pin" label={t('settings.changePin')} hint={t('settings.changePinHint')} onClick={() => open('changePin')} />
+      </section>
+      <button id="settings-logout" className="danger" onClick={logout}>
+        {t('settings.logout')}
+      </button>
+    </main>
+  );
+}

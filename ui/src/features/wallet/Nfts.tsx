@@ -1,0 +1,319 @@
+import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useAction } from '../../hooks/useAction';
+import { api, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../../api';
+import { useRefreshCooldown } from '../../hooks/useCountdown';
+import { useI18n } from '../../i18n';
+import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Header } from '../../components/Header';
+import { Skeleton } from '../../components/Skeleton';
+import { shortAddress } from '../../lib/format';
+import { VirtualList } from '../../components/VirtualList';
+
+/** The grid's columns (as `.grid` in styles.css) and a row's height with its gap
+ * in the 400 px window, until the first rows are measured. */
+const COLUMNS = 2;
+const ROW_ESTIMATE = 228;
+/** The longest the chain's read waits for the first row of thumbnails, in ms. */
+const FIRST_ROW_WAIT = 1000;
+
+/** A promise and what resolves it. */
+function signal() {
+  let resolve = () => {};
+  const promise = new Promise<void>((go) => {
+    resolve = go;
+  });
+  return { promise, resolve };
+}
+
+/** Leaving the page (a tile scrolled away), a picture lets go of its image at
+ * once: the element itself may wait for the page's next garbage collection, and
+ * would hold the image that long. */
+function releaseOnLeave(img: HTMLImageElement | null) {
+  if (!img) return;
+  return () => img.removeAttribute('src');
+}
+
+/** `onSettled`: called once the picture has loaded or failed, or at once when
+ * there is none. */
+function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; onSettled?: () => void }) {
+  const { t } = useI18n();
+  const [broken, setBroken] = useState(false);
+  const picture = nft.imageUrl !== '' && !broken;
+  const settled = useEffectEvent(() => onSettled?.());
+  useEffect(() => {
+    if (!picture) settled();
+  }, [picture]);
+  return (
+    <div className="thumb">
+      {picture ? (
+        <img
+          ref={releaseOnLeave}
+          src={thumbnailSrc(nft.imageUrl, size)}
+          alt={nft.name}
+          loading="lazy"
+          decoding="async"
+          onLoad={() => onSettled?.()}
+          onError={() => setBroken(true)}
+        />
+      ) : (
+        <span aria-hidden="true">◇</span>
+      )}
+      {nft.contentType === 'video' && <span className="badge">▶ {t('nfts.video')}</span>}
+    </div>
+  );
+}
+
+/** One NFT of the list, with where it is in it (its key). */
+interface Listed {
+  nft: ServiceNft;
+  index: number;
+}
+
+export function Nfts() {
+  const { t } = useI18n();
+  const [nfts, setNfts] = useState<ServiceNft[] | null>(null);
+  // The NFT whose detail shows (its index in `nfts`), and where in the grid it is.
+  const [selected, setSelected] = useState<{ index: number; position: number } | null>(null);
+  const { busy, error, run } = useAction();
+  const cooldown = useRefreshCooldown('nfts');
+  const page = useRef<HTMLElement>(null);
+
+  // What the app has stored, or (`refresh`) what it reads from the chain, which
+  // starts its cooldown.
+  const load = (refresh: boolean) =>
+    run(async () => {
+      try {
+        setNfts(await api.getNFTs(refresh));
+      } finally {
+        if (refresh) void cooldown.sync();
+      }
+    });
+
+  // On entry, show what is stored at once, then read the chain when the cooldown
+  // allows: once the first row of thumbnails is drawn (the chain's answer, as
+  // long as the stored one, would compete with them), at most a second later.
+  // Once per visit, also when React runs effects twice (StrictMode).
+  const [firstRowDrawn] = useState(signal);
+  const enter = useEffectEvent(async () => {
+    await load(false);
+    await Promise.race([firstRowDrawn.promise, new Promise((go) => setTimeout(go, FIRST_ROW_WAIT))]);
+    if ((await cooldown.sync()) === 0) await load(true);
+  });
+  const entered = useRef(false);
+  useEffect(() => {
+    if (entered.current) return;
+    entered.current = true;
+    void enter();
+  }, []);
+
+  const [network, setNetwork] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  // Typing stays quick however many NFTs the grid filters.
+  const wanted = useDeferredValue(query);
+  const networks = useMemo(() => [...new Set((nfts ?? []).map((n) => n.contract.network))], [nfts]);
+  const listed = useMemo<Listed[]>(() => (nfts ?? []).map((nft, index) => ({ nft, index })), [nfts]);
+  const shown = useMemo(
+    () =>
+      listed.filter(
+        ({ nft }) => (network === null || nft.contract.network === network) && matches(wanted, nft.name, nft.contract.name),
+      ),
+    [listed, network, wanted],
+  );
+
+  // The first row's thumbnails drawn: what the desktop benchmark times.
+  const firstRow = useRef(new Set<number>());
+  const markedFirstRow = useRef(false);
+  const settleFirstRow = (position: number) => {
+    if (markedFirstRow.current) return;
+    firstRow.current.add(position);
+    if (firstRow.current.size >= Math.min(COLUMNS, shown.length)) {
+      markedFirstRow.current = true;
+      markShownAfterPaint('nfts');
+      firstRowDrawn.resolve();
+    }
+  };
+  // Nothing to draw: the chain may be read at once.
+  const nothingShown = (nfts !== null && shown.length === 0) || error !== null;
+  useEffect(() => {
+    if (nothingShown) firstRowDrawn.resolve();
+  }, [nothingShown, firstRowDrawn]);
+
+  // A new filter shows its matches from the top.
+  const filter = (apply: () => void) => {
+    apply();
+    if (page.current) page.current.scrollTop = 0;
+  };
+
+  // The grid stays (hidden) under an NFT's detail; back from it, the grid is
+  // where it was and the NFT's tile has the focus.
+  const scrolled = useRef(0);
+  const opened = useRef<number | null>(null);
+  function open(index: number, position: number) {
+    scrolled.current = page.current?.scrollTop ?? 0;
+    setSelected({ index, position });
+  }
+  useLayoutEffect(() => {
+    if (selected || opened.current === null || !page.current) return;
+    page.current.scrollTop = scrolled.current;
+    page.current.querySelector<HTMLElement>(`.grid > [data-index="${opened.current}"] .tile`)?.focus();
+    opened.current = null;
+  }, [selected]);
+  const detail = selected && nfts ? nfts[selected.index] : null;
+
+  return (
+    <>
+      {detail && selected && (
+        <NftDetail
+          nft={detail}
+          onBack={() => {
+            opened.current = selected.position;
+            setSelected(null);
+          }}
+        />
+      )}
+      <main className="page" ref={page} hidden={detail !== null}>
+        <div className="toolbar">
+          {networks.length > 1 ? (
+            <div className="segmented" role="group" aria-label={t('nfts.network')}>
+              {[null, ...networks].map((n) => (
+                <button key={n ?? ''} aria-pressed={network === n} onClick={() => filter(() => setNetwork(n))}>
+                  {n ?? t('nfts.allNetworks')}
+                </button>
+              ))}
+            </div>
+          ) : (
+            <span />
+          )}
+          <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || cooldown.seconds > 0}>
+            {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
+          </button>
+        </div>
+        {listed.length >= SEARCH_FROM && (
+          <SearchField id="nfts-search" label={t('nfts.search')} value={query} onChange={(q) => filter(() => setQuery(q))} />
+        )}
+        <ErrorNotice error={error} onRetry={() => load(false)} />
+        {nfts === null && !error && (
+          <div className="grid" aria-busy="true">
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} height={170} />
+            ))}
+          </div>
+        )}
+        {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
+        {listed.length > 0 && shown.length === 0 && (
+          <NoMatch id="nfts-no-match" onClear={() => filter(() => setQuery(''))}>
+            {t('nfts.noMatch', { query: wanted.trim() })}
+          </NoMatch>
+        )}
+        {shown.length > 0 && (
+          <VirtualList
+            // A new filter is a new list, drawn from the top.
+            key={`${network ?? ''}\n${wanted}`}
+            className="grid"
+            label={t('nfts.title')}
+            items={shown}
+            columns={COLUMNS}
+            estimate={ROW_ESTIMATE}
+            itemKey={({ index }) => index}
+            renderItem={({ nft, index }, position) => (
+              <button className="tile" onClick={() => open(index, position)}>
+                <Thumb nft={nft} size="tile" onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined} />
+                <span className="caption">
+                  <span>{nft.name}</span>
+                  {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
+                </span>
+              </button>
+            )}
+          />
+        )}
+      </main>
+    </>
+  );
+}
+
+/** One NFT over the whole window, with what a wallet knows of it; Esc goes back. */
+function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
+  const { t } = useI18n();
+  const [confirming, setConfirming] = useState(false);
+  const { error, run } = useAction();
+  useEffect(() => {
+    const back = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      if (confirming) setConfirming(false);
+      else onBack();
+    };
+    window.addEventListener('keydown', back);
+    return () => window.removeEventListener('keydown', back);
+  }, [onBack, confirming]);
+
+  function open() {
+    setConfirming(false);
+    void run(() => api.openNftLink(nft.externalLink));
+  }
+
+  return (
+    <div className="detail-view">
+      <Header title={nft.name} onBack={onBack} />
+      <main className="page detail">
+        <Thumb nft={nft} size="detail" />
+        {nft.description && <p>{nft.description}</p>}
+        <dl>
+          {nft.contract.name !== nft.contract.address && (
+            <>
+              <dt>{t('nfts.collection')}</dt>
+              <dd>{nft.contract.name}</dd>
+            </>
+          )}
+          {nft.contract.description && (
+            <>
+              <dt>{t('nfts.collectionAbout')}</dt>
+              <dd>{nft.contract.description}</dd>
+            </>
+          )}
+          <dt>{t('nfts.contract')}</dt>
+          <dd title={nft.contract.address}>{shortAddress(nft.contract.address)}</dd>
+          <dt>{t('nfts.network')}</dt>
+          <dd>{nft.contract.network}</dd>
+          <dt>{t('nfts.standard')}</dt>
+          <dd>{nft.contract.scheme === 'ERC1155' ? 'ERC-1155' : 'ERC-721'}</dd>
+          {nft.contract.scheme === 'ERC1155' && (
+            <>
+              <dt>{t('nfts.quantity')}</dt>
+              <dd>{nft.quantity}</dd>
+            </>
+          )}
+          {nft.externalLink && (
+            <>
+              <dt>{t('nfts.link')}</dt>
+              <dd>{nft.externalLink}</dd>
+            </>
+          )}
+        </dl>
+        {nft.externalLink && (
+          <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>
+            {t('nfts.openLink')}
+          </button>
+        )}
+        <ErrorNotice error={error} />
+      </main>
+      {confirming && (
+        <div className="dialog-backdrop">
+          <div className="card dialog" role="dialog" aria-modal="true" aria-labelledby="open-link-title">
+            <h2 id="open-link-title">{t('nfts.openLinkTitle')}</h2>
+            <p className="muted">{t('nfts.openLinkBody')}</p>
+            <p className="link-text">{nft.externalLink}</p>
+            <div className="dialog-actions">
+              <button className="secondary" onClick={() => setConfirming(false)} autoFocus>
+                {t('common.cancel')}
+              </button>
+              <button id="nft-open-link-confirm" className="primary" onClick={open}>
+                {t('nfts.openLinkConfirm')}
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

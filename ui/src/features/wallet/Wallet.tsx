@@ -1,0 +1,349 @@
+import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useAction } from '../../hooks/useAction';
+import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { useRefreshCooldown } from '../../hooks/useCountdown';
+import { useI18n } from '../../i18n';
+import { CoinMark } from '../../components/CoinMark';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { Skeleton } from '../../components/Skeleton';
+import { displayAmount, shortAddress } from '../../lib/format';
+import { copyText } from '../../lib/copy';
+import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
+import { VirtualList } from '../../components/VirtualList';
+import { Activity, ActivityDetail } from './Activity';
+import { Receive } from './Receive';
+import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+import type { SendTarget } from '../send/Send';
+
+/** A token row's height in the 400 px window, until the first rows are measured. */
+const TOKEN_ROW_ESTIMATE = 57;
+
+/** The time, renewed every second: for "updated N s ago". */
+function useClock(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** A row's quiet Receive: an icon, its name "Receive ETH" for the reader and on hover. */
+function ReceiveButton({ id, symbol, onClick }: { id: string; symbol: string; onClick: () => void }) {
+  const { t } = useI18n();
+  const label = t('wallet.receive', { symbol });
+  return (
+    <button id={id} type="button" className="icon-button" onClick={onClick} aria-label={label} title={label}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M12 4v11 M7 10l5 5 5-5 M5 20h14" />
+      </svg>
+    </button>
+  );
+}
+
+/** A row's quiet Send: an icon, its name "Send ETH" for the reader and on hover. */
+function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onClick: () => void }) {
+  const { t } = useI18n();
+  const label = t('wallet.send', { symbol });
+  return (
+    <button id={id} type="button" className="icon-button" onClick={onClick} aria-label={label} title={label} data-testid={`send-${symbol}`}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+        <path d="M12 20V9 M7 14l5-5 5 5 M5 4h14" />
+      </svg>
+    </button>
+  );
+}
+
+/**
+ * The balances per network, each account's coin and tokens with Send and Receive,
+ * and the activity under them. `onSend`: opens the send page for a row;
+ * `showActivity`: the activity's heading takes the focus on entry.
+ */
+export function Wallet({ onSend, showActivity = false }: { onSend?: (target: SendTarget) => void; showActivity?: boolean } = {}) {
+  const { t } = useI18n();
+  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(null);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
+  const cooldown = useRefreshCooldown('balances');
+  const now = useClock();
+
+  // A wallet whose recovery phrase was never checked reminds the person of it.
+  const [remind, setRemind] = useState(false);
+  // Accounts the service listed that are not this wallet's key's (the app hides
+  // them): the page says so, as a lying service would have money sent there.
+  const [refused, setRefused] = useState(0);
+  const [phraseOpen, setPhraseOpen] = useState(false);
+  // The account (and token) the Receive page shows; the balances stay as they are.
+  const [receiving, setReceiving] = useState<AccountRef | null>(null);
+  // The transaction whose detail shows; the balances stay as they are.
+  const [transaction, setTransaction] = useState<ActivityEntry | null>(null);
+  // A sub-page (recovery phrase, Receive, a transaction) shows instead of the
+  // balances, which stay (hidden) as they were: back from it, the page is where
+  // it was.
+  const page = useRef<HTMLElement>(null);
+  const scrolled = useRef(0);
+  const sub = phraseOpen || receiving !== null || transaction !== null;
+  function leave(open: () => void) {
+    scrolled.current = page.current?.scrollTop ?? 0;
+    open();
+  }
+  // Back from Receive, the focus returns to the button that opened it.
+  const opener = useRef<string | null>(null);
+  function openReceive(id: string, account: AccountRef) {
+    opener.current = id;
+    leave(() => setReceiving(account));
+  }
+  useEffect(() => {
+    if (receiving || !opener.current) return;
+    document.getElementById(opener.current)?.focus();
+    opener.current = null;
+  }, [receiving]);
+  useEffect(() => {
+    api.getKeyState().then(
+      (key) => setRemind(key.state === 'onDevice' && !key.phraseConfirmed),
+      () => undefined,
+    );
+  }, []);
+
+  // What the app has stored; Refresh stays as it is meanwhile.
+  const load = () =>
+    run(
+      async () => {
+        setBalances(await api.getBalance());
+        // What the app refused while listing them; a keychain that cannot say
+        // fails nothing here.
+        api.getKeyState().then(
+          (key) => setRefused(key.refusedAccounts),
+          () => undefined,
+        );
+      },
+      { busy: false },
+    );
+
+  // Reads the chain; the app starts its cooldown, which the page then asks for.
+  const refresh = () =>
+    run(async () => {
+      try {
+        setBalances(await api.refreshBalance());
+        setUpdatedAt(Date.now());
+      } finally {
+        void cooldown.sync();
+      }
+    });
+
+  // On entry, show what is stored at once, then read the chain when the cooldown
+  // allows. Once per visit, also when React runs effects twice (StrictMode).
+  const enter = useEffectEvent(async () => {
+    await load();
+    if ((await cooldown.sync()) === 0) await refresh();
+  });
+  const entered = useRef(false);
+  useEffect(() => {
+    if (entered.current) return;
+    entered.current = true;
+    void enter();
+  }, []);
+
+  const shown = useRef(false);
+  useEffect(() => {
+    if (balances && balances.length > 0 && !shown.current) {
+      shown.current = true;
+      markShownAfterPaint('balances');
+    }
+  }, [balances]);
+
+  async function copy(address: string) {
+    if (await copyText(address)) {
+      setCopied(address);
+      setTimeout(() => setCopied(null), 1500);
+    }
+  }
+
+  // The rows the search leaves: per account its coin (by symbol) and its tokens
+  // (by symbol or contract); accounts with neither are left out.
+  const [query, setQuery] = useState('');
+  const wanted = useDeferredValue(query);
+  const rowCount = useMemo(() => (balances ?? []).reduce((n, a) => n + 1 + a.tokens.length, 0), [balances]);
+  const shownAccounts = useMemo(
+    () =>
+      (balances ?? [])
+        .map((account) => ({
+          account,
+          coin: matches(wanted, account.symbol),
+          tokens: wanted.trim() === '' ? account.tokens : account.tokens.filter((token) => matches(wanted, token.symbol, token.contract)),
+        }))
+        .filter(({ coin, tokens }) => coin || tokens.length > 0),
+    [balances, wanted],
+  );
+  const search = (q: string) => {
+    setQuery(q);
+    if (page.current) page.current.scrollTop = 0;
+  };
+
+  useLayoutEffect(() => {
+    if (!sub && page.current) page.current.scrollTop = scrolled.current;
+  }, [sub]);
+  // Back from a transaction, the activity is read again.
+  const [activityVisit, setActivityVisit] = useState(0);
+
+  const tokenRow = (account: AccountBalanceInfo, token: TokenBalanceInfo) => (
+    <div className="row">
+      <CoinMark symbol={token.symbol} />
+      <span className="label">
+        {token.symbol}
+        <small>{shortAddress(token.contract)}</small>
+      </span>
+      <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
+        {displayAmount(token.balance)}
+      </span>
+      {onSend && (
+        <SendButton
+          id={`send-${account.network}-${token.symbol}`}
+          symbol={token.symbol}
+          onClick={() =>
+            onSend({
+              account: { network: account.network, address: account.address, contract: token.contract },
+              symbol: token.symbol,
+              balance: token.balance,
+            })
+          }
+        />
+      )}
+      <ReceiveButton
+        id={`receive-${account.network}-${token.symbol}`}
+        symbol={token.symbol}
+        onClick={() =>
+          openReceive(`receive-${account.network}-${token.symbol}`, {
+            network: account.network,
+            address: account.address,
+            contract: token.contract,
+          })
+        }
+      />
+    </div>
+  );
+
+  const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
+  return (
+    <>
+      {phraseOpen && (
+        <RecoveryPhrase
+          onBack={() => setPhraseOpen(false)}
+          onDone={() => {
+            setRemind(false);
+            setPhraseOpen(false);
+          }}
+        />
+      )}
+      {receiving && <Receive account={receiving} onBack={() => setReceiving(null)} />}
+      {transaction && (
+        <ActivityDetail
+          entry={transaction}
+          onBack={() => {
+            setTransaction(null);
+            setActivityVisit((n) => n + 1);
+          }}
+        />
+      )}
+      <main className="page" ref={page} hidden={sub}>
+        {refused > 0 && (
+          <section id="refused-accounts" className="notice error" role="alert" data-testid="refused-accounts">
+            {t('wallet.refusedAccounts', { count: refused })}
+          </section>
+        )}
+        {remind && (
+          <section id="phrase-reminder" className="notice warning stack" aria-labelledby="phrase-reminder-title">
+            <strong id="phrase-reminder-title">{t('wallet.phraseReminder')}</strong>
+            <span>{t('wallet.phraseReminderBody')}</span>
+            <button id="phrase-reminder-open" className="secondary" onClick={() => leave(() => setPhraseOpen(true))}>
+              {t('wallet.phraseReminderOpen')}
+            </button>
+          </section>
+        )}
+        <div className="toolbar">
+          <span id="wallet-updated">
+            {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
+          </span>
+          <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.seconds > 0}>
+            {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
+          </button>
+        </div>
+        {rowCount >= SEARCH_FROM && <SearchField id="wallet-search" label={t('wallet.search')} value={query} onChange={search} />}
+        <ErrorNotice error={error} onRetry={balances ? undefined : load} />
+        {balances === null && !error && (
+          <div className="card" aria-busy="true" aria-label={t('common.loading')}>
+            <Skeleton height={28} width="50%" />
+            {[0, 1, 2].map((i) => (
+              <div className="row" key={i}>
+                <Skeleton height={32} width={32} />
+                <Skeleton height={16} />
+              </div>
+            ))}
+          </div>
+        )}
+        {balances?.length === 0 && <div className="card muted">{t('wallet.empty')}</div>}
+        {balances && balances.length > 0 && shownAccounts.length === 0 && (
+          <NoMatch id="wallet-no-match" onClear={() => search('')}>
+            {t('wallet.noMatch', { query: wanted.trim() })}
+          </NoMatch>
+        )}
+        {shownAccounts.map(({ account, coin, tokens }) => (
+          <section className="card network" key={`${account.network}:${account.address}`} aria-label={account.network}>
+            <div className="network-head">
+              <span className="name">{account.network}</span>
+              <button className="address" onClick={() => copy(account.address)} title={t('wallet.copy')}>
+                {copied === account.address ? t('wallet.copied') : shortAddress(account.address)}
+              </button>
+            </div>
+            <div>
+              {coin && (
+                <div className="row">
+                  <CoinMark symbol={account.symbol} />
+                  <span className="label">
+                    {account.symbol}
+                    <small>{account.network}</small>
+                  </span>
+                  <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
+                    {displayAmount(account.balance)}
+                  </span>
+                  {onSend && (
+                    <SendButton
+                      id={`send-${account.network}`}
+                      symbol={account.symbol}
+                      onClick={() =>
+                        onSend({
+                          account: { network: account.network, address: account.address },
+                          symbol: account.symbol,
+                          balance: account.balance,
+                        })
+                      }
+                    />
+                  )}
+                  <ReceiveButton
+                    id={`receive-${account.network}`}
+                    symbol={account.symbol}
+                    onClick={() => openReceive(`receive-${account.network}`, { network: account.network, address: account.address })}
+                  />
+                </div>
+              )}
+              {tokens.length > 0 && (
+                <VirtualList
+                  // A new search is a new list, drawn from the top.
+                  key={wanted}
+                  className="token-rows"
+                  label={t('wallet.tokens', { network: account.network })}
+                  items={tokens}
+                  estimate={TOKEN_ROW_ESTIMATE}
+                  itemKey={(token) => token.contract}
+                  renderItem={(token) => tokenRow(account, token)}
+                />
+              )}
+            </div>
+          </section>
+        ))}
+        <Activity key={activityVisit} onOpen={(entry) => leave(() => setTransaction(entry))} focus={showActivity} />
+      </main>
+    </>
+  );
+}
