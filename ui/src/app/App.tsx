@@ -4,13 +4,9 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   api,
   asAppError,
-  type AppError,
   type LoginOptions,
-  type OAuthProvider,
-  type RegisterEmailProvider,
   type RegisterEmailRequest,
   type SendRequest,
-  type ServiceLifeCycle,
   type ServiceUser,
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
@@ -21,54 +17,15 @@ import { Nfts } from '../features/wallet/Nfts';
 import { OAuthWait } from '../features/auth/OAuthWait';
 import { Register } from '../features/keys/Register';
 import { RegisterEmail } from '../features/auth/RegisterEmail';
-import { Send, type SendTarget } from '../features/send/Send';
+import { Send } from '../features/send/Send';
 import { Settings } from '../features/settings/Settings';
 import { SignUp } from '../features/auth/SignUp';
 import { Wallet } from '../features/wallet/Wallet';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
-
-type Tab = 'wallet' | 'nfts' | 'settings';
-type Route =
-  | { page: 'starting' }
-  /** `detail`: the service URL tried and what went wrong, when the app knows. */
-  | { page: 'offline'; detail?: string }
-  /** `notice`: how an OAuth login that came back here ended, shown under the buttons. */
-  | { page: 'login'; email: string; notice?: AppError }
-  /** Waiting for an OAuth login in the system browser. */
-  | { page: 'oauth'; provider: OAuthProvider }
-  /** A login refused for want of an e-mail: add one (after an OAuth login, or an
-   * application's `registerUserEmail`). */
-  | { page: 'registerEmail'; provider: RegisterEmailProvider }
-  | { page: 'signup' }
-  | { page: 'check'; email: string }
-  | { page: 'forgot'; email: string }
-  | { page: 'register' }
-  /** `activity`: the wallet's activity takes the focus (after a send). */
-  | { page: 'home'; tab: Tab; activity?: boolean }
-  /** The send page, from a wallet row or an application's `send` (`requestId`). */
-  | ({ page: 'send' } & SendTarget);
-
-function routeFor(status: ServiceLifeCycle): Route {
-  switch (status) {
-    case 'not_initialized':
-    case 'initializing':
-      return { page: 'starting' };
-    case 'login':
-      return { page: 'home', tab: 'wallet' };
-    case 'login_before_register':
-      return { page: 'register' };
-    default:
-      return { page: 'login', email: '' };
-  }
-}
-
-const icons: Record<Tab, string> = {
-  wallet: 'M3 7h18v12H3z M3 7l3-3h12l3 3 M16 13h2',
-  nfts: 'M4 4h7v7H4z M13 4h7v7h-7z M4 13h7v7H4z M13 13h7v7h-7z',
-  settings: 'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8z M12 2v3 M12 19v3 M2 12h3 M19 12h3',
-};
+import { routeFor, type Route, type Tab } from './routes';
+import { TabBar } from './TabBar';
 
 function Widget() {
   const { t } = useI18n();
@@ -301,16 +258,7 @@ function Widget() {
               }}
             />
           )}
-          <nav className="bottom-bar">
-            {(['wallet', 'nfts', 'settings'] as Tab[]).map((tab) => (
-              <button key={tab} id={`nav-${tab}`} aria-current={route.tab === tab ? 'page' : undefined} onClick={() => setRoute({ page: 'home', tab })}>
-                <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" strokeLinecap="round">
-                  <path d={icons[tab]} />
-                </svg>
-                {t(`nav.${tab}`)}
-              </button>
-            ))}
-          </nav>
+          <TabBar current={route.tab} onSelect={(tab) => setRoute({ page: 'home', tab })} />
         </>
       );
     }
