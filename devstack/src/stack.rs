@@ -366,6 +366,33 @@ pub fn mail_links(outbox: &Path, to: &str) -> Vec<String> {
         .collect()
 }
 
+/// The subject of every e-mail to `to` in the outbox, oldest first (as
+/// [`mail_links`]).
+pub fn mail_subjects(outbox: &Path, to: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(outbox) else {
+        return Vec::new();
+    };
+    let mut mails: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    mails.sort();
+    mails
+        .iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(path).ok()?;
+            let to_line = format!("to: {to}");
+            if !text.lines().any(|l| l.eq_ignore_ascii_case(&to_line)) {
+                return None;
+            }
+            text.lines()
+                .find_map(|l| l.strip_prefix("Subject: "))
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
 /// Undoes quoted-printable: soft line breaks and `=XX` escapes.
 fn decode_quoted_printable(text: &str) -> String {
     let joined = text.replace("=\r\n", "").replace("=\n", "");

@@ -155,12 +155,32 @@ async fn verify(
     wallet_id: &str,
     proof: [u8; 32],
 ) -> (StatusCode, Value) {
+    verify_with(stack, token, wallet_id, json!({"proof": b64(&proof)})).await
+}
+
+/// A verify asking for the kept backup too (a restore).
+async fn verify_for_backup(
+    stack: &Stack,
+    token: &str,
+    wallet_id: &str,
+    proof: [u8; 32],
+) -> (StatusCode, Value) {
+    let body = json!({"proof": b64(&proof), "backup": true});
+    verify_with(stack, token, wallet_id, body).await
+}
+
+async fn verify_with(
+    stack: &Stack,
+    token: &str,
+    wallet_id: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     call(
         stack,
         Method::POST,
         &format!("/v1/wallets/{wallet_id}/pin/verify"),
         token,
-        Some(json!({"proof": b64(&proof)})),
+        Some(body),
     )
     .await
 }
@@ -386,6 +406,9 @@ pub async fn wrong_proofs_pause_and_the_right_proof_then_releases_the_share(back
         })
     );
     let (code, release) = verify(&stack, &ada.token, &wallet_id, right).await;
+    assert_eq!(code, 200, "{release}");
+    assert_eq!(release, json!({"share": b64(&share)}), "no backup unasked");
+    let (code, release) = verify_for_backup(&stack, &ada.token, &wallet_id, right).await;
     assert_eq!(code, 200, "{release}");
     assert_eq!(release, json!({"share": b64(&share), "backup": backup}));
 
@@ -730,7 +753,7 @@ pub async fn a_reset_signed_by_the_wallets_key_sets_a_new_pin_even_when_locked(b
     assert_eq!(code, 204, "{body}");
     let (code, body) = verify(&stack, &ada.token, &wallet_id, new).await;
     assert_error(code, &body, 403, "WrongPin");
-    let (code, release) = verify(&stack, &ada.token, &wallet_id, newer).await;
+    let (code, release) = verify_for_backup(&stack, &ada.token, &wallet_id, newer).await;
     assert_eq!(code, 200, "{release}");
     assert_eq!(release, json!({"share": b64(&new_share), "backup": backup}));
 

@@ -205,14 +205,25 @@ pub async fn a_wallet_is_restored_from_the_backup_with_the_pin(backend: Backend)
     };
     let (other, _) = second_device_on(&stack, keychain).await;
     assert!(other.pin_status().await.expect("status").has_backup);
+    let restored_mails = |stack: &Stack| {
+        stack
+            .mail_subjects("ada@example.com")
+            .into_iter()
+            .filter(|s| s.contains("restored"))
+            .count()
+    };
     let e = other
         .restore_from_backup("000000")
         .await
         .expect_err("wrong PIN");
     assert!(is(&e, SdkErrorCode::WrongPin), "{e:?}");
+    assert_eq!(restored_mails(&stack), 0, "nothing was released");
     other.restore_from_backup(PIN).await.expect("restored");
     assert_eq!(other.get_status(), ServiceLifeCycle::Login);
+    // The owner hears of it, whoever knew the PIN.
+    assert_eq!(restored_mails(&stack), 1);
     signs_as(&other, PIN, address).await;
+    assert_eq!(restored_mails(&stack), 1, "signing asks for no backup");
 }
 
 pub async fn without_a_backup_only_the_phrase_restores(backend: Backend) {

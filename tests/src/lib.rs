@@ -322,6 +322,12 @@ impl Stack {
         satchel_devstack::mail_links(&outbox, to)
     }
 
+    /// The subject of every e-mail to `to` in the outbox, oldest first.
+    pub fn mail_subjects(&self, to: &str) -> Vec<String> {
+        let outbox = self.service.state.settings.data_dir.join("outbox");
+        satchel_devstack::stack::mail_subjects(&outbox, to)
+    }
+
     /// The one link e-mailed to `to` since `before` (an earlier `mail_links`).
     pub fn new_mail_link(&self, to: &str, before: &[String]) -> Option<String> {
         let mut new: Vec<String> = self

@@ -164,9 +164,14 @@ pub struct PinProof {
         schema(pattern = r"^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=?$")
     )]
     pub proof: String,
+    /// Release the kept backup too: a restore on a device without the key. The
+    /// wallet's owner is e-mailed each time it is released.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub backup: bool,
 }
 
-/// The share (and the backup, when kept), released after a right proof.
+/// The share (and the backup, when asked for and kept), released after a right
+/// proof.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]

@@ -137,6 +137,25 @@ impl Mailer {
             .await
     }
 
+    /// Tells `to` that their wallet's backup was opened with the PIN: a restore
+    /// on a device that did not hold the key.
+    pub async fn send_restored(&self, to: &str, app_name: &str) -> Result<(), MailError> {
+        let text = format!(
+            "Your {app_name} wallet was just restored on a device from the backup we keep, \
+             opened with your PIN.\n\n\
+             If that was not you, someone knows your PIN and can log in as you: change your \
+             password now, then move your funds to a new wallet."
+        );
+        let html = format!("<p>{}</p>", html_escape(&text).replace("\n\n", "</p><p>"));
+        self.send(
+            to,
+            format!("Your {app_name} wallet was restored on a device"),
+            text,
+            html,
+        )
+        .await
+    }
+
     async fn send_link(&self, to: &str, mail: &LinkMail<'_>) -> Result<(), MailError> {
         self.send(to, mail.subject.clone(), mail.text(), mail.html())
             .await

@@ -41,6 +41,7 @@ impl Widget {
         &self,
         pin: &str,
         kdf: &satchel_api::PinKdf,
+        backup: bool,
     ) -> Result<(PinKey, PinRelease), SdkError> {
         if !is_pin(pin) {
             return Err(wrong_pin_form());
@@ -50,6 +51,7 @@ impl Widget {
         let pin_key = blocking(move || PinKey::derive(&pin, &kdf)).await?;
         let proof = PinProof {
             proof: pin_key.proof(),
+            backup,
         };
         let release = self
             .login
@@ -93,7 +95,7 @@ impl Widget {
     /// Opens the wallet's phrase with the PIN (and the service's share).
     async fn open_phrase(&self, pin: &str) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
         let (user_id, sealed) = self.fresh_key().await?;
-        let (pin_key, release) = self.release(pin, &sealed.kdf).await?;
+        let (pin_key, release) = self.release(pin, &sealed.kdf, false).await?;
         let opened = sealed.clone();
         let phrase = blocking(move || opened.open(&pin_key, &release.share)).await?;
         Ok((user_id, sealed, phrase))
@@ -127,9 +129,9 @@ impl Widget {
         check_new_pin(new_pin)?;
         let (user_id, sealed) = self.fresh_key().await?;
         let (_, wallet_id) = self.user_and_wallet()?;
-        let (old_key, release) = self.release(old_pin, &sealed.kdf).await?;
+        let kept_backup = self.pin_status().await?.has_backup;
+        let (old_key, release) = self.release(old_pin, &sealed.kdf, false).await?;
         let (new_pin, kdf, opened) = (new_pin.to_owned(), self.kdf, sealed.clone());
-        let kept_backup = release.backup.is_some();
         let (change, resealed) = blocking(move || {
             let phrase = opened.open(&old_key, &release.share)?;
             let new_key = PinKey::new_pin(&new_pin, kdf)?;
@@ -232,7 +234,7 @@ impl Widget {
         self.require_restore()?;
         let (user_id, wallet_id) = self.user_and_wallet()?;
         let status = self.pin_status().await?;
-        let (pin_key, release) = self.release(pin, &status.kdf).await?;
+        let (pin_key, release) = self.release(pin, &status.kdf, true).await?;
         let backup = release.backup.clone().ok_or_else(|| {
             SdkError::service(
                 ServiceErrorCode::InvalidParameters,

@@ -234,8 +234,8 @@ pub async fn status(state: &AppState, user: &AuthUser, wallet_id: &str) -> ApiRe
     })
 }
 
-/// `POST /v1/wallets/{walletId}/pin/verify`: the share (and backup) for the right
-/// proof.
+/// `POST /v1/wallets/{walletId}/pin/verify`: the share for the right proof, and
+/// the kept backup when asked for (a restore), which the owner is told of.
 pub async fn verify(
     state: &AppState,
     user: &AuthUser,
@@ -246,9 +246,15 @@ pub async fn verify(
     own_wallet(state, user, wallet_id).await?;
     let attempt = take_proof(state, wallet_id, &proof).await?;
     let share = open_share(state, wallet_id, &attempt)?;
+    let backup = attempt.backup.filter(|_| body.backup);
+    if backup.is_some()
+        && let Err(e) = tell_owner(state, wallet_id, Notice::Restored).await
+    {
+        tracing::warn!(status = e.status.as_u16(), "restore notice not sent: {e}");
+    }
     Ok(PinRelease {
         share: encode_base64(&share),
-        backup: attempt.backup,
+        backup,
     })
 }
 
@@ -397,15 +403,23 @@ pub async fn use_unlock_link(state: &AppState, token: &str) -> ApiResult<Unlock>
         .use_pin_unlock(&secret_hash(token), i64::from(PIN_TRIES_BEFORE_RECOVERY))
         .await?;
     if let Unlock::Lifted { wallet_id } = &outcome
-        && let Err(e) = tell_owner_of_unlock(state, wallet_id).await
+        && let Err(e) = tell_owner(state, wallet_id, Notice::Unlocked).await
     {
         tracing::warn!(status = e.status.as_u16(), "unlock notice not sent: {e}");
     }
     Ok(outcome)
 }
 
-/// E-mails a wallet's owner that its PIN lock was lifted by the e-mailed link.
-async fn tell_owner_of_unlock(state: &AppState, wallet_id: &str) -> ApiResult<()> {
+/// What a wallet's owner is told of, whoever did it.
+enum Notice {
+    /// The PIN lock was lifted by the e-mailed link.
+    Unlocked,
+    /// The backup was released to a right PIN: a restore on another device.
+    Restored,
+}
+
+/// E-mails a wallet's owner what just happened to the wallet.
+async fn tell_owner(state: &AppState, wallet_id: &str, notice: Notice) -> ApiResult<()> {
     let owner = state
         .db
         .wallet_owner(wallet_id)
@@ -426,11 +440,11 @@ async fn tell_owner_of_unlock(state: &AppState, wallet_id: &str) -> ApiResult<()
         return Ok(());
     }
     crate::identity::check_mail(state, &app_id, &email, MailKind::Account)?;
-    state
-        .mailer
-        .send_pin_unlocked(&email, &app_name)
-        .await
-        .map_err(|e| ApiError::internal(format_args!("unlock notice: {e}")))
+    let sent = match notice {
+        Notice::Unlocked => state.mailer.send_pin_unlocked(&email, &app_name).await,
+        Notice::Restored => state.mailer.send_restored(&email, &app_name).await,
+    };
+    sent.map_err(|e| ApiError::internal(format_args!("notice: {e}")))
 }
 
 #[cfg(test)]
