@@ -236,6 +236,83 @@ pub async fn two_sends_in_a_row_both_mine(backend: Backend) {
     assert_eq!(got, wei("0.75", 18));
 }
 
+/// A sent transaction the network drops is not pending for ever (issue 22, item
+/// 10): past `pending_expiry_secs` (0 here), one the node no longer has and
+/// whose nonce is unused is settled as dropped, and its nonce is free again; one
+/// the node still holds stays pending, however old, until it is mined.
+pub async fn a_dropped_transaction_expires_and_frees_its_nonce(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| {
+        s.receipt_poll_ms = 200;
+        s.pending_expiry_secs = 0;
+    })
+    .await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    let (bob, bob_address) = person(&stack, "bob@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    stack.demo.fund(bob_address).await.expect("funded");
+    stack.chain_rpc("evm_setAutomine", json!([false])).await;
+    let nonce = stack.nonce_of(&ada_address.to_checksum(None)).await;
+
+    let first = send_now(&ada, form(coin(ada_address), bob_address, "1")).await;
+    stack
+        .chain_rpc("anvil_dropTransaction", json!([first]))
+        .await;
+    assert_eq!(
+        settled(&ada, &first).await.status,
+        TransactionStatus::Dropped
+    );
+
+    // Sent again, the very same bytes are pending again (the network has them).
+    let again = send_now(&ada, form(coin(ada_address), bob_address, "1")).await;
+    assert_eq!(again, first, "the same transaction");
+    stack
+        .chain_rpc("anvil_dropTransaction", json!([again]))
+        .await;
+    assert_eq!(
+        settled(&ada, &again).await.status,
+        TransactionStatus::Dropped
+    );
+
+    // The dropped one's nonce is the next send's; this one stays in the node's
+    // pool past the expiry: a later pass (Bob's dropped send is followed after
+    // it) leaves it pending, and it is mined when a block comes.
+    let second = send_now(&ada, form(coin(ada_address), bob_address, "2")).await;
+    eprintln!(
+        "DEBUG {}",
+        stack
+            .chain_rpc("eth_getTransactionByHash", json!([second]))
+            .await
+    );
+    eprintln!(
+        "DEBUG pool {}",
+        stack.chain_rpc("txpool_content", json!([])).await
+    );
+    let bobs = send_now(&bob, form(coin(bob_address), ada_address, "1")).await;
+    stack
+        .chain_rpc("anvil_dropTransaction", json!([bobs]))
+        .await;
+    assert_eq!(
+        settled(&bob, &bobs).await.status,
+        TransactionStatus::Dropped
+    );
+    let pending = ada.get_activity().await.expect("activity");
+    let entry = pending
+        .iter()
+        .find(|e| e.tx_hash == second)
+        .expect("listed");
+    assert_eq!(
+        entry.status,
+        TransactionStatus::Pending,
+        "the node still has it"
+    );
+    assert_eq!(entry.nonce, Some(nonce), "the dropped one's nonce");
+    stack.chain_rpc("evm_mine", json!([])).await;
+    assert_eq!(
+        settled(&ada, &second).await.status,
+        TransactionStatus::Mined
+    );
+}
+
 pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
     let stack = stack(backend).await;
     let (ada, ada_address) = person(&stack, "ada@example.com").await;

@@ -206,6 +206,9 @@ pub enum TransactionStatus {
     Failed,
     /// Another transaction with the same nonce was mined instead.
     Replaced,
+    /// Never mined, and the network no longer has it: nothing was spent, and its
+    /// nonce is free again.
+    Dropped,
 }
 
 /// Sent by this wallet, or received (incoming token transfers found in logs).

@@ -180,6 +180,16 @@ impl Chain {
         }
     }
 
+    /// Whether the node has the transaction at all (pending or mined).
+    pub async fn is_known(&self, hash: B256) -> Result<bool> {
+        let found: Option<serde_json::Value> = self
+            .client()
+            .request("eth_getTransactionByHash", (hash,))
+            .await
+            .map_err(rpc_error)?;
+        Ok(found.is_some_and(|t| !t.is_null()))
+    }
+
     /// The outcome of a transaction, or `None` while it is not in a block.
     pub async fn mined(&self, hash: B256) -> Result<Option<Mined>> {
         let receipt: Option<TransactionReceipt> = self

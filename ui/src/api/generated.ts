@@ -216,7 +216,7 @@ isSelf: boolean, };
 
 export type TransactionDirection = "sent" | "received";
 
-export type TransactionStatus = "pending" | "mined" | "failed" | "replaced";
+export type TransactionStatus = "pending" | "mined" | "failed" | "replaced" | "dropped";
 
 export type ActivityEntry = { txHash: string, network: string, 
 /**

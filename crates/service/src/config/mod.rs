@@ -81,6 +81,10 @@ pub struct Settings {
     pub read_cache_ms: u64,
     /// How often pending transactions' receipts are read, in milliseconds.
     pub receipt_poll_ms: u64,
+    /// How long a sent transaction may stay pending, in seconds, before one that
+    /// the node no longer has (and whose nonce is still unused) is settled as
+    /// dropped: nothing was spent, and the account's follow-up is not held up.
+    pub pending_expiry_secs: u64,
     /// Lifetime of an identity token (e-mail users), in seconds.
     pub identity_token_ttl_secs: u64,
     /// Lifetime of identity and service refresh tokens, in seconds; using one moves
@@ -149,6 +153,7 @@ impl Default for Settings {
             email_requests_per_address: 20,
             read_cache_ms: 2_000,
             receipt_poll_ms: 2_000,
+            pending_expiry_secs: 3 * 60 * 60,
             identity_token_ttl_secs: 60 * 60,
             refresh_token_ttl_secs: 30 * 24 * 60 * 60,
             refresh_reuse_grace_secs: 10,
@@ -192,6 +197,7 @@ impl fmt::Debug for Settings {
             email_requests_per_address,
             read_cache_ms,
             receipt_poll_ms,
+            pending_expiry_secs,
             identity_token_ttl_secs,
             refresh_token_ttl_secs,
             refresh_reuse_grace_secs,
@@ -229,6 +235,7 @@ impl fmt::Debug for Settings {
             .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)
             .field("receipt_poll_ms", receipt_poll_ms)
+            .field("pending_expiry_secs", pending_expiry_secs)
             .field("identity_token_ttl_secs", identity_token_ttl_secs)
             .field("refresh_token_ttl_secs", refresh_token_ttl_secs)
             .field("refresh_reuse_grace_secs", refresh_reuse_grace_secs)

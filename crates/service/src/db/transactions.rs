@@ -53,7 +53,8 @@ impl Db {
         sqlx::query(&format!(
             "INSERT INTO transactions (id, log_index, {COLUMNS}) VALUES \
              ($1, -1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) \
-             ON CONFLICT (account_id, tx_hash, log_index) DO NOTHING"
+             ON CONFLICT (account_id, tx_hash, log_index) DO UPDATE SET status = 'pending', \
+             created_at = excluded.created_at WHERE transactions.status = 'dropped'"
         ))
         .bind(new_id())
         .bind(&row.wallet_id)
@@ -259,12 +260,22 @@ impl Db {
 
     /// A pending transaction whose nonce was used by one the service did not see.
     pub async fn settle_replaced(&self, row: &TransactionRow) -> DbResult<()> {
+        self.settle_unmined(row, "replaced").await
+    }
+
+    /// A pending transaction the node no longer has, past its expiry.
+    pub async fn settle_dropped(&self, row: &TransactionRow) -> DbResult<()> {
+        self.settle_unmined(row, "dropped").await
+    }
+
+    async fn settle_unmined(&self, row: &TransactionRow, status: &str) -> DbResult<()> {
         sqlx::query(
-            "UPDATE transactions SET status = 'replaced' \
+            "UPDATE transactions SET status = $3 \
              WHERE account_id = $1 AND tx_hash = $2 AND log_index = -1 AND status = 'pending'",
         )
         .bind(&row.account_id)
         .bind(&row.tx_hash)
+        .bind(status)
         .execute(self.pool())
         .await?;
         Ok(())

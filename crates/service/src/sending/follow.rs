@@ -1,6 +1,7 @@
 //! Following sent transactions to the block: receipts read every
 //! `receipt_poll_ms`, a mined one settling the others with its nonce as
-//! replaced, and the balances it changed read again.
+//! replaced, and the balances it changed read again. One the node no longer
+//! has, whose nonce is unused, is settled as dropped after `pending_expiry_secs`.
 
 use std::time::Duration;
 
@@ -52,7 +53,15 @@ async fn follow_one(state: &AppState, row: &TransactionRow) -> ApiResult<()> {
                     state.db.settle_replaced(row).await?;
                     return Ok(());
                 }
-                None => return Ok(()),
+                None => {
+                    let expiry =
+                        i64::try_from(state.settings.pending_expiry_secs).unwrap_or(i64::MAX);
+                    let expired = crate::clock::now().saturating_sub(row.created_at) >= expiry;
+                    if expired && !network.chain.is_known(hash).await.map_err(upstream)? {
+                        state.db.settle_dropped(row).await?;
+                    }
+                    return Ok(());
+                }
             }
         }
     };

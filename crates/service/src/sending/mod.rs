@@ -94,6 +94,7 @@ pub(super) fn record(state: &AppState, row: TransactionRow) -> TransactionRecord
             "mined" => TransactionStatus::Mined,
             "failed" => TransactionStatus::Failed,
             "replaced" => TransactionStatus::Replaced,
+            "dropped" => TransactionStatus::Dropped,
             _ => TransactionStatus::Pending,
         },
         counterparty: views::checksummed(&row.counterparty),

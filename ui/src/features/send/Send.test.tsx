@@ -394,7 +394,7 @@ describe('Send', () => {
     expect(page.onViewActivity).toHaveBeenCalledTimes(1);
   });
 
-  it('says Failed or Replaced as the network settles it, and stops reading when the page goes', async () => {
+  it('says Failed, Replaced or Dropped as the network settles it, and stops reading when the page goes', async () => {
     let answer = activityEntry({ status: 'failed' });
     coinSend({ confirmSend: () => activityEntry(), getActivity: () => [answer] });
     const page = renderSend();
@@ -427,6 +427,19 @@ describe('Send', () => {
     await tick();
     await tick(2000);
     expect(byTestId('send-status')).toHaveTextContent('Replaced');
+    third.unmount();
+
+    // Dropped by the network: nothing sent, no fee, and it can be sent again.
+    answer = activityEntry({ status: 'dropped' });
+    coinSend({ confirmSend: () => activityEntry(), getActivity: () => [answer] });
+    const fourth = renderSend();
+    await fill(fourth.user);
+    await fourth.user.click(byTestId('send-review'));
+    await fourth.user.type(byTestId('send-pin'), '246810{Enter}');
+    await tick();
+    await tick(2000);
+    expect(byTestId('send-status')).toHaveTextContent('Dropped');
+    expect(screen.getByText(/nothing was sent and no fee was paid/)).toBeInTheDocument();
   });
 
   it('opens filled in from an application’s request, reads what it needs, and quotes at once', async () => {

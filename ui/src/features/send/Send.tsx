@@ -425,6 +425,7 @@ function SendStatus({ entry: initial, onViewActivity, onDone }: { entry: Activit
     mined: entry.blockNumber === undefined ? t('activity.status.mined') : t('send.minedIn', { block: entry.blockNumber }),
     failed: t('send.failedBody'),
     replaced: t('send.replacedBody'),
+    dropped: t('send.droppedBody'),
   }[entry.status];
 
   return (
