@@ -385,6 +385,29 @@ impl App {
         bail!("waited {PATIENCE:?}, but never: {what}")
     }
 
+    /// Calls one of the app's commands from the page, as an application's page
+    /// code does (`__TAURI_INTERNALS__.invoke`, the window's own permission):
+    /// its answer, or the error it was refused with.
+    pub async fn invoke(
+        &self,
+        command: &str,
+        args: serde_json::Value,
+    ) -> anyhow::Result<Result<serde_json::Value, serde_json::Value>> {
+        let script = "const [command, args, done] = arguments; \
+            window.__TAURI_INTERNALS__.invoke(command, args).then(\
+              (value) => done({ ok: value ?? null }), (error) => done({ err: error }));";
+        let answer = bounded(
+            command,
+            self.client
+                .execute_async(script, vec![serde_json::json!(command), args]),
+        )
+        .await?;
+        Ok(match answer.get("ok") {
+            Some(value) => Ok(value.clone()),
+            None => Err(answer.get("err").cloned().unwrap_or(answer)),
+        })
+    }
+
     /// Runs a script in the page and returns its result.
     pub async fn script(&self, source: &str) -> anyhow::Result<serde_json::Value> {
         bounded("a script", self.client.execute(source, vec![])).await

@@ -164,3 +164,154 @@ async fn a_person_logs_in_with_the_demo_google_in_their_browser() -> anyhow::Res
     drop(desktop);
     stack.stop().await
 }
+
+/// A provider's access token as an application's backend gets one: the
+/// authorization-code flow (PKCE) for the local provider's Discord client, the
+/// browser logging in as `login`, the code exchanged at the token endpoint.
+async fn discord_access_token(
+    stack: &LocalStack,
+    browser: &Browser,
+    login: &str,
+) -> anyhow::Result<String> {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+
+    let oidc = stack.oidc.as_ref().expect("the stack's OpenID provider");
+    let endpoints = oidc.endpoints().await?;
+    // Where the provider sends the browser back: any answer will do.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let redirect = format!("http://{}/callback", listener.local_addr()?);
+    let callback = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request).await;
+            let _ = stream
+                .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok")
+                .await;
+        }
+    });
+    let verifier = uuid::Uuid::new_v4().simple().to_string().repeat(2);
+    let challenge = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(sha2::Sha256::digest(verifier.as_bytes()));
+    let mut authorize = endpoints.authorize_url.clone();
+    authorize
+        .query_pairs_mut()
+        .append_pair("response_type", "code")
+        .append_pair("client_id", &oidc.discord.client_id)
+        .append_pair("redirect_uri", &redirect)
+        .append_pair("scope", "openid email")
+        .append_pair("state", "backend-state")
+        .append_pair("code_challenge", &challenge)
+        .append_pair("code_challenge_method", "S256");
+    let back = browser
+        .log_in_at_provider(authorize.as_str(), login)
+        .await?;
+    callback.abort();
+    let code = back
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .map(|(_, v)| v.into_owned())
+        .ok_or_else(|| anyhow::anyhow!("no code in {back}"))?;
+    let token: serde_json::Value = reqwest::Client::new()
+        .post(endpoints.token_url.clone())
+        .basic_auth(&oidc.discord.client_id, Some(&oidc.discord.client_secret))
+        .form(&[
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", redirect.as_str()),
+            ("code_verifier", verifier.as_str()),
+        ])
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    token["access_token"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| anyhow::anyhow!("no access token in {token}"))
+}
+
+/// The login library's external-token methods as an application calls them:
+/// through the app's own commands, from its page. A token of the app's backend
+/// (`loginWithIdToken`) and a Discord access token (`loginWithAccessToken`),
+/// each with the backend's `sign`, log in, and the widget moves on to making
+/// the wallet; a sign by another key is refused with the spec's error and
+/// changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_application_logs_in_with_its_backends_tokens_through_the_app() -> anyhow::Result<()> {
+    if !browser_tools_present() {
+        return Ok(());
+    }
+    let _alone = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir()?;
+    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
+    let backend = stack
+        .example_backend
+        .as_ref()
+        .expect("the stack's example backend");
+    let env = app_env(&stack);
+    let (desktop, browser) = tokio::join!(Desktop::start(&env), Browser::start());
+    let Some(desktop) = desktop? else {
+        return Ok(());
+    };
+    let browser = browser?;
+    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
+    let app = desktop.open(application(), &shots).await?;
+    app.find("#login-email").await?;
+
+    // A sign made with another key: refused, and still no one logged in.
+    let (token, _) = backend.login_token("app-user-7", Some("app-user-7@example.com"));
+    let forged = satchel_api::login_sign::sign_for_login(&"22".repeat(32), &token)?;
+    let refused = app
+        .invoke(
+            "loginWithIdToken",
+            serde_json::json!({"token": token, "sign": forged}),
+        )
+        .await?
+        .expect_err("another key's sign");
+    assert!(refused["code"].is_string(), "{refused}");
+    assert_eq!(
+        app.invoke("getCurrentServiceUser", serde_json::json!({}))
+            .await?,
+        Ok(serde_json::Value::Null)
+    );
+
+    // The backend's id token and sign: logged in; the widget asks for a PIN.
+    let sign = backend.sign(&token);
+    let outcome = app
+        .invoke(
+            "loginWithIdToken",
+            serde_json::json!({"token": token, "sign": sign}),
+        )
+        .await?
+        .map_err(|e| anyhow::anyhow!("loginWithIdToken refused: {e}"))?;
+    assert!(outcome.get("user").is_some(), "{outcome}");
+    app.find("#register-pin").await?;
+    app.shot("25-external-token-register").await?;
+    app.invoke("logout", serde_json::json!({}))
+        .await?
+        .map_err(|e| anyhow::anyhow!("logout refused: {e}"))?;
+    app.find("#login-email").await?;
+
+    // A Discord access token the backend got, with its sign.
+    let access_token = discord_access_token(&stack, &browser, LOGIN).await?;
+    let sign = backend.sign(&access_token);
+    let outcome = app
+        .invoke(
+            "loginWithAccessToken",
+            serde_json::json!({"provider": "discord", "token": access_token, "sign": sign}),
+        )
+        .await?
+        .map_err(|e| anyhow::anyhow!("loginWithAccessToken refused: {e}"))?;
+    assert!(outcome.get("user").is_some(), "{outcome}");
+    let user = app
+        .invoke("getCurrentServiceUser", serde_json::json!({}))
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    assert_eq!(user["userInfo"]["email"], LOGIN_EMAIL, "{user}");
+    app.find("#register-pin").await?;
+    browser.close().await;
+    Ok(())
+}

@@ -105,6 +105,29 @@ describe('App routing', () => {
     expect(screen.getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
   });
 
+  it('follows a login an application made (loginWithIdToken) from the login page, to register then the wallet', async () => {
+    const status = lifeCycle('before_login');
+    let current: ReturnType<typeof serviceUser> | null = null;
+    mockCommands({ ...ready, ...home, watchStatus: status.watchStatus, getCurrentServiceUser: () => current, getPinStatus: () => pinStatus() });
+    renderPage(<App />);
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+
+    current = serviceUser();
+    await status.change('login_before_register');
+    expect(await screen.findByRole('heading', { name: 'Protect your wallet' })).toBeInTheDocument();
+  });
+
+  it('follows a logout an application made from the wallet, to the login page', async () => {
+    const status = lifeCycle('login');
+    mockCommands({ ...ready, ...home, watchStatus: status.watchStatus, getCurrentServiceUser: () => serviceUser() });
+    renderPage(<App />);
+    expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+
+    await status.change('before_login');
+    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
+    expect(screen.queryByText('ada@example.com')).not.toBeInTheDocument();
+  });
+
   it('shows that it cannot start when the app cannot watch its life cycle, and Retry watches again', async () => {
     let tries = 0;
     const status = lifeCycle('before_login');

@@ -7,6 +7,7 @@ import {
   type LoginOptions,
   type RegisterEmailRequest,
   type SendRequest,
+  type ServiceLifeCycle,
   type ServiceUser,
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
@@ -35,9 +36,27 @@ function Widget() {
   // The login page's ways in as last read, shown at once when it shows again.
   const [loginOptions, setLoginOptions] = useState<LoginOptions | null>(null);
 
+  // A change of the life cycle the pages did not make: an application logged
+  // someone in (loginWithIdToken, loginWithAccessToken) or out. The pages route
+  // themselves after what they do; this follows the rest, and never leaves a
+  // page in the middle of its own flow (register with its phrase, an e-mail
+  // registration).
+  const followStatus = useEffectEvent((status: ServiceLifeCycle) => {
+    const loggedOut = ['login', 'signup', 'check', 'forgot', 'oauth'].includes(route.page);
+    if (status === 'before_login' && (route.page === 'home' || route.page === 'send' || route.page === 'register')) {
+      setUser(null);
+      setRoute({ page: 'login', email: '' });
+    } else if ((status === 'login' || status === 'login_before_register') && loggedOut) {
+      void api.getCurrentServiceUser().then((current) => {
+        setUser(current);
+        setRoute(routeFor(status));
+      }, () => undefined);
+    }
+  });
+
   // Leave the starting page once the app has initialised: it initialises in the
-  // background and tells the page its life cycle through `watchStatus`. Later
-  // changes come from the pages, which route themselves. Again on Retry.
+  // background and tells the page its life cycle through `watchStatus`; later
+  // changes the pages did not make are followed (`followStatus`). Again on Retry.
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
@@ -51,7 +70,11 @@ function Widget() {
       if (!live) return;
       api
         .watchStatus((status) => {
-          if (!live || started || status === 'not_initialized' || status === 'initializing') return;
+          if (!live || status === 'not_initialized' || status === 'initializing') return;
+          if (started) {
+            followStatus(status);
+            return;
+          }
           started = true;
           api.getCurrentServiceUser().then(
             (current) => {
