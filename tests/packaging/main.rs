@@ -1,8 +1,10 @@
-//! The .deb as a person installs it: `scripts/package.sh --debug` builds it with
-//! the Tauri CLI (the updater's public key baked in), `dpkg-deb -x` unpacks it
-//! into a throwaway root, `desktop-file-validate` and `appstreamcli
-//! validate-tree` check its desktop entry and metadata, and the installed binary
-//! is started as the desktop entry's `Exec=` line says, with a clean
+//! The .deb as a person installs it: `scripts/package.sh --debug` builds it and
+//! the .rpm with the Tauri CLI (the updater's public key baked in); `rpm -qp`
+//! reads the .rpm's metadata, requirements and files; `dpkg-deb -x` unpacks the
+//! .deb into a throwaway root, `desktop-file-validate` and `appstreamcli
+//! validate-tree` check its desktop entry and metadata; `dpkg -i` installs it
+//! into the machine (and `dpkg --purge` removes it at the end, checked gone),
+//! and the installed binary is started as the desktop entry's `Exec=` line says, with a clean
 //! environment (no `SATCHEL_*`) and a settings file in its config folder,
 //! through tauri-driver under Xvfb: first pointed at a service that is not there
 //! (the offline page names the URL), then at a local stack, through login to the
@@ -37,6 +39,8 @@ fn tauri_cli() -> PathBuf {
 fn tools() -> Option<()> {
     let missing: Vec<&str> = [
         "dpkg-deb",
+        "dpkg",
+        "rpm",
         "desktop-file-validate",
         "appstreamcli",
         "npm",
@@ -124,10 +128,10 @@ impl Drop for TestBuildAside {
     }
 }
 
-/// `scripts/package.sh --debug`, the .deb only, into `out`: the pages test.sh
-/// built (`--ui-built`), and the app with the test build's Cargo features
-/// (`--as-tested`), so only tauri and the app are compiled again.
-async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
+/// `scripts/package.sh --debug`, the .deb and the .rpm, into `out`: the pages
+/// test.sh built (`--ui-built`), and the app with the test build's Cargo
+/// features (`--as-tested`), so only tauri and the app are compiled again.
+async fn build_packages(out: &Path, pubkey: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     let _test_build = TestBuildAside::keep(Path::new(env!("CARGO_BIN_EXE_satchel")))?;
     run(
         "scripts/package.sh",
@@ -135,7 +139,7 @@ async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
             .args([
                 "--debug",
                 "--bundles",
-                "deb",
+                "deb,rpm",
                 "--no-compare",
                 "--ui-built",
                 "--as-tested",
@@ -147,19 +151,86 @@ async fn build_deb(out: &Path, pubkey: &Path) -> anyhow::Result<PathBuf> {
             .env_remove("TAURI_SIGNING_PRIVATE_KEY"),
     )
     .await?;
-    std::fs::read_dir(out)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|e| e == "deb"))
-        .context("scripts/package.sh made no .deb")
+    let made = |extension: &str| {
+        std::fs::read_dir(out)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == extension))
+            .with_context(|| format!("scripts/package.sh made no .{extension}"))
+    };
+    Ok((made("deb")?, made("rpm")?))
 }
 
-/// The control file's `field`.
+/// The .rpm's metadata, dependencies and files, as `rpm -qp` reads them.
+async fn checks_the_rpm(rpm: &Path) -> anyhow::Result<()> {
+    let info = run("rpm -qpi", Command::new("rpm").arg("-qpi").arg(rpm)).await?;
+    assert_eq!(field(&info, "Name"), "satchel", "{info}");
+    assert_eq!(field(&info, "Version"), "0.1.0", "{info}");
+    for name in ["License", "URL", "Summary"] {
+        assert!(!field(&info, name).is_empty(), "{name}:\n{info}");
+    }
+    let requires = run("rpm -qpR", Command::new("rpm").arg("-qpR").arg(rpm)).await?;
+    assert!(
+        requires.contains("libwebkit2gtk-4.1.so.0"),
+        "Requires: {requires}"
+    );
+    let files = run("rpm -qpl", Command::new("rpm").arg("-qpl").arg(rpm)).await?;
+    for file in [
+        "/usr/bin/satchel",
+        "/usr/share/applications/Satchel.desktop",
+        "/usr/share/metainfo/dev.satchel.wallet.metainfo.xml",
+        "/usr/share/icons/hicolor/scalable/apps/satchel.svg",
+        "/usr/share/icons/hicolor/256x256/apps/satchel.png",
+    ] {
+        assert!(files.lines().any(|l| l == file), "{file} in:\n{files}");
+    }
+    Ok(())
+}
+
+/// The .deb installed into this machine with `dpkg -i` (as root: the test
+/// command runs as root on its machine, else through `sudo -n`), removed again
+/// when dropped, whatever happened in between.
+struct Installed;
+
+/// `dpkg`, as root.
+fn dpkg() -> std::process::Command {
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    if root {
+        std::process::Command::new("dpkg")
+    } else {
+        let mut sudo = std::process::Command::new("sudo");
+        sudo.args(["-n", "dpkg"]);
+        sudo
+    }
+}
+
+impl Installed {
+    async fn install(deb: &Path) -> anyhow::Result<Self> {
+        run("dpkg -i", Command::from(dpkg()).arg("-i").arg(deb)).await?;
+        let status = run("dpkg -s", Command::from(dpkg()).args(["-s", "satchel"])).await?;
+        assert!(status.contains("Status: install ok installed"), "{status}");
+        Ok(Self)
+    }
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let removed = dpkg().args(["--purge", "satchel"]).status();
+        if !removed.is_ok_and(|s| s.success()) {
+            eprintln!("packaging: the installed satchel package was not removed");
+        }
+    }
+}
+
+/// A `Name: value` field of a control file or of `rpm -qpi` (which pads names).
 fn field<'a>(control: &'a str, name: &str) -> &'a str {
     control
         .lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
-        .map(str::trim)
-        .unwrap_or("")
+        .filter_map(|l| l.split_once(':'))
+        .find(|(key, _)| key.trim_end() == name)
+        .map_or("", |(_, value)| value.trim())
 }
 
 /// The package's metadata and files, as a distribution expects them.
@@ -312,16 +383,22 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
     let work = tempfile::tempdir()?;
     let started = Instant::now();
     let key = updater_key().await?;
-    let deb = build_deb(
+    let (deb, rpm) = build_packages(
         &work.path().join("packages"),
         &key.with_extension("key.pub"),
     )
     .await?;
-    eprintln!("packaging: .deb built in {:?}", started.elapsed());
+    eprintln!("packaging: .deb and .rpm built in {:?}", started.elapsed());
+    checks_the_rpm(&rpm).await?;
 
+    // Validated as unpacked, then installed into the machine as a person does
+    // and started from the installed desktop entry.
     let root = work.path().join("root");
-    let desktop_entry = checks_the_package(&deb, &root).await?;
-    let (binary, args) = exec_of(&desktop_entry, &root)?;
+    checks_the_package(&deb, &root).await?;
+    let installed = Installed::install(&deb).await?;
+    let system = Path::new("/");
+    let desktop_entry = system.join("usr/share/applications/Satchel.desktop");
+    let (binary, args) = exec_of(&desktop_entry, system)?;
 
     let stack = LocalStack::start(StackOptions::on_free_ports(work.path().join("stack"))).await?;
     serves_a_signed_update(&stack, &key).await?;
@@ -332,7 +409,7 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
     );
     let desktop = Desktop::start_in(AppEnv::Session {
         home: &home,
-        bin: &root.join("usr/bin"),
+        bin: &system.join("usr/bin"),
     })
     .await?;
     let shots = desktop::screenshots(env!("CARGO_TARGET_TMPDIR"), "packaging");
@@ -380,5 +457,16 @@ async fn the_deb_installs_starts_from_its_menu_entry_with_a_settings_file_and_of
     eprintln!("packaging: done in {:?}", started.elapsed());
 
     drop(desktop);
-    stack.stop().await
+    stack.stop().await?;
+
+    // Removed cleanly: the program, its menu entry and icons are gone.
+    drop(installed);
+    assert!(
+        !system.join("usr/bin/satchel").exists(),
+        "the binary is removed"
+    );
+    assert!(!desktop_entry.exists(), "the desktop entry is removed");
+    let status = dpkg().args(["-s", "satchel"]).output()?;
+    assert!(!status.status.success(), "dpkg no longer knows satchel");
+    Ok(())
 }
