@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The crates whose `src/` folders are checked, from the workspace root.
-const CRATES: [&str; 6] = [
+const CRATES: [&str; 7] = [
     "crates/service/src",
+    "crates/connect/src",
     "crates/sdk/src",
     "crates/chain/src",
     "crates/api/src",

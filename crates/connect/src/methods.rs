@@ -1,0 +1,292 @@
+//! What each method does, for an origin, over the [`Wallet`] the shell gives:
+//! the local answers (chain, accounts, permissions), the reads relayed to the
+//! network's node through the service, and the requests the person approves.
+//! Whatever a request carries is the caller's and hostile: parameters are
+//! checked here before anything acts on them.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+
+use crate::origin::Origin;
+use crate::permissions::Permissions;
+use crate::rpc::{ProviderError, Request};
+
+/// Read methods relayed to the network's node (the service's relay checks its
+/// own allow-list and limits too). Only a connected origin may read through the
+/// person's session: a page they never connected cannot spend their allowance.
+pub const READS: &[&str] = &[
+    "eth_blockNumber",
+    "eth_call",
+    "eth_estimateGas",
+    "eth_feeHistory",
+    "eth_gasPrice",
+    "eth_getBalance",
+    "eth_getCode",
+    "eth_getLogs",
+    "eth_getTransactionByHash",
+    "eth_getTransactionCount",
+    "eth_getTransactionReceipt",
+    "eth_maxPriorityFeePerGas",
+];
+
+/// What the person is asked on an approval page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approval {
+    /// Connect this origin: it will see the wallet's address.
+    Connect,
+}
+
+impl Approval {
+    /// One prompt of a kind per origin waits at a time (`-32002` for more).
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::Connect => "connect",
+        }
+    }
+}
+
+/// What a request needs from the wallet; the desktop shell implements it over
+/// the SDK (and its approval pages).
+pub trait Wallet: Send + Sync + 'static {
+    /// The logged-in wallet's addresses (checksummed), none when nobody is.
+    fn accounts(&self) -> impl Future<Output = Vec<String>> + Send;
+    /// The networks the app serves (its network table): name and chain id.
+    fn networks(&self) -> Vec<(String, u64)>;
+    /// A read call relayed to `network`'s node through the service.
+    fn read(
+        &self,
+        network: &str,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, ProviderError>> + Send;
+    /// Asks the person on an approval page showing `origin`; `Ok(true)` when
+    /// they approve, `Ok(false)` when they reject or close it.
+    fn ask(
+        &self,
+        origin: &Origin,
+        approval: Approval,
+    ) -> impl Future<Output = Result<bool, ProviderError>> + Send;
+}
+
+/// The methods, for every transport.
+pub struct Methods<W> {
+    wallet: Arc<W>,
+    permissions: Arc<Permissions>,
+    /// The prompts waiting, by origin and kind.
+    asking: Mutex<HashSet<(Origin, &'static str)>>,
+}
+
+/// A prompt marked waiting until dropped.
+struct Asking<'a> {
+    asking: &'a Mutex<HashSet<(Origin, &'static str)>>,
+    key: (Origin, &'static str),
+}
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        self.asking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.key);
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn hex(n: u64) -> String {
+    format!("{n:#x}")
+}
+
+impl<W: Wallet> Methods<W> {
+    pub fn new(wallet: Arc<W>, permissions: Arc<Permissions>) -> Self {
+        Self {
+            wallet,
+            permissions,
+            asking: Mutex::new(HashSet::new()),
+        }
+    }
+
+    pub fn permissions(&self) -> &Permissions {
+        &self.permissions
+    }
+
+    /// The network `origin` is on: the one it switched to, else the first the
+    /// app serves.
+    fn network(&self, origin: &Origin) -> Result<(String, u64), ProviderError> {
+        let networks = self.wallet.networks();
+        let chosen = self.permissions.get(origin).and_then(|c| c.network);
+        chosen
+            .and_then(|name| networks.iter().find(|(n, _)| *n == name).cloned())
+            .or_else(|| networks.first().cloned())
+            .ok_or_else(ProviderError::disconnected)
+    }
+
+    fn require_connected(&self, origin: &Origin) -> Result<(), ProviderError> {
+        if self.permissions.is_connected(origin) {
+            Ok(())
+        } else {
+            Err(ProviderError::unauthorized())
+        }
+    }
+
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<bool, ProviderError> {
+        let key = (origin.clone(), approval.kind());
+        if !self
+            .asking
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.clone())
+        {
+            return Err(ProviderError::pending());
+        }
+        let _waiting = Asking {
+            asking: &self.asking,
+            key,
+        };
+        self.wallet.ask(origin, approval).await
+    }
+
+    /// `eth_accounts` of a connected origin.
+    async fn accounts(&self, origin: &Origin) -> Vec<String> {
+        if self.permissions.is_connected(origin) {
+            self.wallet.accounts().await
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Connects `origin` with the person's yes (once), then its accounts.
+    async fn request_accounts(&self, origin: &Origin) -> Result<Vec<String>, ProviderError> {
+        if !self.permissions.is_connected(origin) {
+            if !self.ask(origin, Approval::Connect).await? {
+                return Err(ProviderError::rejected());
+            }
+            self.permissions.connect(origin, now()).map_err(|e| {
+                ProviderError::internal(format!("the connection was not kept: {e}"))
+            })?;
+        }
+        let accounts = self.wallet.accounts().await;
+        if accounts.is_empty() {
+            return Err(ProviderError::disconnected());
+        }
+        Ok(accounts)
+    }
+
+    async fn permissions_of(&self, origin: &Origin) -> Value {
+        let Some(connection) = self.permissions.get(origin) else {
+            return json!([]);
+        };
+        json!([{
+            "parentCapability": "eth_accounts",
+            "invoker": origin.key(),
+            "date": connection.connected_at.saturating_mul(1000),
+            "caveats": [{"type": "restrictReturnedAccounts", "value": self.wallet.accounts().await}],
+        }])
+    }
+
+    /// `[{eth_accounts: {}}]`, the only permission there is.
+    fn only_eth_accounts(params: &Value) -> Result<(), ProviderError> {
+        let asked = params.get(0).and_then(Value::as_object);
+        match asked {
+            Some(asked) if asked.len() == 1 && asked.contains_key("eth_accounts") => Ok(()),
+            _ => Err(ProviderError::invalid_params(
+                "the one permission Satchel gives is eth_accounts: [{\"eth_accounts\": {}}]",
+            )),
+        }
+    }
+
+    /// The chain a `wallet_switchEthereumChain` or `wallet_addEthereumChain` names.
+    fn chain_param(params: &Value) -> Result<u64, ProviderError> {
+        let id = params
+            .get(0)
+            .and_then(|p| p.get("chainId"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| ProviderError::invalid_params("expected [{\"chainId\": \"0x…\"}]"))?;
+        id.strip_prefix("0x")
+            .filter(|digits| !digits.is_empty() && digits.len() <= 16)
+            .and_then(|digits| u64::from_str_radix(digits, 16).ok())
+            .ok_or_else(|| ProviderError::invalid_params("chainId is a 0x-prefixed hex number"))
+    }
+
+    /// Answers one request of `origin`.
+    pub async fn call(&self, origin: &Origin, request: &Request) -> Result<Value, ProviderError> {
+        let params = &request.params;
+        match request.method.as_str() {
+            "eth_chainId" => Ok(json!(hex(self.network(origin)?.1))),
+            "net_version" => Ok(json!(self.network(origin)?.1.to_string())),
+            "eth_accounts" => Ok(json!(self.accounts(origin).await)),
+            "eth_requestAccounts" => Ok(json!(self.request_accounts(origin).await?)),
+            "wallet_getPermissions" => Ok(self.permissions_of(origin).await),
+            "wallet_requestPermissions" => {
+                Self::only_eth_accounts(params)?;
+                self.request_accounts(origin).await?;
+                Ok(self.permissions_of(origin).await)
+            }
+            "wallet_revokePermissions" => {
+                Self::only_eth_accounts(params)?;
+                self.permissions
+                    .disconnect(origin)
+                    .map_err(|e| ProviderError::internal(format!("not forgotten: {e}")))?;
+                Ok(Value::Null)
+            }
+            "wallet_switchEthereumChain" => {
+                self.require_connected(origin)?;
+                let chain = Self::chain_param(params)?;
+                let Some((name, _)) = self
+                    .wallet
+                    .networks()
+                    .into_iter()
+                    .find(|(_, id)| *id == chain)
+                else {
+                    return Err(ProviderError::unknown_chain(format!(
+                        "Satchel does not serve chain {chain}: it serves the networks its app was configured for"
+                    )));
+                };
+                self.permissions
+                    .set_network(origin, &name)
+                    .map_err(|e| ProviderError::internal(format!("not kept: {e}")))?;
+                Ok(Value::Null)
+            }
+            "wallet_addEthereumChain" => {
+                let chain = Self::chain_param(params)?;
+                if self.wallet.networks().iter().any(|(_, id)| *id == chain) {
+                    Err(ProviderError::unsupported(
+                        "Satchel already serves this chain: switch to it with wallet_switchEthereumChain",
+                    ))
+                } else {
+                    Err(ProviderError::unknown_chain(format!(
+                        "Satchel cannot add chain {chain}: its networks come from its app's configuration"
+                    )))
+                }
+            }
+            "eth_sign" | "eth_signTransaction" => Err(ProviderError::unsupported(format!(
+                "{} signs what the person cannot read: Satchel does not do it (use personal_sign, eth_signTypedData_v4 or eth_sendTransaction)",
+                request.method
+            ))),
+            "personal_sign"
+            | "eth_signTypedData_v4"
+            | "eth_sendTransaction"
+            | "wallet_watchAsset" => {
+                self.require_connected(origin)?;
+                Err(ProviderError::unsupported(format!(
+                    "{} needs its approval page, which this version of Satchel does not have yet",
+                    request.method
+                )))
+            }
+            read if READS.contains(&read) => {
+                self.require_connected(origin)?;
+                let (network, _) = self.network(origin)?;
+                self.wallet.read(&network, read, params.clone()).await
+            }
+            other => Err(ProviderError::method_not_found(other)),
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The HTTP transport: JSON-RPC 2.0 on `POST /` at `127.0.0.1:<port>`, each
+//! request through the door first. Requests in flight are bounded: beyond
+//! [`MAX_IN_FLIGHT`] a request gets 503 at once, and the app stays usable.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use crate::door::{self, MAX_BODY};
+use crate::methods::{Methods, Wallet};
+use crate::permissions::Permissions;
+use crate::rpc::{self, Call};
+
+/// Frame's port, so dapps that know Frame find Satchel.
+pub const DEFAULT_PORT: u16 = 1248;
+
+/// Requests answered at once; more wait for none of them.
+pub const MAX_IN_FLIGHT: usize = 64;
+
+struct Shared<W> {
+    methods: Methods<W>,
+    port: u16,
+    in_flight: Semaphore,
+}
+
+/// The provider, serving until dropped.
+pub struct Provider {
+    pub port: u16,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Provider {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Provider {
+    /// Serves on `listener` (bound to 127.0.0.1) in a background task.
+    pub fn serve<W: Wallet>(
+        listener: tokio::net::TcpListener,
+        wallet: Arc<W>,
+        permissions: Arc<Permissions>,
+    ) -> std::io::Result<Self> {
+        let port = listener.local_addr()?.port();
+        let shared = Arc::new(Shared {
+            methods: Methods::new(wallet, permissions),
+            port,
+            in_flight: Semaphore::new(MAX_IN_FLIGHT),
+        });
+        let router = Router::new()
+            .route("/", post(rpc_call::<W>).options(preflight::<W>))
+            .layer(DefaultBodyLimit::max(MAX_BODY))
+            .with_state(shared);
+        let task = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, router).await {
+                tracing::warn!("the local provider stopped: {e}");
+            }
+        });
+        Ok(Self { port, task })
+    }
+}
+
+async fn preflight<W: Wallet>(
+    State(shared): State<Arc<Shared<W>>>,
+    headers: HeaderMap,
+) -> Response {
+    match door::admit(&Method::OPTIONS, &headers, shared.port) {
+        Ok(origin) => (StatusCode::NO_CONTENT, door::cors(&origin, &headers, true)).into_response(),
+        Err(refusal) => (refusal.status, refusal.message).into_response(),
+    }
+}
+
+async fn rpc_call<W: Wallet>(
+    State(shared): State<Arc<Shared<W>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let origin = match door::admit(&Method::POST, &headers, shared.port) {
+        Ok(origin) => origin,
+        Err(refusal) => return (refusal.status, refusal.message).into_response(),
+    };
+    let cors = door::cors(&origin, &headers, false);
+    let Ok(_slot) = shared.in_flight.try_acquire() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            cors,
+            "Satchel is answering too many requests at once; ask again",
+        )
+            .into_response();
+    };
+    let answer = match rpc::parse(&body) {
+        Err(error) => rpc::answer(Value::Null, Err(error)),
+        Ok(Call::Single(request)) => one(&shared.methods, &origin, request).await,
+        Ok(Call::Batch(requests)) => {
+            let mut answers = Vec::with_capacity(requests.len());
+            for request in requests {
+                answers.push(one(&shared.methods, &origin, request).await);
+            }
+            Value::Array(answers)
+        }
+    };
+    (cors, axum::Json(answer)).into_response()
+}
+
+async fn one<W: Wallet>(
+    methods: &Methods<W>,
+    origin: &crate::origin::Origin,
+    request: Result<rpc::Request, (Value, rpc::ProviderError)>,
+) -> Value {
+    match request {
+        Ok(request) => {
+            let outcome = methods.call(origin, &request).await;
+            rpc::answer(request.id, outcome)
+        }
+        Err((id, error)) => rpc::answer(id, Err(error)),
+    }
+}
