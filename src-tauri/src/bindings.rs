@@ -18,6 +18,7 @@ use satchel_sdk::{
 };
 use ts_rs::{Config, TS};
 
+use crate::apps::{ConnectPrompt, ConnectedApp};
 use crate::commands::{RefreshWait, SignUpOutcome};
 
 fn declarations() -> String {
@@ -72,6 +73,8 @@ fn declarations() -> String {
         ActivityEntry::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
+        ConnectPrompt::decl(&cfg),
+        ConnectedApp::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

@@ -46,6 +46,9 @@ pub struct AppConfig {
     /// else in the settings file, else the table baked in at build time
     /// (`SATCHEL_DEFAULT_NETWORKS`). Never the service's own answer.
     pub networks: NetworkTable,
+    /// The port of the provider for applications on 127.0.0.1 (Frame's 1248 by
+    /// default); 0 turns it off.
+    pub provider_port: u16,
 }
 
 /// The configuration is incomplete or malformed: the app still starts, and its
@@ -97,6 +100,8 @@ const APP_DOMAIN: Setting = Setting {
     baked: option_env!("SATCHEL_DEFAULT_APP_DOMAIN"),
     default: Some("localhost"),
 };
+/// The variable of the provider's port; the settings file's `provider_port`.
+const PROVIDER_PORT: &str = "SATCHEL_PROVIDER_PORT";
 const KEYCHAIN: Setting = Setting {
     env: "SATCHEL_KEYCHAIN_SERVICE",
     key: "keychain_service",
@@ -122,6 +127,7 @@ struct SettingsFile {
     app_key: Option<String>,
     app_domain: Option<String>,
     keychain_service: Option<String>,
+    provider_port: Option<u16>,
     networks: Option<Vec<KnownNetwork>>,
 }
 
@@ -239,6 +245,16 @@ impl AppConfig {
         }
         let app_id = value(&APP_ID).ok_or_else(|| fail(where_to_set(&APP_ID)))?;
         let app_key = value(&APP_KEY).ok_or_else(|| fail(where_to_set(&APP_KEY)))?;
+        let provider_port = match sources.env.get(PROVIDER_PORT).map(|v| v.trim()) {
+            Some(port) if !port.is_empty() => port.parse::<u16>().map_err(|_| {
+                fail(format!(
+                    "{PROVIDER_PORT} {port:?} is not a port (0 turns the provider for applications off)"
+                ))
+            })?,
+            _ => file
+                .provider_port
+                .unwrap_or(satchel_connect::DEFAULT_PORT),
+        };
         let networks = network_table(sources, file.networks.clone()).map_err(|reason| {
             let settings = sources
                 .file
@@ -263,6 +279,7 @@ impl AppConfig {
                 .filter(|k| !k.is_empty())
                 .map(str::to_owned),
             networks,
+            provider_port,
         })
     }
 }
@@ -363,6 +380,7 @@ mod tests {
         assert_eq!(config.domain, "example.com");
         assert_eq!(config.keychain, IDENTIFIER);
         assert_eq!(config.updater_pubkey, None, "never from the file");
+        assert_eq!(config.provider_port, 1248, "Frame's port by default");
         let ethereum = config
             .networks
             .network("ethereum")
@@ -402,6 +420,19 @@ mod tests {
         let env = [("SATCHEL_NETWORKS_FILE", "/nonexistent/networks.toml")];
         let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("no file");
         assert!(error.reason.contains("cannot be read"), "{error}");
+    }
+
+    #[test]
+    fn the_provider_port_comes_from_the_environment_or_the_file_and_0_turns_it_off() {
+        let with_port = format!("provider_port = 0\n{FILE}");
+        let config = AppConfig::from_sources(&sources(&[], Some(&with_port))).expect("configured");
+        assert_eq!(config.provider_port, 0);
+        let env = [("SATCHEL_PROVIDER_PORT", "18545")];
+        let config = AppConfig::from_sources(&sources(&env, Some(&with_port))).expect("configured");
+        assert_eq!(config.provider_port, 18545);
+        let env = [("SATCHEL_PROVIDER_PORT", "70000")];
+        let error = AppConfig::from_sources(&sources(&env, Some(FILE))).expect_err("not a port");
+        assert!(error.reason.contains("SATCHEL_PROVIDER_PORT"), "{error}");
     }
 
     #[test]

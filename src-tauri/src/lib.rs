@@ -1,6 +1,7 @@
 //! The Satchel desktop shell: the widget window, the tray and the command list.
 //! Every command is a thin call into `satchel-sdk`; no wallet logic lives here.
 
+mod apps;
 mod browser;
 mod commands;
 pub mod config;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 use satchel_sdk::{KeyringStore, Login, Thumbnails, Widget};
 use tauri::{Manager, Runtime};
 
+use crate::apps::Apps;
 use crate::config::AppConfig;
 use crate::connection::Connection;
 use crate::updates::Updates;
@@ -88,6 +90,10 @@ widget_commands![
     openNftLink,
     getUpdate,
     installUpdate,
+    watchConnectRequests,
+    answerConnectRequest,
+    getConnectedApps,
+    disconnectApp,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the
@@ -96,10 +102,12 @@ pub fn with_commands<R: Runtime>(
     builder: tauri::Builder<R>,
     widget: Arc<Widget>,
     connection: Arc<Connection>,
+    apps: Arc<Apps>,
 ) -> tauri::Builder<R> {
     builder
         .manage(widget)
         .manage(connection)
+        .manage(apps)
         .manage(Updates::default())
         .invoke_handler(handler())
 }
@@ -140,9 +148,34 @@ pub fn run() {
         .as_ref()
         .ok()
         .and_then(|c| Some((c.service_url.clone(), c.updater_pubkey.clone()?)));
+    // Applications' connections are kept in the app's data folder (Tauri's
+    // app_data_dir: ~/.local/share/dev.satchel.wallet on Linux).
+    let connected_file = dirs::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join(config::IDENTIFIER)
+        .join("connected-apps.json");
+    let handle = Arc::new(std::sync::OnceLock::<tauri::AppHandle>::new());
+    let apps = Arc::new(Apps::new(
+        widget.clone(),
+        Arc::new(satchel_connect::Permissions::open(&connected_file)),
+        {
+            let handle = handle.clone();
+            move || {
+                if let Some(app) = handle.get() {
+                    tray::show_main(app);
+                }
+            }
+        },
+    ));
+    let provider_port = loaded.as_ref().map_or(0, |c| c.provider_port);
 
     #[allow(clippy::expect_used)] // nothing to recover: the app cannot start
-    with_commands(tauri::Builder::default(), widget.clone(), connection.clone())
+    with_commands(
+        tauri::Builder::default(),
+        widget.clone(),
+        connection.clone(),
+        apps.clone(),
+    )
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             tray::show_main(app)
         }))
@@ -169,6 +202,11 @@ pub fn run() {
             }
         })
         .setup(move |app| {
+            let _ = handle.set(app.handle().clone());
+            if provider_port != 0 {
+                let apps = apps.clone();
+                tauri::async_runtime::spawn(async move { apps.serve(provider_port).await });
+            }
             widget.set_thumbnails(Thumbnails::new(
                 app.path().app_cache_dir()?.join("thumbnails"),
             )?);

@@ -32,6 +32,7 @@ fn harness() -> Harness {
         keychain: "unused".into(),
         updater_pubkey: None,
         networks: Default::default(),
+        provider_port: 0,
     }))
 }
 
@@ -42,7 +43,16 @@ fn harness_with(config: &Result<AppConfig, ConfigError>) -> Harness {
         store,
     ));
     let connection = Arc::new(Connection::new(config));
-    let app = crate::with_commands(mock_builder(), widget.clone(), connection)
+    let connected = std::env::temp_dir().join(format!(
+        "satchel-shell-test-{}-connected.json",
+        std::process::id()
+    ));
+    let apps = Arc::new(crate::apps::Apps::new(
+        widget.clone(),
+        Arc::new(satchel_connect::Permissions::open(&connected)),
+        || {},
+    ));
+    let app = crate::with_commands(mock_builder(), widget.clone(), connection, apps)
         .build(tauri::generate_context!())
         .expect("the app builds");
     let window = match app.get_webview_window("main") {

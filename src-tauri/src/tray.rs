@@ -10,6 +10,8 @@ use tauri::{AppHandle, Manager};
 /// The widget was closed (a `loginWithUI` waiting for a login is cancelled).
 pub fn closed<R: tauri::Runtime>(app: &AppHandle<R>) {
     app.state::<Arc<Widget>>().close_widget();
+    // An application's request waiting for the person is rejected (4001).
+    app.state::<Arc<crate::apps::Apps>>().reject_all();
 }
 
 /// Brings the widget window to the front.

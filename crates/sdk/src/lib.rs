@@ -24,6 +24,6 @@ pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,
     FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN,
-    ReceiveInfo, Refresh, RegisterEmailPrompt, ReplaceAction, Replacement, SendForm, SendQuote,
-    SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
+    ReceiveInfo, Refresh, RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement, SendForm,
+    SendQuote, SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
 };

@@ -11,6 +11,7 @@ use tauri::ipc::{Channel, IpcResponse};
 use tokio::sync::watch;
 
 mod app;
+mod apps;
 mod assets;
 mod keys;
 mod life_cycle;
@@ -18,6 +19,7 @@ mod login;
 mod send;
 
 pub use app::*;
+pub use apps::*;
 pub use assets::*;
 pub use keys::*;
 pub use life_cycle::*;

@@ -235,3 +235,27 @@ isCancel: boolean, };
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 
 export type RefreshWait = { balances: number, nfts: number, };
+
+export type ConnectPrompt = { id: number, 
+/**
+ * Who asks: a web origin, or "a program on this computer".
+ */
+origin: string, 
+/**
+ * A program on this computer rather than a web page.
+ */
+local: boolean, 
+/**
+ * How many more prompts wait after this one.
+ */
+waiting: number, };
+
+export type ConnectedApp = { 
+/**
+ * What Disconnect names it by.
+ */
+key: string, origin: string, local: boolean, 
+/**
+ * Seconds since 1970.
+ */
+connectedAt: number, };

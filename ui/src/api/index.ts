@@ -11,6 +11,8 @@ import type {
   AppError,
   AppInfo,
   ConfirmSend,
+  ConnectPrompt,
+  ConnectedApp,
   ExternalLoginOutcome,
   KeyStatus,
   LoginOptions,
@@ -37,6 +39,8 @@ export type {
   AppError,
   AppInfo,
   ConfirmSend,
+  ConnectPrompt,
+  ConnectedApp,
   ErrorCode,
   ExternalLoginOutcome,
   FeeOption,
@@ -152,6 +156,16 @@ export const api = {
   getUpdate: () => invoke<string | null>('getUpdate'),
   /** Installs the waiting update and restarts the app; false when none waits. */
   installUpdate: () => invoke<boolean>('installUpdate'),
+  /** Calls `onPrompt` with the approval an application waits for (or null when
+   * none does), now and at every change. */
+  watchConnectRequests: (onPrompt: (prompt: ConnectPrompt | null) => void) =>
+    invoke<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
+  /** The person's answer to an application's approval prompt. */
+  answerConnectRequest: (id: number, approve: boolean) => invoke<void>('answerConnectRequest', { id, approve }),
+  /** The applications connected to Satchel, for Settings. */
+  getConnectedApps: () => invoke<ConnectedApp[]>('getConnectedApps'),
+  /** Disconnects one: its `eth_accounts` is `[]` from now. */
+  disconnectApp: (key: string) => invoke<boolean>('disconnectApp', { key }),
   /** What the receive page shows for one of the user's accounts (and token): the
    * checksummed address, the network and its chain, and the EIP-681 payment URI
    * its QR code shows (see `qrSrc`). */

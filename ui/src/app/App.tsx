@@ -8,6 +8,7 @@ import {
   type RegisterEmailRequest,
   type SendRequest,
   type ServiceLifeCycle,
+  type ConnectPrompt,
   type ServiceUser,
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
@@ -22,6 +23,7 @@ import { Send } from '../features/send/Send';
 import { Settings } from '../features/settings/Settings';
 import { SignUp } from '../features/auth/SignUp';
 import { Wallet } from '../features/wallet/Wallet';
+import { ConnectRequest } from '../features/connect/ConnectRequest';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
@@ -145,6 +147,20 @@ function Widget() {
   // login the service refused. Watched once, from the first time a page past the
   // starting page shows. A send request the send page was open for is cancelled,
   // as when the person leaves it.
+  // An application's request through the local provider (connect) shows over
+  // whatever page is open, one at a time, until the person answers it (or the
+  // window closes, which rejects it). Watched once, from the first page past the
+  // starting page.
+  const [prompt, setPrompt] = useState<ConnectPrompt | null>(null);
+  const watchingPrompts = useRef(false);
+  useEffect(() => {
+    if (route.page === 'starting' || route.page === 'offline' || watchingPrompts.current) return;
+    watchingPrompts.current = true;
+    api.watchConnectRequests((next) => setPrompt(next)).catch(() => {
+      watchingPrompts.current = false;
+    });
+  }, [route.page]);
+
   const started = route.page !== 'starting' && route.page !== 'offline';
   const watchingRegisters = useRef(false);
   const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {
@@ -163,6 +179,10 @@ function Widget() {
     setUser(next);
     setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
   };
+
+  if (prompt && started) {
+    return <ConnectRequest prompt={prompt} loggedIn={route.page === 'home' || route.page === 'send'} />;
+  }
 
   switch (route.page) {
     case 'starting':

@@ -51,6 +51,10 @@ const defaults: Partial<Record<Command, Handler>> = {
   markShown: () => null,
   getAppInfo: () => appInfo(),
   getUpdate: () => null,
+  // The local provider's prompts and connected apps, which the app watches and
+  // Settings lists: none unless a test says otherwise.
+  watchConnectRequests: () => null,
+  getConnectedApps: () => [],
 };
 
 /** Answers the app's commands with `handlers`; records every call. A handler that

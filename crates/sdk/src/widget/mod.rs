@@ -8,6 +8,7 @@
 
 mod allow_lists;
 mod assets;
+mod connect;
 mod cooldowns;
 mod external_login;
 mod keys;
@@ -35,6 +36,7 @@ use crate::thumbnail::Thumbnails;
 use crate::vault::KdfStrength;
 use allow_lists::AllowLists;
 pub use assets::AccountRef;
+pub use connect::RelayRefusal;
 use cooldowns::Cooldowns;
 pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
 pub use external_login::{

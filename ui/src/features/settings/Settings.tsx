@@ -4,6 +4,7 @@ import { useI18n, type Language } from '../../i18n';
 import { useTheme, type Theme } from '../../hooks/useTheme';
 import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
   { id: 'en', name: 'English' },
@@ -144,6 +145,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <ListButton id="settings-phrase" label={t('settings.phrase')} hint={t('settings.phraseHint')} onClick={() => open('phrase')} />
         <ListButton id="settings-change-pin" label={t('settings.changePin')} hint={t('settings.changePinHint')} onClick={() => open('changePin')} />
       </section>
+      <ConnectedApps />
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}
       </button>

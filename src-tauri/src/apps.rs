@@ -1,0 +1,199 @@
+//! Satchel as other programs' wallet: hosts `satchel-connect`'s local provider
+//! on `127.0.0.1:<provider_port>`, answers what it needs from the widget, and
+//! puts each approval in front of the person as a page in the widget's window,
+//! one at a time (the page shows how many more wait). Closing the window
+//! rejects them all.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+use satchel_connect::{Approval, Origin, Permissions, Provider, ProviderError, Wallet};
+use satchel_sdk::Widget;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{oneshot, watch};
+
+/// Prompts waiting at once, from every origin; past it a request gets -32002.
+const MAX_WAITING: usize = 16;
+
+/// An approval the page shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectPrompt {
+    pub id: u64,
+    /// Who asks: a web origin, or "a program on this computer".
+    pub origin: String,
+    /// A program on this computer rather than a web page.
+    pub local: bool,
+    /// How many more prompts wait after this one.
+    pub waiting: u32,
+}
+
+/// A connected application, for Settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedApp {
+    /// What Disconnect names it by.
+    pub key: String,
+    pub origin: String,
+    pub local: bool,
+    /// Seconds since 1970.
+    pub connected_at: u64,
+}
+
+/// The provider's side of the widget.
+pub struct Apps {
+    widget: Arc<Widget>,
+    permissions: Arc<Permissions>,
+    queue: Mutex<VecDeque<(ConnectPrompt, oneshot::Sender<bool>)>>,
+    next_id: Mutex<u64>,
+    prompts: watch::Sender<Option<ConnectPrompt>>,
+    /// Brings the window forward for a prompt.
+    show: Box<dyn Fn() + Send + Sync>,
+    provider: Mutex<Option<Provider>>,
+}
+
+impl Apps {
+    pub fn new(
+        widget: Arc<Widget>,
+        permissions: Arc<Permissions>,
+        show: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            widget,
+            permissions,
+            queue: Mutex::new(VecDeque::new()),
+            next_id: Mutex::new(0),
+            prompts: watch::Sender::new(None),
+            show: Box::new(show),
+            provider: Mutex::new(None),
+        }
+    }
+
+    /// Serves the provider on `127.0.0.1:port` until the app ends; a port in
+    /// use is logged and the app goes on without it.
+    pub async fn serve(self: &Arc<Self>, port: u16) {
+        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::warn!("the provider for applications is off: 127.0.0.1:{port}: {e}");
+                return;
+            }
+        };
+        match Provider::serve(listener, self.clone(), self.permissions.clone()) {
+            Ok(provider) => *self.provider.lock() = Some(provider),
+            Err(e) => tracing::warn!("the provider for applications is off: {e}"),
+        }
+    }
+
+    pub fn watch_prompts(&self) -> watch::Receiver<Option<ConnectPrompt>> {
+        self.prompts.subscribe()
+    }
+
+    /// Shows the head of the queue (and how many more wait), or nothing.
+    fn publish(&self, queue: &VecDeque<(ConnectPrompt, oneshot::Sender<bool>)>) {
+        let head = queue.front().map(|(prompt, _)| ConnectPrompt {
+            waiting: u32::try_from(queue.len() - 1).unwrap_or(u32::MAX),
+            ..prompt.clone()
+        });
+        self.prompts.send_replace(head);
+    }
+
+    /// The person's answer to prompt `id`.
+    pub fn answer(&self, id: u64, approve: bool) {
+        let mut queue = self.queue.lock();
+        if let Some(at) = queue.iter().position(|(p, _)| p.id == id) {
+            if let Some((_, answer)) = queue.remove(at) {
+                let _ = answer.send(approve);
+            }
+            self.publish(&queue);
+        }
+    }
+
+    /// The window closed: every waiting prompt is rejected.
+    pub fn reject_all(&self) {
+        let mut queue = self.queue.lock();
+        for (_, answer) in queue.drain(..) {
+            let _ = answer.send(false);
+        }
+        self.publish(&queue);
+    }
+
+    pub fn connected(&self) -> Vec<ConnectedApp> {
+        self.permissions
+            .list()
+            .into_iter()
+            .map(|(origin, connection)| ConnectedApp {
+                key: origin.key().to_owned(),
+                origin: origin.to_string(),
+                local: origin == Origin::Local,
+                connected_at: connection.connected_at,
+            })
+            .collect()
+    }
+
+    /// Disconnects the app `key` names; whether it was connected.
+    pub fn disconnect(&self, key: &str) -> bool {
+        Origin::from_key(key)
+            .is_some_and(|origin| self.permissions.disconnect(&origin).unwrap_or(false))
+    }
+}
+
+impl Wallet for Apps {
+    async fn accounts(&self) -> Vec<String> {
+        self.widget.connected_addresses().await
+    }
+
+    fn networks(&self) -> Vec<(String, u64)> {
+        self.widget
+            .network_table()
+            .networks
+            .iter()
+            .map(|n| (n.name.clone(), n.chain_id))
+            .collect()
+    }
+
+    async fn read(
+        &self,
+        network: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ProviderError> {
+        self.widget
+            .relay_read(network, method, params)
+            .await
+            .map_err(|refusal| match refusal.code {
+                -32602 => ProviderError::invalid_params(refusal.message),
+                _ => ProviderError::internal(refusal.message),
+            })
+    }
+
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<bool, ProviderError> {
+        let Approval::Connect = approval;
+        let (answer, answered) = oneshot::channel();
+        {
+            let mut queue = self.queue.lock();
+            if queue.len() >= MAX_WAITING {
+                return Err(ProviderError::pending());
+            }
+            let id = {
+                let mut next = self.next_id.lock();
+                *next += 1;
+                *next
+            };
+            let prompt = ConnectPrompt {
+                id,
+                origin: origin.to_string(),
+                local: *origin == Origin::Local,
+                waiting: 0,
+            };
+            queue.push_back((prompt, answer));
+            self.publish(&queue);
+        }
+        (self.show)();
+        Ok(answered.await.unwrap_or(false))
+    }
+}

@@ -1,0 +1,40 @@
+//! Applications connected to Satchel through the local provider: the approval
+//! prompts the page shows and answers, and Settings' connected apps.
+#![allow(non_snake_case)] // command names are the page's
+
+use std::sync::Arc;
+
+use tauri::State;
+use tauri::ipc::Channel;
+
+use super::{Start, forward_watch};
+use crate::apps::{Apps, ConnectPrompt, ConnectedApp};
+
+type AppsState<'a> = State<'a, Arc<Apps>>;
+
+/// Sends the approval the page should show (the head of the queue, or `null`
+/// when none waits) now and at every change.
+#[tauri::command]
+pub fn watchConnectRequests(apps: AppsState<'_>, on_event: Channel<Option<ConnectPrompt>>) {
+    forward_watch(apps.watch_prompts(), on_event, Start::Now, |prompt| {
+        Some(prompt.clone())
+    });
+}
+
+/// The person's answer to an approval prompt.
+#[tauri::command]
+pub fn answerConnectRequest(apps: AppsState<'_>, id: u64, approve: bool) {
+    apps.answer(id, approve);
+}
+
+/// The applications the person connected, for Settings.
+#[tauri::command]
+pub fn getConnectedApps(apps: AppsState<'_>) -> Vec<ConnectedApp> {
+    apps.connected()
+}
+
+/// Disconnects an application: its `eth_accounts` is `[]` from now.
+#[tauri::command]
+pub fn disconnectApp(apps: AppsState<'_>, key: String) -> bool {
+    apps.disconnect(&key)
+}

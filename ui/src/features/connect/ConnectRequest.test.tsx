@@ -1,0 +1,46 @@
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConnectRequest } from './ConnectRequest';
+import { mockCommands, renderPage, tick } from '../../test/harness';
+
+const web = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0 };
+
+describe('ConnectRequest', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('names the site large and plain, says what it will see, and Connect answers yes', async () => {
+    const ipc = mockCommands({ answerConnectRequest: () => null });
+    const page = renderPage(<ConnectRequest prompt={web} loggedIn />);
+    expect(screen.getByTestId('connect-origin')).toHaveTextContent('https://dapp.example');
+    expect(screen.getByText("It will see your wallet's address and balances.")).toBeInTheDocument();
+    await page.user.click(screen.getByTestId('connect-approve'));
+    await tick();
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: true }]);
+  });
+
+  it('answers no on Cancel', async () => {
+    const ipc = mockCommands({ answerConnectRequest: () => null });
+    const page = renderPage(<ConnectRequest prompt={web} loggedIn />);
+    await page.user.click(screen.getByTestId('connect-cancel'));
+    await tick();
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: false }]);
+  });
+
+  it('shows a page’s text as text, never as markup', () => {
+    mockCommands({});
+    renderPage(<ConnectRequest prompt={{ ...web, origin: 'https://<b>bold</b>.example' }} loggedIn />);
+    expect(screen.getByTestId('connect-origin').textContent).toBe('https://<b>bold</b>.example');
+    expect(screen.getByTestId('connect-origin').querySelector('b')).toBeNull();
+  });
+
+  it('names a local program as such, says how many more wait, and asks to log in first', () => {
+    mockCommands({});
+    renderPage(<ConnectRequest prompt={{ id: 4, origin: 'a program on this computer', local: true, waiting: 2 }} loggedIn={false} />);
+    expect(screen.getByTestId('connect-origin')).toHaveTextContent('A program on this computer');
+    expect(screen.getByTestId('connect-waiting')).toHaveTextContent('2 more');
+    expect(screen.getByTestId('connect-login-first')).toBeInTheDocument();
+    expect(screen.getByTestId('connect-approve')).toBeDisabled();
+  });
+});

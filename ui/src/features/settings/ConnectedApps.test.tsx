@@ -1,0 +1,41 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConnectedApps } from './ConnectedApps';
+import { mockCommands, renderPage, tick } from '../../test/harness';
+
+describe('ConnectedApps', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('lists the connected sites and programs, and Disconnect forgets one', async () => {
+    let apps = [
+      { key: 'https://dapp.example', origin: 'https://dapp.example', local: false, connectedAt: 1_764_000_000 },
+      { key: 'local', origin: 'a program on this computer', local: true, connectedAt: 1_764_000_100 },
+    ];
+    const ipc = mockCommands({
+      getConnectedApps: () => apps,
+      disconnectApp: (args) => {
+        apps = apps.filter((a) => a.key !== args.key);
+        return true;
+      },
+    });
+    const page = renderPage(<ConnectedApps />);
+    await tick();
+    const rows = screen.getAllByTestId('connected-app');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('https://dapp.example');
+    expect(rows[1]).toHaveTextContent('A program on this computer');
+    await page.user.click(within(rows[0]).getByTestId('connected-app-disconnect'));
+    await tick();
+    expect(ipc.argsOf('disconnectApp')).toStrictEqual([{ key: 'https://dapp.example' }]);
+    expect(screen.getAllByTestId('connected-app')).toHaveLength(1);
+  });
+
+  it('says when nothing is connected', async () => {
+    mockCommands({});
+    renderPage(<ConnectedApps />);
+    await tick();
+    expect(screen.getByText('No site or program is connected.')).toBeInTheDocument();
+  });
+});

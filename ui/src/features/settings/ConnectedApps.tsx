@@ -1,0 +1,42 @@
+// Settings → Connected apps: the applications connected through the local
+// provider, since when, each with Disconnect.
+import { useEffect, useState } from 'react';
+import { api, type ConnectedApp } from '../../api';
+import { useI18n } from '../../i18n';
+
+export function ConnectedApps() {
+  const { t, language } = useI18n();
+  const [apps, setApps] = useState<ConnectedApp[] | null>(null);
+  const read = () =>
+    api.getConnectedApps().then(
+      (list) => setApps(list),
+      () => setApps([]),
+    );
+  useEffect(() => {
+    void read();
+  }, []);
+  const disconnect = async (key: string) => {
+    await api.disconnectApp(key).catch(() => false);
+    await read();
+  };
+  const since = (seconds: number) => new Date(seconds * 1000).toLocaleDateString(language);
+  return (
+    <section className="card" aria-labelledby="settings-connected" data-testid="connected-apps">
+      <div id="settings-connected" className="muted">
+        {t('settings.connected')}
+      </div>
+      {apps !== null && apps.length === 0 && <p className="muted small">{t('settings.connectedNone')}</p>}
+      {apps?.map((app) => (
+        <div key={app.key} className="connected-app" data-testid="connected-app">
+          <span className="label">
+            <span translate="no">{app.local ? t('connect.local') : app.origin}</span>
+            <small>{t('settings.connectedSince', { date: since(app.connectedAt) })}</small>
+          </span>
+          <button type="button" className="link-button" onClick={() => void disconnect(app.key)} data-testid="connected-app-disconnect">
+            {t('settings.disconnect')}
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}
