@@ -189,7 +189,7 @@ st_run() {
     --checks all \
     --max-examples "$examples" \
     --seed "$seed" \
-    --workers 2 \
+    --workers 1 \
     --no-color \
     --report "${SATCHEL_SCHEMATHESIS_REPORTS:-junit}" --report-dir "$here/report" "${@:2}"
 }
@@ -202,9 +202,30 @@ return "$status"
 }
 
 # SQLite, and PostgreSQL when SATCHEL_TEST_POSTGRES_URL names a server (the test
-# command starts one): the document holds on both engines.
-# (Called plainly, not in a || list, so a failing step inside stops the run.)
-check_on sqlite
-if [ -n "${SATCHEL_TEST_POSTGRES_URL:-}" ]; then
-  check_on postgres
-fi
+# command starts one): the document holds on both engines. The two run at once,
+# each with its own stack, into its own log (printed one after the other): each
+# waits on its service and database as much as on the CPU. Each Schemathesis
+# runs one worker: CPython 3.11's compile() is not safe from several threads at
+# once (a SystemError, "AST constructor recursion depth mismatch", CPython
+# gh-106905), which two engines of two workers each once met in CI.
+engine_run() {
+  # A subshell of its own: its stack is stopped however it ends, and a failing
+  # step inside stops only it (check_on is called plainly, not in a || list).
+  (
+    trap stack_stop EXIT
+    check_on "$1"
+  ) >"$work/$1.out" 2>&1
+}
+engines=(sqlite)
+[ -n "${SATCHEL_TEST_POSTGRES_URL:-}" ] && engines+=(postgres)
+pids=()
+for engine in "${engines[@]}"; do
+  engine_run "$engine" &
+  pids+=($!)
+done
+status=0
+for i in "${!engines[@]}"; do
+  wait "${pids[$i]}" || status=1
+  cat "$work/${engines[$i]}.out"
+done
+exit "$status"

@@ -15,6 +15,8 @@ use url::Url;
 use crate::anvil::CHAIN_ID;
 
 sol!(
+    // EIP-2612's `permit` takes seven arguments and the contract itself.
+    #[allow(clippy::too_many_arguments)]
     #[sol(rpc)]
     DemoToken,
     "contracts/artifacts/DemoToken.json"
@@ -29,6 +31,15 @@ sol!(
     DemoMulti,
     "contracts/artifacts/DemoMulti.json"
 );
+
+/// An EIP-2612 permit of a demo token, as its owner signs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Permit {
+    pub owner: Address,
+    pub spender: Address,
+    pub value: U256,
+    pub deadline: U256,
+}
 
 /// Anvil's first well-known development key: it holds 10,000 test ether.
 pub const DEPLOYER_KEY: &str = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
@@ -211,6 +222,46 @@ impl Demo {
             .get_receipt()
             .await?;
         Ok(())
+    }
+
+    /// Submits an EIP-2612 permit `owner` signed for `spender` on the demo token
+    /// `token` (as the spender would: the deployer pays the gas); the chain
+    /// refuses a signature that is not the owner's.
+    pub async fn submit_permit(
+        &self,
+        token: Address,
+        permit: Permit,
+        signature: &alloy::primitives::Signature,
+    ) -> anyhow::Result<()> {
+        let receipt = DemoToken::new(token, &self.provider)
+            .permit(
+                permit.owner,
+                permit.spender,
+                permit.value,
+                permit.deadline,
+                27 + u8::from(signature.v()),
+                signature.r().into(),
+                signature.s().into(),
+            )
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        anyhow::ensure!(receipt.status(), "the permit was refused on chain");
+        Ok(())
+    }
+
+    /// What `spender` may spend of `owner`'s demo token `token`.
+    pub async fn allowance(
+        &self,
+        token: Address,
+        owner: Address,
+        spender: Address,
+    ) -> anyhow::Result<U256> {
+        Ok(DemoToken::new(token, &self.provider)
+            .allowance(owner, spender)
+            .call()
+            .await?)
     }
 
     /// Mints a Satchel Pal to `to` and returns its token id.

@@ -7,9 +7,15 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use alloy::primitives::Address;
 use parking_lot::Mutex;
-use satchel_connect::{Approval, Origin, Permissions, Provider, ProviderError, Wallet};
-use satchel_sdk::Widget;
+use satchel_api::ServiceErrorCode;
+use satchel_connect::review::message::MessageReview;
+use satchel_connect::review::typed::TypedReview;
+use satchel_connect::{
+    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+};
+use satchel_sdk::{SdkError, Widget};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
@@ -29,6 +35,39 @@ pub struct ConnectPrompt {
     pub local: bool,
     /// How many more prompts wait after this one.
     pub waiting: u32,
+    /// What it asks.
+    pub request: PromptRequest,
+}
+
+/// What an application asks the person, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum PromptRequest {
+    /// Connect: it will see the wallet's address.
+    Connect,
+    /// Sign a message (text, hex, or a sign-in).
+    SignMessage(MessageReview),
+    /// Sign typed data (EIP-712).
+    SignTypedData(TypedReview),
+}
+
+impl PromptRequest {
+    fn of(approval: &Approval) -> Self {
+        match approval {
+            Approval::Connect => Self::Connect,
+            Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
+            Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
+        }
+    }
+}
+
+/// A prompt waiting for the person: what the page shows, what the request
+/// derived (and the key would sign), where the answer goes.
+struct Waiting {
+    prompt: ConnectPrompt,
+    approval: Approval,
+    answer: oneshot::Sender<Result<Approved, ProviderError>>,
 }
 
 /// A connected application, for Settings.
@@ -48,7 +87,7 @@ pub struct ConnectedApp {
 pub struct Apps {
     widget: Arc<Widget>,
     permissions: Arc<Permissions>,
-    queue: Mutex<VecDeque<(ConnectPrompt, oneshot::Sender<bool>)>>,
+    queue: Mutex<VecDeque<Waiting>>,
     next_id: Mutex<u64>,
     prompts: watch::Sender<Option<ConnectPrompt>>,
     /// Brings the window forward for a prompt.
@@ -94,30 +133,81 @@ impl Apps {
     }
 
     /// Shows the head of the queue (and how many more wait), or nothing.
-    fn publish(&self, queue: &VecDeque<(ConnectPrompt, oneshot::Sender<bool>)>) {
-        let head = queue.front().map(|(prompt, _)| ConnectPrompt {
+    fn publish(&self, queue: &VecDeque<Waiting>) {
+        let head = queue.front().map(|waiting| ConnectPrompt {
             waiting: u32::try_from(queue.len() - 1).unwrap_or(u32::MAX),
-            ..prompt.clone()
+            ..waiting.prompt.clone()
         });
         self.prompts.send_replace(head);
     }
 
-    /// The person's answer to prompt `id`.
-    pub fn answer(&self, id: u64, approve: bool) {
+    /// Takes prompt `id` off the queue and answers it.
+    fn settle(&self, id: u64, outcome: Result<Approved, ProviderError>) {
         let mut queue = self.queue.lock();
-        if let Some(at) = queue.iter().position(|(p, _)| p.id == id) {
-            if let Some((_, answer)) = queue.remove(at) {
-                let _ = answer.send(approve);
+        if let Some(at) = queue.iter().position(|w| w.prompt.id == id) {
+            if let Some(waiting) = queue.remove(at) {
+                let _ = waiting.answer.send(outcome);
             }
             self.publish(&queue);
         }
     }
 
+    /// The person's answer to prompt `id`: a rejection, or an approval (with
+    /// the PIN where the key signs). A signature is made of what the request
+    /// derived, never of a review that carries a refusal; a wrong PIN leaves
+    /// the prompt waiting, for the page to say so.
+    pub async fn answer(
+        &self,
+        id: u64,
+        approve: bool,
+        pin: Option<String>,
+    ) -> Result<(), SdkError> {
+        if !approve {
+            self.settle(id, Err(ProviderError::rejected()));
+            return Ok(());
+        }
+        let approval = {
+            let queue = self.queue.lock();
+            match queue.iter().find(|w| w.prompt.id == id) {
+                Some(waiting) => waiting.approval.clone(),
+                // Already answered, or the window closed.
+                None => return Ok(()),
+            }
+        };
+        let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
+        let pin = || pin.clone().ok_or_else(|| refused("enter your PIN to sign"));
+        let approved = match approval {
+            Approval::Connect => Approved::Connected,
+            Approval::SignMessage(message) => {
+                if let Some(why) = &message.review.refusal {
+                    return Err(refused(why));
+                }
+                let signature = self
+                    .widget
+                    .sign_message(&pin()?, message.account, message.bytes)
+                    .await?;
+                Approved::Signed(signature)
+            }
+            Approval::SignTypedData(typed) => {
+                if let Some(why) = &typed.review.refusal {
+                    return Err(refused(why));
+                }
+                let signature = self
+                    .widget
+                    .sign_typed_data(&pin()?, typed.account, typed.data)
+                    .await?;
+                Approved::Signed(signature)
+            }
+        };
+        self.settle(id, Ok(approved));
+        Ok(())
+    }
+
     /// The window closed: every waiting prompt is rejected.
     pub fn reject_all(&self) {
         let mut queue = self.queue.lock();
-        for (_, answer) in queue.drain(..) {
-            let _ = answer.send(false);
+        for waiting in queue.drain(..) {
+            let _ = waiting.answer.send(Err(ProviderError::rejected()));
         }
         self.publish(&queue);
     }
@@ -156,6 +246,19 @@ impl Wallet for Apps {
             .collect()
     }
 
+    fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {
+        let table = self.widget.network_table();
+        let network = table.network(network)?;
+        network
+            .tokens
+            .iter()
+            .find(|t| t.contract == contract)
+            .map(|t| TokenFacts {
+                symbol: t.symbol.clone(),
+                decimals: t.decimals,
+            })
+    }
+
     async fn read(
         &self,
         network: &str,
@@ -171,8 +274,7 @@ impl Wallet for Apps {
             })
     }
 
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<bool, ProviderError> {
-        let Approval::Connect = approval;
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
         let (answer, answered) = oneshot::channel();
         {
             let mut queue = self.queue.lock();
@@ -189,11 +291,18 @@ impl Wallet for Apps {
                 origin: origin.to_string(),
                 local: *origin == Origin::Local,
                 waiting: 0,
+                request: PromptRequest::of(&approval),
             };
-            queue.push_back((prompt, answer));
+            queue.push_back(Waiting {
+                prompt,
+                approval,
+                answer,
+            });
             self.publish(&queue);
         }
         (self.show)();
-        Ok(answered.await.unwrap_or(false))
+        answered
+            .await
+            .unwrap_or_else(|_| Err(ProviderError::rejected()))
     }
 }

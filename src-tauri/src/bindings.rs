@@ -18,7 +18,11 @@ use satchel_sdk::{
 };
 use ts_rs::{Config, TS};
 
-use crate::apps::{ConnectPrompt, ConnectedApp};
+use satchel_connect::review::message::MessageReview;
+use satchel_connect::review::siwe::SignIn;
+use satchel_connect::review::typed::{Allowance, Permit, TypedField, TypedReview};
+
+use crate::apps::{ConnectPrompt, ConnectedApp, PromptRequest};
 use crate::commands::{RefreshWait, SignUpOutcome};
 
 fn declarations() -> String {
@@ -73,6 +77,13 @@ fn declarations() -> String {
         ActivityEntry::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
+        SignIn::decl(&cfg),
+        MessageReview::decl(&cfg),
+        TypedField::decl(&cfg),
+        Allowance::decl(&cfg),
+        Permit::decl(&cfg),
+        TypedReview::decl(&cfg),
+        PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         ConnectedApp::decl(&cfg),
     ];

@@ -2,7 +2,11 @@
 //! (`SATCHEL_PROVIDER_PORT`), a program on this computer asks to connect with
 //! plain JSON-RPC, the person approves on Satchel's page, the program reads
 //! the chain through the service's relay, and Settings' Disconnect ends it.
+//! Then a site signs the person in with Ethereum and has a permit signed, each
+//! on its approval page with the PIN, and the permit holds on chain.
 
+use alloy::primitives::{Address, Signature, U256};
+use satchel_devstack::demo::Permit;
 use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
 use satchel_tests::desktop::{App, Desktop, screenshots};
 use serde_json::{Value, json};
@@ -10,6 +14,8 @@ use serde_json::{Value, json};
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
 const PIN: &str = "135790";
+/// The site that signs the person in (as a browser sends its `Origin`).
+const DAPP: &str = "http://localhost:5173";
 
 /// A JSON-RPC call as a local program makes it (no `Origin`); its answer.
 async fn call(
@@ -18,14 +24,49 @@ async fn call(
     method: &str,
     params: Value,
 ) -> anyhow::Result<Value> {
-    Ok(http
+    call_from(http, port, None, method, params).await
+}
+
+/// A JSON-RPC call from `origin` (`None`: a local program); its answer.
+async fn call_from(
+    http: &reqwest::Client,
+    port: u16,
+    origin: Option<&str>,
+    method: &str,
+    params: Value,
+) -> anyhow::Result<Value> {
+    let mut request = http
         .post(format!("http://127.0.0.1:{port}/"))
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}));
+    if let Some(origin) = origin {
+        request = request.header("origin", origin);
+    }
+    Ok(request.send().await?.error_for_status()?.json().await?)
+}
+
+/// The same call from the site, in a task of its own (it waits on a page).
+fn dapp_call(
+    http: &reqwest::Client,
+    port: u16,
+    method: &'static str,
+    params: Value,
+) -> tokio::task::JoinHandle<anyhow::Result<Value>> {
+    let http = http.clone();
+    tokio::spawn(async move { call_from(&http, port, Some(DAPP), method, params).await })
+}
+
+/// A Sign-In with Ethereum message for `domain`, as viem writes one.
+fn sign_in_message(domain: &str, address: &str) -> String {
+    format!(
+        "{domain} wants you to sign in with your Ethereum account:\n{address}\n\nSign in to the demo.\n\nURI: http://{domain}\nVersion: 1\nChain ID: 31337\nNonce: 8d1c0ffee42\nIssued At: 2026-11-25T10:00:00.000Z"
+    )
+}
+
+fn signature_of(answer: &Value) -> anyhow::Result<Signature> {
+    let text = answer["result"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no signature: {answer}"))?;
+    Ok(text.parse()?)
 }
 
 async fn into_the_wallet(app: &App) -> anyhow::Result<()> {
@@ -125,6 +166,101 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
         call(&http, port, "eth_accounts", json!([])).await?["result"],
         json!([])
     );
+
+    a_site_signs_in_and_has_a_permit_signed(&app, &stack, &http, port).await?;
     app.quit().await?;
+    Ok(())
+}
+
+/// A site connects, signs the person in with Ethereum (its own domain: signed
+/// with the PIN; another site's: refused in red), and has an EIP-2612 permit
+/// for the demo token signed, which the token then accepts on chain.
+async fn a_site_signs_in_and_has_a_permit_signed(
+    app: &App,
+    stack: &LocalStack,
+    http: &reqwest::Client,
+    port: u16,
+) -> anyhow::Result<()> {
+    let asking = dapp_call(http, port, "eth_requestAccounts", json!([]));
+    app.text_when("[data-testid='connect-origin']", |t| t == DAPP)
+        .await?;
+    app.click("[data-testid='connect-approve']").await?;
+    let answer = asking.await??;
+    let address = answer["result"][0]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no account: {answer}"))?
+        .to_owned();
+    let account: Address = address.parse()?;
+
+    // Its own domain: shown as a sign-in, signed with the PIN.
+    let message = sign_in_message("localhost:5173", &address);
+    let hex = format!("0x{}", alloy::hex::encode(message.as_bytes()));
+    let asking = dapp_call(http, port, "personal_sign", json!([hex, address]));
+    app.text_when("[data-testid='sign-in-domain']", |t| {
+        t.contains("localhost:5173")
+    })
+    .await?;
+    app.shot("32-sign-in").await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let signature = signature_of(&asking.await??)?;
+    assert_eq!(
+        signature.recover_address_from_msg(message.as_bytes())?,
+        account,
+        "the sign-in's signature is the wallet's"
+    );
+
+    // Another site's sign-in: refused in red, only Reject.
+    let foreign = sign_in_message("evil.example", &address);
+    let asking = dapp_call(http, port, "personal_sign", json!([foreign, address]));
+    app.text_when("[data-testid='sign-refusal']", |t| {
+        t.contains("evil.example")
+    })
+    .await?;
+    app.shot("33-sign-in-refused").await?;
+    app.click("[data-testid='sign-reject']").await?;
+    assert_eq!(asking.await??["error"]["code"], 4001);
+
+    // A permit for the demo token, said in words, signed with the PIN; the
+    // token accepts it on chain.
+    let token = stack.demo.token18;
+    let spender: Address = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC".parse()?;
+    let permit = Permit {
+        owner: account,
+        spender,
+        value: U256::from(1_500_000_000_000_000_000u128),
+        deadline: U256::from(4_000_000_000u64),
+    };
+    let typed = json!({
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+            "Permit": [
+                {"name": "owner", "type": "address"}, {"name": "spender", "type": "address"},
+                {"name": "value", "type": "uint256"}, {"name": "nonce", "type": "uint256"},
+                {"name": "deadline", "type": "uint256"}]
+        },
+        "primaryType": "Permit",
+        "domain": {"name": "Demo Token", "version": "1", "chainId": 31337, "verifyingContract": token},
+        "message": {"owner": address, "spender": spender, "value": permit.value.to_string(), "nonce": 0, "deadline": permit.deadline.to_string()}
+    });
+    let asking = dapp_call(
+        http,
+        port,
+        "eth_signTypedData_v4",
+        json!([address, typed.to_string()]),
+    );
+    app.text_when("[data-testid='permit-allowance']", |t| t == "1.5 DEMO")
+        .await?;
+    app.shot("34-permit").await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let signature = signature_of(&asking.await??)?;
+    stack.demo.submit_permit(token, permit, &signature).await?;
+    assert_eq!(
+        stack.demo.allowance(token, account, spender).await?,
+        permit.value
+    );
     Ok(())
 }

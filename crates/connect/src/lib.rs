@@ -12,6 +12,9 @@
 //! - [`door`]: what a request must be before anything reads it (the `Host` a
 //!   DNS-rebinding page cannot fake, JSON only, bounded size, CORS with Private
 //!   Network Access);
+//! - [`review`]: what the person is shown for a request that signs (the text or
+//!   sign-in of a message, typed data as a tree, permits in words), derived with
+//!   what the key signs;
 //! - [`methods`]: what each method does, over [`Wallet`];
 //! - [`server`]: the HTTP transport. A WalletConnect transport would sit beside
 //!   it and call [`methods`] the same way.
@@ -20,11 +23,13 @@ pub mod door;
 pub mod methods;
 pub mod origin;
 pub mod permissions;
+pub mod review;
 pub mod rpc;
 pub mod server;
 
-pub use methods::{Approval, Wallet};
+pub use methods::{Approval, Approved, Wallet};
 pub use origin::Origin;
 pub use permissions::Permissions;
+pub use review::typed::TokenFacts;
 pub use rpc::ProviderError;
 pub use server::{DEFAULT_PORT, Provider};

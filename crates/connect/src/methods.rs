@@ -11,8 +11,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
+use alloy::primitives::Address;
+
 use crate::origin::Origin;
 use crate::permissions::Permissions;
+use crate::review::message::{self, MessageToSign};
+use crate::review::typed::{self, TokenFacts, TypedDataToSign};
 use crate::rpc::{ProviderError, Request};
 
 /// Read methods relayed to the network's node (the service's relay checks its
@@ -34,10 +38,14 @@ pub const READS: &[&str] = &[
 ];
 
 /// What the person is asked on an approval page.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Approval {
     /// Connect this origin: it will see the wallet's address.
     Connect,
+    /// Sign a message (`personal_sign`), shown as text or a sign-in.
+    SignMessage(MessageToSign),
+    /// Sign EIP-712 typed data (`eth_signTypedData_v4`).
+    SignTypedData(TypedDataToSign),
 }
 
 impl Approval {
@@ -45,8 +53,19 @@ impl Approval {
     fn kind(&self) -> &'static str {
         match self {
             Self::Connect => "connect",
+            Self::SignMessage(_) => "personal_sign",
+            Self::SignTypedData(_) => "eth_signTypedData_v4",
         }
     }
+}
+
+/// What the person approved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Approved {
+    /// The connection.
+    Connected,
+    /// A signature (0x-hex, 65 bytes), made after the person's PIN.
+    Signed(String),
 }
 
 /// What a request needs from the wallet; the desktop shell implements it over
@@ -56,6 +75,8 @@ pub trait Wallet: Send + Sync + 'static {
     fn accounts(&self) -> impl Future<Output = Vec<String>> + Send;
     /// The networks the app serves (its network table): name and chain id.
     fn networks(&self) -> Vec<(String, u64)>;
+    /// A token the app's network table names on `network`.
+    fn token(&self, network: &str, contract: Address) -> Option<TokenFacts>;
     /// A read call relayed to `network`'s node through the service.
     fn read(
         &self,
@@ -63,13 +84,14 @@ pub trait Wallet: Send + Sync + 'static {
         method: &str,
         params: Value,
     ) -> impl Future<Output = Result<Value, ProviderError>> + Send;
-    /// Asks the person on an approval page showing `origin`; `Ok(true)` when
-    /// they approve, `Ok(false)` when they reject or close it.
+    /// Asks the person on an approval page showing `origin`: what they
+    /// approved, or [`ProviderError::rejected`] when they reject it or close
+    /// the window. A signature is made only for a review without a refusal.
     fn ask(
         &self,
         origin: &Origin,
         approval: Approval,
-    ) -> impl Future<Output = Result<bool, ProviderError>> + Send;
+    ) -> impl Future<Output = Result<Approved, ProviderError>> + Send;
 }
 
 /// The methods, for every transport.
@@ -137,7 +159,7 @@ impl<W: Wallet> Methods<W> {
         }
     }
 
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<bool, ProviderError> {
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
         let key = (origin.clone(), approval.kind());
         if !self
             .asking
@@ -166,9 +188,7 @@ impl<W: Wallet> Methods<W> {
     /// Connects `origin` with the person's yes (once), then its accounts.
     async fn request_accounts(&self, origin: &Origin) -> Result<Vec<String>, ProviderError> {
         if !self.permissions.is_connected(origin) {
-            if !self.ask(origin, Approval::Connect).await? {
-                return Err(ProviderError::rejected());
-            }
+            self.ask(origin, Approval::Connect).await?;
             self.permissions.connect(origin, now()).map_err(|e| {
                 ProviderError::internal(format!("the connection was not kept: {e}"))
             })?;
@@ -214,6 +234,32 @@ impl<W: Wallet> Methods<W> {
             .filter(|digits| !digits.is_empty() && digits.len() <= 16)
             .and_then(|digits| u64::from_str_radix(digits, 16).ok())
             .ok_or_else(|| ProviderError::invalid_params("chainId is a 0x-prefixed hex number"))
+    }
+
+    /// The accounts a connected `origin` sees and its active chain, for a
+    /// request that signs.
+    async fn signing_context(&self, origin: &Origin) -> Result<(Vec<Address>, u64), ProviderError> {
+        self.require_connected(origin)?;
+        let (_, chain_id) = self.network(origin)?;
+        let accounts: Vec<Address> = self
+            .wallet
+            .accounts()
+            .await
+            .iter()
+            .filter_map(|a| a.parse().ok())
+            .collect();
+        if accounts.is_empty() {
+            return Err(ProviderError::disconnected());
+        }
+        Ok((accounts, chain_id))
+    }
+
+    /// The signature the person approved.
+    async fn signature(&self, origin: &Origin, approval: Approval) -> Result<Value, ProviderError> {
+        match self.ask(origin, approval).await? {
+            Approved::Signed(signature) => Ok(json!(signature)),
+            Approved::Connected => Err(ProviderError::internal("no signature was made")),
+        }
     }
 
     /// Answers one request of `origin`.
@@ -271,10 +317,21 @@ impl<W: Wallet> Methods<W> {
                 "{} signs what the person cannot read: Satchel does not do it (use personal_sign, eth_signTypedData_v4 or eth_sendTransaction)",
                 request.method
             ))),
-            "personal_sign"
-            | "eth_signTypedData_v4"
-            | "eth_sendTransaction"
-            | "wallet_watchAsset" => {
+            "personal_sign" => {
+                let (accounts, chain_id) = self.signing_context(origin).await?;
+                let signing = message::personal_sign(params, &accounts, origin, chain_id)?;
+                self.signature(origin, Approval::SignMessage(signing)).await
+            }
+            "eth_signTypedData_v4" => {
+                let (accounts, chain_id) = self.signing_context(origin).await?;
+                let (network, _) = self.network(origin)?;
+                let signing = typed::sign_typed_data(params, &accounts, chain_id, |contract| {
+                    self.wallet.token(&network, contract)
+                })?;
+                self.signature(origin, Approval::SignTypedData(signing))
+                    .await
+            }
+            "eth_sendTransaction" | "wallet_watchAsset" => {
                 self.require_connected(origin)?;
                 Err(ProviderError::unsupported(format!(
                     "{} needs its approval page, which this version of Satchel does not have yet",

@@ -4,18 +4,27 @@
 
 use std::sync::Arc;
 
-use satchel_connect::{Approval, Origin, Permissions, Provider, ProviderError, Wallet};
+use alloy::primitives::{Address, Signature};
+use alloy::signers::SignerSync;
+use alloy::signers::local::PrivateKeySigner;
+use satchel_connect::{
+    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+};
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
-const ADDRESS: &str = "0x1a1A1c9eAACCAa5FB35da1824140438086C67734";
+/// anvil's second account, whose key the test's person signs with.
+const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const DAPP: &str = "https://dapp.example";
 
 /// The person, as the test plays them: each approval page waits for the test's
-/// answer (`pages` hands the test each page and its answer channel).
+/// answer (`pages` hands the test each page and its answer channel); a yes to a
+/// signature signs what the request derived, with the test's key.
 struct Person {
     pages: mpsc::UnboundedSender<(Origin, Approval, oneshot::Sender<bool>)>,
     reads: Mutex<Vec<(String, String)>>,
+    key: PrivateKeySigner,
 }
 
 impl Wallet for Person {
@@ -37,10 +46,22 @@ impl Wallet for Person {
             .push((network.into(), method.into()));
         Ok(json!("0x10"))
     }
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<bool, ProviderError> {
+    fn token(&self, _network: &str, _contract: Address) -> Option<TokenFacts> {
+        None
+    }
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
         let (answer, answered) = oneshot::channel();
-        let _ = self.pages.send((origin.clone(), approval, answer));
-        Ok(answered.await.unwrap_or(false))
+        let _ = self.pages.send((origin.clone(), approval.clone(), answer));
+        if !answered.await.unwrap_or(false) {
+            return Err(ProviderError::rejected());
+        }
+        let signature = match approval {
+            Approval::Connect => return Ok(Approved::Connected),
+            Approval::SignMessage(m) => self.key.sign_message_sync(&m.bytes),
+            Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
+        };
+        let signature = signature.map_err(|e| ProviderError::internal(e.to_string()))?;
+        Ok(Approved::Signed(signature.to_string()))
     }
 }
 
@@ -58,6 +79,7 @@ async fn start() -> Running {
     let person = Arc::new(Person {
         pages: pages_tx,
         reads: Mutex::new(Vec::new()),
+        key: KEY.parse().expect("key"),
     });
     let permissions = Arc::new(Permissions::open(&dir.path().join("connected.json")));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -90,6 +112,30 @@ impl Running {
         let response = request.send().await.expect("answered");
         assert_eq!(response.status(), 200);
         response.json().await.expect("json")
+    }
+
+    /// The same call in a task of its own, for one that waits on a page.
+    fn spawn_call(
+        &self,
+        origin: &'static str,
+        method: &'static str,
+        params: Value,
+    ) -> tokio::task::JoinHandle<Value> {
+        let (http, url) = (self.http.clone(), self.url());
+        tokio::spawn(async move {
+            let request = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+            let response = http.post(url).header("origin", origin).json(&request);
+            let response = response.send().await.expect("answered");
+            response.json::<Value>().await.expect("json")
+        })
+    }
+
+    /// Connects `origin` with the person's yes.
+    async fn connect(&mut self, origin: &'static str) {
+        let asking = self.spawn_call(origin, "eth_requestAccounts", json!([]));
+        let (_, _, answer) = self.pages.recv().await.expect("a page");
+        answer.send(true).expect("the page waits");
+        assert_eq!(asking.await.expect("joined")["result"], json!([ADDRESS]));
     }
 }
 
@@ -222,20 +268,7 @@ async fn json_rpc_errors_come_with_their_codes() {
 async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
     let mut running = start().await;
     // The person closes the first page: rejected, nothing kept.
-    let asking = {
-        let (http, url) = (running.http.clone(), running.url());
-        tokio::spawn(async move {
-            http.post(url)
-                .header("origin", DAPP)
-                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_requestAccounts"}))
-                .send()
-                .await
-                .expect("answered")
-                .json::<Value>()
-                .await
-                .expect("json")
-        })
-    };
+    let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
     let (origin, approval, answer) = running.pages.recv().await.expect("a page");
     assert_eq!(origin, Origin::Web(DAPP.into()));
     assert_eq!(approval, Approval::Connect);
@@ -256,20 +289,7 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
     );
 
     // Approved: its accounts, now and without asking again.
-    let asking = {
-        let (http, url) = (running.http.clone(), running.url());
-        tokio::spawn(async move {
-            http.post(url)
-                .header("origin", DAPP)
-                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_requestAccounts"}))
-                .send()
-                .await
-                .expect("answered")
-                .json::<Value>()
-                .await
-                .expect("json")
-        })
-    };
+    let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
     let (_, _, answer) = running.pages.recv().await.expect("a page");
     answer.send(true).expect("the page waits");
     assert_eq!(asking.await.expect("joined")["result"], json!([ADDRESS]));
@@ -376,4 +396,103 @@ async fn a_flood_of_requests_is_answered_and_the_provider_keeps_serving() {
         running.call(Some(DAPP), "eth_chainId", json!([])).await["result"],
         "0x7a69"
     );
+}
+
+#[tokio::test]
+async fn a_message_is_signed_with_the_persons_yes_and_a_foreign_sign_in_comes_with_its_refusal() {
+    let mut running = start().await;
+    // Not connected: no page, 4100.
+    let refused = running
+        .call(
+            Some(DAPP),
+            "personal_sign",
+            json!(["0x68656c6c6f", ADDRESS]),
+        )
+        .await;
+    assert_eq!(code(&refused), 4100);
+    running.connect(DAPP).await;
+
+    let asking = running.spawn_call(DAPP, "personal_sign", json!(["0x68656c6c6f", ADDRESS]));
+    let (origin, approval, answer) = running.pages.recv().await.expect("a page");
+    assert_eq!(origin, Origin::Web(DAPP.into()));
+    let Approval::SignMessage(message) = approval else {
+        panic!("a message page: {approval:?}")
+    };
+    assert_eq!(message.review.text.as_deref(), Some("hello"));
+    answer.send(true).expect("the page waits");
+    let answer = asking.await.expect("joined");
+    let signature: Signature = answer["result"]
+        .as_str()
+        .expect("a signature")
+        .parse()
+        .expect("65 bytes");
+    let signer = signature
+        .recover_address_from_msg(b"hello")
+        .expect("recovers");
+    assert_eq!(signer, ADDRESS.parse::<Address>().expect("address"));
+
+    // A sign-in for another site reaches the page with its refusal.
+    let foreign = format!(
+        "evil.example wants you to sign in with your Ethereum account:\n{ADDRESS}\n\n\nURI: https://evil.example\nVersion: 1\nChain ID: 31337\nNonce: abcdefgh12\nIssued At: 2026-11-25T00:00:00Z"
+    );
+    let asking = running.spawn_call(DAPP, "personal_sign", json!([foreign, ADDRESS]));
+    let (_, approval, answer) = running.pages.recv().await.expect("a page");
+    let Approval::SignMessage(message) = approval else {
+        panic!("a message page")
+    };
+    assert!(message.review.refusal.is_some(), "{:?}", message.review);
+    answer.send(false).expect("the page waits");
+    assert_eq!(code(&asking.await.expect("joined")), 4001);
+}
+
+#[tokio::test]
+async fn typed_data_is_signed_as_eip_712_and_refused_before_any_page_when_malformed() {
+    let mut running = start().await;
+    running.connect(DAPP).await;
+    let data = json!({
+        "types": {
+            "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "chainId", "type": "uint256"}],
+            "Mail": [{"name": "to", "type": "string"}]
+        },
+        "primaryType": "Mail",
+        "domain": {"name": "Mailer", "chainId": 31337},
+        "message": {"to": "Bob"}
+    });
+    let asking = running.spawn_call(
+        DAPP,
+        "eth_signTypedData_v4",
+        json!([ADDRESS, data.to_string()]),
+    );
+    let (_, approval, answer) = running.pages.recv().await.expect("a page");
+    let Approval::SignTypedData(typed) = approval else {
+        panic!("a typed-data page")
+    };
+    assert_eq!(typed.review.message[0].value.as_deref(), Some("Bob"));
+    let hash = typed.data.eip712_signing_hash().expect("hash");
+    answer.send(true).expect("the page waits");
+    let answer = asking.await.expect("joined");
+    let signature: Signature = answer["result"]
+        .as_str()
+        .expect("a signature")
+        .parse()
+        .expect("65 bytes");
+    assert_eq!(
+        signature
+            .recover_address_from_prehash(&hash)
+            .expect("recovers"),
+        ADDRESS.parse::<Address>().expect("address")
+    );
+    // Data that does not fit its types: -32602, and nobody is asked.
+    let broken = json!({"types": {"Mail": [{"name": "to", "type": "string"}]}, "primaryType": "Mail", "domain": {}, "message": {}});
+    let refused = running
+        .call(Some(DAPP), "eth_signTypedData_v4", json!([ADDRESS, broken]))
+        .await;
+    assert_eq!(code(&refused), -32602);
+    // An account this site does not see: 4100.
+    let other = "0x0000000000000000000000000000000000000001";
+    let refused = running
+        .call(Some(DAPP), "eth_signTypedData_v4", json!([other, data]))
+        .await;
+    assert_eq!(code(&refused), 4100);
+    assert!(running.pages.try_recv().is_err(), "nobody was asked");
 }

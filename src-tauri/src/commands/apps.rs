@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use satchel_sdk::SdkError;
 use tauri::State;
 use tauri::ipc::Channel;
 
@@ -21,10 +22,17 @@ pub fn watchConnectRequests(apps: AppsState<'_>, on_event: Channel<Option<Connec
     });
 }
 
-/// The person's answer to an approval prompt.
+/// The person's answer to an approval prompt, with their PIN where the key
+/// signs; a wrong PIN (or a refused request) is the page's error to show, and
+/// the prompt stays.
 #[tauri::command]
-pub fn answerConnectRequest(apps: AppsState<'_>, id: u64, approve: bool) {
-    apps.answer(id, approve);
+pub async fn answerConnectRequest(
+    apps: AppsState<'_>,
+    id: u64,
+    approve: bool,
+    pin: Option<String>,
+) -> Result<(), SdkError> {
+    apps.answer(id, approve, pin).await
 }
 
 /// The applications the person connected, for Settings.

@@ -236,6 +236,100 @@ export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 
 export type RefreshWait = { balances: number, nfts: number, };
 
+export type SignIn = { 
+/**
+ * `scheme://` when the message names one.
+ */
+scheme?: string, 
+/**
+ * The site it signs in to (host and port).
+ */
+domain: string, address: string, statement?: string, uri: string, version: string, chainId: number, nonce: string, issuedAt: string, expirationTime?: string, notBefore?: string, requestId?: string, resources: Array<string>, };
+
+export type MessageReview = { 
+/**
+ * The account that would sign (checksummed).
+ */
+account: string, 
+/**
+ * The message as text, when it is plain text.
+ */
+text?: string, 
+/**
+ * The message's bytes as 0x-hex, always.
+ */
+hex: string, 
+/**
+ * The sign-in it asks for, when it is an EIP-4361 message.
+ */
+signIn?: SignIn, 
+/**
+ * Why Satchel will not sign it (shown in red, with no way to approve).
+ */
+refusal?: string, };
+
+export type TypedField = { name: string, 
+/**
+ * Its Solidity type (`address`, `uint256`, `Person`, `Person[]`…).
+ */
+typeName: string, value?: string, 
+/**
+ * The fields inside a struct or an array (none for a value).
+ */
+fields: Array<TypedField>, };
+
+export type Allowance = { 
+/**
+ * The token's contract (checksummed).
+ */
+token: string, 
+/**
+ * Its symbol and decimals when the app knows the token.
+ */
+symbol?: string, decimals?: number, 
+/**
+ * In the token's smallest unit, as a decimal string.
+ */
+amount: string, 
+/**
+ * So large it stands for "everything, for ever".
+ */
+unlimited: boolean, };
+
+export type Permit = { 
+/**
+ * `Permit` (EIP-2612) or `Permit2`.
+ */
+standard: string, 
+/**
+ * Who may spend (checksummed).
+ */
+spender: string, allowances: Array<Allowance>, 
+/**
+ * Seconds since 1970 until which it holds; none when it never ends.
+ */
+until?: number, };
+
+export type TypedReview = { 
+/**
+ * The account that would sign (checksummed).
+ */
+account: string, primaryType: string, 
+/**
+ * The domain's fields that are set (name, version, chain, contract, salt).
+ */
+domain: Array<TypedField>, message: Array<TypedField>, 
+/**
+ * More fields than the page shows.
+ */
+truncated: boolean, permit?: Permit, 
+/**
+ * Why Satchel will not sign it (shown in red, with no way to approve).
+ */
+refusal?: string, };
+
+export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview;
+
 export type ConnectPrompt = { id: number, 
 /**
  * Who asks: a web origin, or "a program on this computer".
@@ -248,7 +342,11 @@ local: boolean,
 /**
  * How many more prompts wait after this one.
  */
-waiting: number, };
+waiting: number, 
+/**
+ * What it asks.
+ */
+request: PromptRequest, };
 
 export type ConnectedApp = { 
 /**

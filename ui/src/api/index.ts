@@ -39,6 +39,7 @@ export type {
   AppError,
   AppInfo,
   ConfirmSend,
+  Allowance,
   ConnectPrompt,
   ConnectedApp,
   ErrorCode,
@@ -49,7 +50,10 @@ export type {
   KeyStatus,
   LoginOptions,
   LoginStatus,
+  MessageReview,
+  Permit,
   PinStatus,
+  PromptRequest,
   Provider,
   ReceiveInfo,
   ReplaceAction,
@@ -58,6 +62,9 @@ export type {
   SendRequest,
   SendResult,
   ServiceAccount,
+  SignIn,
+  TypedField,
+  TypedReview,
   TransactionStatus,
   ServiceLifeCycle,
   ServiceNft,
@@ -161,7 +168,10 @@ export const api = {
   watchConnectRequests: (onPrompt: (prompt: ConnectPrompt | null) => void) =>
     invoke<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
   /** The person's answer to an application's approval prompt. */
-  answerConnectRequest: (id: number, approve: boolean) => invoke<void>('answerConnectRequest', { id, approve }),
+  /** Answers an application's request; `pin` where the key signs (a wrong PIN
+   * is an error, and the request still waits). */
+  answerConnectRequest: (id: number, approve: boolean, pin?: string) =>
+    invoke<void>('answerConnectRequest', pin === undefined ? { id, approve } : { id, approve, pin }),
   /** The applications connected to Satchel, for Settings. */
   getConnectedApps: () => invoke<ConnectedApp[]>('getConnectedApps'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */

@@ -2,8 +2,14 @@
 //! shell) needs from the widget: the addresses a connected application sees, as
 //! this device checked them, the app's own networks, and reads of a network's
 //! node through the service's relay (`POST /v1/rpc/{network}`), so the desktop
-//! never holds node URLs or their keys.
+//! never holds node URLs or their keys; and the signatures an application asks
+//! for, made here with the key the PIN unlocks, of exactly what the approval
+//! page showed.
 
+use alloy::dyn_abi::TypedData;
+use alloy::primitives::Address;
+use alloy::signers::SignerSync as _;
+use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::ServiceLifeCycle;
 use satchel_chain::networks::NetworkTable;
@@ -11,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::Widget;
 use crate::client::Caller;
+use crate::error::{SdkError, blocking};
 
 /// A read the relay or the node refused: its JSON-RPC error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +26,61 @@ pub struct RelayRefusal {
     pub message: String,
 }
 
+/// What a signature for an application signs.
+enum Signable {
+    /// A message, with EIP-191's `personal_sign` prefix.
+    Message(Vec<u8>),
+    /// EIP-712 typed data.
+    TypedData(Box<TypedData>),
+}
+
 impl Widget {
+    /// Signs `message` (EIP-191, as `personal_sign`) with `account`'s key,
+    /// unlocked by the PIN: the 65-byte signature as 0x-hex.
+    pub async fn sign_message(
+        &self,
+        pin: &str,
+        account: Address,
+        message: Vec<u8>,
+    ) -> Result<String, SdkError> {
+        self.sign_for_app(pin, account, Signable::Message(message))
+            .await
+    }
+
+    /// Signs EIP-712 typed data with `account`'s key, unlocked by the PIN.
+    pub async fn sign_typed_data(
+        &self,
+        pin: &str,
+        account: Address,
+        data: TypedData,
+    ) -> Result<String, SdkError> {
+        self.sign_for_app(pin, account, Signable::TypedData(Box::new(data)))
+            .await
+    }
+
+    async fn sign_for_app(
+        &self,
+        pin: &str,
+        account: Address,
+        signable: Signable,
+    ) -> Result<String, SdkError> {
+        let signer: PrivateKeySigner = self.unlock(pin).await?;
+        if signer.address() != account {
+            return Err(SdkError::service(
+                satchel_api::ServiceErrorCode::InvalidParameters,
+                "this request is for an account this wallet's key does not hold",
+            ));
+        }
+        blocking(move || {
+            let signature = match signable {
+                Signable::Message(bytes) => signer.sign_message_sync(&bytes),
+                Signable::TypedData(data) => signer.sign_dynamic_typed_data_sync(&data),
+            };
+            Ok(signature.map_err(SdkError::unknown)?.to_string())
+        })
+        .await
+    }
+
     /// The app's own network table (never the service's answer).
     pub fn network_table(&self) -> &NetworkTable {
         &self.networks

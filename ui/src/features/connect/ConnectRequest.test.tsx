@@ -1,9 +1,10 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConnectPrompt } from '../../api';
 import { ConnectRequest } from './ConnectRequest';
 import { mockCommands, renderPage, tick } from '../../test/harness';
 
-const web = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0 };
+const web: ConnectPrompt = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0, request: { kind: 'connect' } };
 
 describe('ConnectRequest', () => {
   beforeEach(() => {
@@ -37,7 +38,7 @@ describe('ConnectRequest', () => {
 
   it('names a local program as such, says how many more wait, and asks to log in first', () => {
     mockCommands({});
-    renderPage(<ConnectRequest prompt={{ id: 4, origin: 'a program on this computer', local: true, waiting: 2 }} loggedIn={false} />);
+    renderPage(<ConnectRequest prompt={{ id: 4, origin: 'a program on this computer', local: true, waiting: 2, request: { kind: 'connect' } }} loggedIn={false} />);
     expect(screen.getByTestId('connect-origin')).toHaveTextContent('A program on this computer');
     expect(screen.getByTestId('connect-waiting')).toHaveTextContent('2 more');
     expect(screen.getByTestId('connect-login-first')).toBeInTheDocument();

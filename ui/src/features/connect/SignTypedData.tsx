@@ -1,0 +1,92 @@
+// eth_signTypedData_v4: a permit said in words first ("allows … to spend … until
+// …", unlimited amounts in red), then the domain and the message as a tree, as
+// the device read them from what it signs.
+import type { Allowance, ConnectPrompt, Permit, TypedField, TypedReview } from '../../api';
+import { useI18n } from '../../i18n';
+import { FullAddress } from '../../components/FullAddress';
+import { formatUnits } from '../../lib/amount';
+import { AskingPage, Fact, SignAnswer } from './Asking';
+
+export function SignTypedData({ prompt, review }: { prompt: ConnectPrompt; review: TypedReview }) {
+  const { t } = useI18n();
+  return (
+    <AskingPage prompt={prompt} title={t(review.permit ? 'sign.permitTitle' : 'sign.typedTitle')} refusal={review.refusal}>
+      {review.permit && <PermitSummary permit={review.permit} />}
+      {/* A permit is said in words above; what is signed stays one click away. */}
+      <details className="typed-data" open={review.permit === undefined}>
+        <summary>{t('sign.signedData')}</summary>
+        <h3 className="small">{t('sign.domain')}</h3>
+        <Fields fields={review.domain} testId="typed-domain" />
+        <h3 className="small">
+          {t('sign.message')} <span className="muted">({review.primaryType})</span>
+        </h3>
+        <Fields fields={review.message} testId="typed-message" />
+        {review.truncated && <p className="muted small">{t('sign.truncated')}</p>}
+      </details>
+      <dl className="facts">
+        <Fact label={t('sign.account')}>
+          <FullAddress address={review.account} />
+        </Fact>
+      </dl>
+      <SignAnswer prompt={prompt} refused={review.refusal !== undefined} submitLabel={t('sign.sign')} />
+    </AskingPage>
+  );
+}
+
+function PermitSummary({ permit }: { permit: Permit }) {
+  const { t, language } = useI18n();
+  const until =
+    permit.until === undefined
+      ? t('sign.forever')
+      : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(permit.until * 1000));
+  const unlimited = permit.allowances.some((a) => a.unlimited);
+  return (
+    <div className={`notice ${unlimited ? 'danger' : 'warning'}`} role="note" data-testid="permit-summary">
+      <p>{t('sign.permitAllows')}</p>
+      <p className="permit-spender">
+        <FullAddress address={permit.spender} testId="permit-spender" />
+      </p>
+      <p>{t('sign.permitToSpend')}</p>
+      <ul className="permit-allowances">
+        {permit.allowances.map((a, i) => (
+          <li key={i} data-testid="permit-allowance" className={a.unlimited ? 'unlimited' : undefined}>
+            <AllowanceText allowance={a} />
+          </li>
+        ))}
+      </ul>
+      <p data-testid="permit-until">{t('sign.permitUntil', { until })}</p>
+    </div>
+  );
+}
+
+function AllowanceText({ allowance }: { allowance: Allowance }) {
+  const { t } = useI18n();
+  const token = allowance.symbol ?? t('sign.unknownToken', { token: allowance.token });
+  if (allowance.unlimited) return <strong>{t('sign.unlimited', { token })}</strong>;
+  const amount = allowance.decimals !== undefined ? formatUnits(BigInt(allowance.amount), allowance.decimals) : allowance.amount;
+  return (
+    <>
+      {amount} {allowance.decimals !== undefined ? token : t('sign.units', { token })}
+    </>
+  );
+}
+
+/** Fields as a nested list: name, value (or the fields inside), and type. */
+function Fields({ fields, testId }: { fields: TypedField[]; testId?: string }) {
+  return (
+    <ul className="typed-fields" data-testid={testId}>
+      {fields.map((field, i) => (
+        <li key={i}>
+          <span className="typed-name">{field.name}</span> <span className="muted small">{field.typeName}</span>
+          {field.value !== undefined ? (
+            <div className="typed-value" translate="no">
+              {field.value}
+            </div>
+          ) : (
+            <Fields fields={field.fields} />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
