@@ -264,6 +264,22 @@ impl Demo {
             .await?)
     }
 
+    /// The id the next Satchel Pal minted (or claimed) gets.
+    pub async fn next_pal_id(&self) -> anyhow::Result<U256> {
+        Ok(DemoNft::new(self.pals, &self.provider)
+            .nextId()
+            .call()
+            .await?)
+    }
+
+    /// Who holds Satchel Pal `id` (the zero address: nobody yet).
+    pub async fn pal_owner(&self, id: U256) -> anyhow::Result<Address> {
+        Ok(DemoNft::new(self.pals, &self.provider)
+            .ownerOf(id)
+            .call()
+            .await?)
+    }
+
     /// Mints a Satchel Pal to `to` and returns its token id.
     pub async fn mint_pal(&self, to: Address, name: &str, colour: &str) -> anyhow::Result<U256> {
         self.mint_pal_at(

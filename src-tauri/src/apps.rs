@@ -11,11 +11,12 @@ use alloy::primitives::Address;
 use parking_lot::Mutex;
 use satchel_api::ServiceErrorCode;
 use satchel_connect::review::message::MessageReview;
+use satchel_connect::review::transaction::{CallReview, TransactionToSend};
 use satchel_connect::review::typed::TypedReview;
 use satchel_connect::{
     Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
 };
-use satchel_sdk::{SdkError, Widget};
+use satchel_sdk::{CallQuote, ConfirmSend, FeeSpeed, SdkError, Widget};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
@@ -24,7 +25,7 @@ use tokio::sync::{oneshot, watch};
 const MAX_WAITING: usize = 16;
 
 /// An approval the page shows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectPrompt {
@@ -40,7 +41,7 @@ pub struct ConnectPrompt {
 }
 
 /// What an application asks the person, as the page shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum PromptRequest {
@@ -50,14 +51,59 @@ pub enum PromptRequest {
     SignMessage(MessageReview),
     /// Sign typed data (EIP-712).
     SignTypedData(TypedReview),
+    /// Send a transaction.
+    SendTransaction(Box<TransactionPrompt>),
+}
+
+/// A transaction an application asks for: what the device read of it, and the
+/// service's preparation (fees, what it moves) or why it cannot be sent.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionPrompt {
+    pub call: CallReview,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<CallQuote>,
+    /// Why it will not be sent (it would fail, the balance is short…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+}
+
+/// How the person confirms a transaction on its page.
+#[derive(Debug, Clone, Copy)]
+pub struct SendChoice {
+    pub speed: FeeSpeed,
+    pub accept_high_fee: bool,
 }
 
 impl PromptRequest {
-    fn of(approval: &Approval) -> Self {
+    fn of(approval: &Approval, prepared: Option<Result<CallQuote, SdkError>>) -> Self {
         match approval {
             Approval::Connect => Self::Connect,
             Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
             Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
+            Approval::SendTransaction(tx) => {
+                let (prepared, refusal) = match prepared {
+                    Some(Ok(quote)) => (Some(quote), None),
+                    Some(Err(e)) => (None, Some(e.message)),
+                    None => (None, Some("it was not prepared".to_owned())),
+                };
+                Self::SendTransaction(Box::new(TransactionPrompt {
+                    call: tx.review.clone(),
+                    prepared,
+                    refusal,
+                }))
+            }
+        }
+    }
+
+    /// The quote a transaction's page confirms.
+    fn quote_id(&self) -> Option<String> {
+        match self {
+            Self::SendTransaction(tx) if tx.refusal.is_none() => {
+                tx.prepared.as_ref().map(|p| p.quote.quote_id.clone())
+            }
+            _ => None,
         }
     }
 }
@@ -153,7 +199,7 @@ impl Apps {
     }
 
     /// The person's answer to prompt `id`: a rejection, or an approval (with
-    /// the PIN where the key signs). A signature is made of what the request
+    /// the PIN where the key signs, and the fee for a transaction). A signature is made of what the request
     /// derived, never of a review that carries a refusal; a wrong PIN leaves
     /// the prompt waiting, for the page to say so.
     pub async fn answer(
@@ -161,15 +207,16 @@ impl Apps {
         id: u64,
         approve: bool,
         pin: Option<String>,
+        send: Option<SendChoice>,
     ) -> Result<(), SdkError> {
         if !approve {
             self.settle(id, Err(ProviderError::rejected()));
             return Ok(());
         }
-        let approval = {
+        let (approval, quote_id) = {
             let queue = self.queue.lock();
             match queue.iter().find(|w| w.prompt.id == id) {
-                Some(waiting) => waiting.approval.clone(),
+                Some(waiting) => (waiting.approval.clone(), waiting.prompt.request.quote_id()),
                 // Already answered, or the window closed.
                 None => return Ok(()),
             }
@@ -197,6 +244,23 @@ impl Apps {
                     .sign_typed_data(&pin()?, typed.account, typed.data)
                     .await?;
                 Approved::Signed(signature)
+            }
+            Approval::SendTransaction(_) => {
+                let quote_id = quote_id.ok_or_else(|| {
+                    refused("Satchel will not send this transaction: see why on the page")
+                })?;
+                let send = send.ok_or_else(|| refused("choose the fee to send with"))?;
+                let sent = self
+                    .widget
+                    .confirm_send(ConfirmSend {
+                        quote_id,
+                        speed: send.speed,
+                        pin: pin()?,
+                        request_id: None,
+                        accept_high_fee: send.accept_high_fee,
+                    })
+                    .await?;
+                Approved::Sent(sent.tx_hash)
             }
         };
         self.settle(id, Ok(approved));
@@ -229,6 +293,14 @@ impl Apps {
     pub fn disconnect(&self, key: &str) -> bool {
         Origin::from_key(key)
             .is_some_and(|origin| self.permissions.disconnect(&origin).unwrap_or(false))
+    }
+}
+
+impl Apps {
+    async fn prepare(&self, tx: &TransactionToSend) -> Result<CallQuote, SdkError> {
+        self.widget
+            .prepare_call(&tx.network, tx.from, tx.to, tx.value, tx.data.clone())
+            .await
     }
 }
 
@@ -275,6 +347,12 @@ impl Wallet for Apps {
     }
 
     async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
+        // A transaction is prepared (fees, simulation) before its page shows; one
+        // that would fail shows why, with only Reject.
+        let prepared = match &approval {
+            Approval::SendTransaction(tx) => Some(self.prepare(tx).await),
+            _ => None,
+        };
         let (answer, answered) = oneshot::channel();
         {
             let mut queue = self.queue.lock();
@@ -291,7 +369,7 @@ impl Wallet for Apps {
                 origin: origin.to_string(),
                 local: *origin == Origin::Local,
                 waiting: 0,
-                request: PromptRequest::of(&approval),
+                request: PromptRequest::of(&approval, prepared),
             };
             queue.push_back(Waiting {
                 prompt,

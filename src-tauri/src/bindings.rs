@@ -9,20 +9,21 @@ use satchel_api::{
     Provider, ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceLifeCycle, ServiceNft,
     ServiceNftContract, ServiceNftScheme, ServiceUser, TokenBalanceInfo, UserInfo, UserStatus,
 };
-use satchel_api::{TransactionDirection, TransactionStatus};
+use satchel_api::{AssetKind, ChangeDirection, TransactionDirection, TransactionStatus};
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ErrorCode, ExternalLoginOutcome,
-    FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions, LoginProviderChoice,
-    ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm,
-    SendQuote, SendRequest, SendResult,
+    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ErrorCode, ExpectedChange,
+    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions,
+    LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
+    SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
 use satchel_connect::review::siwe::SignIn;
+use satchel_connect::review::transaction::{CallReview, DecodedCall};
 use satchel_connect::review::typed::{Allowance, Permit, TypedField, TypedReview};
 
-use crate::apps::{ConnectPrompt, ConnectedApp, PromptRequest};
+use crate::apps::{ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt};
 use crate::commands::{RefreshWait, SignUpOutcome};
 
 fn declarations() -> String {
@@ -83,6 +84,13 @@ fn declarations() -> String {
         Allowance::decl(&cfg),
         Permit::decl(&cfg),
         TypedReview::decl(&cfg),
+        DecodedCall::decl(&cfg),
+        CallReview::decl(&cfg),
+        AssetKind::decl(&cfg),
+        ChangeDirection::decl(&cfg),
+        ExpectedChange::decl(&cfg),
+        CallQuote::decl(&cfg),
+        TransactionPrompt::decl(&cfg),
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         ConnectedApp::decl(&cfg),

@@ -2,11 +2,14 @@
 //! (`SATCHEL_PROVIDER_PORT`), a program on this computer asks to connect with
 //! plain JSON-RPC, the person approves on Satchel's page, the program reads
 //! the chain through the service's relay, and Settings' Disconnect ends it.
-//! Then a site signs the person in with Ethereum and has a permit signed, each
-//! on its approval page with the PIN, and the permit holds on chain.
+//! Then a site signs the person in with Ethereum, has a permit signed and sends
+//! a transaction that mints an NFT, each on its approval page with the PIN: the
+//! permit holds on chain, the NFT is the wallet's, the transaction is in
+//! Activity; one that would fail is refused before the PIN.
 
 use alloy::primitives::{Address, Signature, U256};
-use satchel_devstack::demo::Permit;
+use alloy::sol_types::SolCall;
+use satchel_devstack::demo::{DemoNft, Permit};
 use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, LocalStack, StackOptions};
 use satchel_tests::desktop::{App, Desktop, screenshots};
 use serde_json::{Value, json};
@@ -168,6 +171,7 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
     );
 
     a_site_signs_in_and_has_a_permit_signed(&app, &stack, &http, port).await?;
+    a_site_sends_a_transaction(&app, &stack, &http, port).await?;
     app.quit().await?;
     Ok(())
 }
@@ -262,5 +266,85 @@ async fn a_site_signs_in_and_has_a_permit_signed(
         stack.demo.allowance(token, account, spender).await?,
         permit.value
     );
+    Ok(())
+}
+
+/// The site sends a transaction that mints it an NFT (`claim`): the page shows
+/// the call and the NFT arriving; sent with the PIN, the NFT is the wallet's on
+/// chain and the transaction in Activity. A mint only the contract's owner may
+/// make would fail: refused before the PIN.
+async fn a_site_sends_a_transaction(
+    app: &App,
+    stack: &LocalStack,
+    http: &reqwest::Client,
+    port: u16,
+) -> anyhow::Result<()> {
+    let accounts = call_from(http, port, Some(DAPP), "eth_accounts", json!([])).await?;
+    let address = accounts["result"][0]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no account: {accounts}"))?
+        .to_owned();
+    let account: Address = address.parse()?;
+    let pals = stack.demo.pals;
+
+    let owner_only = DemoNft::mintCall {
+        to: account,
+        uri: "data:,x".into(),
+    }
+    .abi_encode();
+    let asking = dapp_call(
+        http,
+        port,
+        "eth_sendTransaction",
+        json!([{"from": address, "to": pals, "data": format!("0x{}", alloy::hex::encode(owner_only))}]),
+    );
+    app.text_when("[data-testid='sign-refusal']", |t| t.contains("owner only"))
+        .await?;
+    app.shot("36-transaction-refused").await?;
+    app.click("[data-testid='sign-reject']").await?;
+    assert_eq!(asking.await??["error"]["code"], 4001);
+
+    let id = stack.demo.next_pal_id().await?;
+    let claim = DemoNft::claimCall {
+        uri: satchel_devstack::demo::metadata_uri(
+            "Claimed Pal",
+            "Claimed from the example dapp",
+            "#4f46e5",
+            Value::Null,
+        ),
+    }
+    .abi_encode();
+    let asking = dapp_call(
+        http,
+        port,
+        "eth_sendTransaction",
+        json!([{"from": address, "to": pals, "data": format!("0x{}", alloy::hex::encode(claim))}]),
+    );
+    app.text_when("[data-testid='tx-changes']", |t| {
+        t.contains(&format!("You receive NFT #{id}"))
+    })
+    .await?;
+    app.shot("35-transaction").await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let answer = asking.await??;
+    let hash = answer["result"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no hash: {answer}"))?
+        .to_owned();
+    app.until("the NFT is the wallet's on chain", || async {
+        Ok(stack.demo.pal_owner(id).await? == account)
+    })
+    .await?;
+    app.click("#nav-wallet").await?;
+    app.until("the activity shows the transaction", || async {
+        let found = app
+            .script(&format!(
+                "return !!document.querySelector(\"[data-testid='activity-row'][data-hash='{hash}']\")"
+            ))
+            .await?;
+        Ok(found == Value::Bool(true))
+    })
+    .await?;
     Ok(())
 }

@@ -16,6 +16,7 @@ use alloy::primitives::Address;
 use crate::origin::Origin;
 use crate::permissions::Permissions;
 use crate::review::message::{self, MessageToSign};
+use crate::review::transaction::{self, TransactionToSend};
 use crate::review::typed::{self, TokenFacts, TypedDataToSign};
 use crate::rpc::{ProviderError, Request};
 
@@ -46,6 +47,8 @@ pub enum Approval {
     SignMessage(MessageToSign),
     /// Sign EIP-712 typed data (`eth_signTypedData_v4`).
     SignTypedData(TypedDataToSign),
+    /// Sign and send a transaction (`eth_sendTransaction`).
+    SendTransaction(TransactionToSend),
 }
 
 impl Approval {
@@ -55,6 +58,7 @@ impl Approval {
             Self::Connect => "connect",
             Self::SignMessage(_) => "personal_sign",
             Self::SignTypedData(_) => "eth_signTypedData_v4",
+            Self::SendTransaction(_) => "eth_sendTransaction",
         }
     }
 }
@@ -66,6 +70,8 @@ pub enum Approved {
     Connected,
     /// A signature (0x-hex, 65 bytes), made after the person's PIN.
     Signed(String),
+    /// A transaction signed after the person's PIN and broadcast: its hash.
+    Sent(String),
 }
 
 /// What a request needs from the wallet; the desktop shell implements it over
@@ -258,7 +264,7 @@ impl<W: Wallet> Methods<W> {
     async fn signature(&self, origin: &Origin, approval: Approval) -> Result<Value, ProviderError> {
         match self.ask(origin, approval).await? {
             Approved::Signed(signature) => Ok(json!(signature)),
-            Approved::Connected => Err(ProviderError::internal("no signature was made")),
+            _ => Err(ProviderError::internal("no signature was made")),
         }
     }
 
@@ -331,7 +337,19 @@ impl<W: Wallet> Methods<W> {
                 self.signature(origin, Approval::SignTypedData(signing))
                     .await
             }
-            "eth_sendTransaction" | "wallet_watchAsset" => {
+            "eth_sendTransaction" => {
+                let (accounts, chain_id) = self.signing_context(origin).await?;
+                let (network, _) = self.network(origin)?;
+                let tx =
+                    transaction::send_transaction(params, &accounts, &network, chain_id, |c| {
+                        self.wallet.token(&network, c)
+                    })?;
+                match self.ask(origin, Approval::SendTransaction(tx)).await? {
+                    Approved::Sent(hash) => Ok(json!(hash)),
+                    _ => Err(ProviderError::internal("nothing was sent")),
+                }
+            }
+            "wallet_watchAsset" => {
                 self.require_connected(origin)?;
                 Err(ProviderError::unsupported(format!(
                     "{} needs its approval page, which this version of Satchel does not have yet",

@@ -17,6 +17,7 @@ use tokio::sync::{Mutex, mpsc, oneshot};
 const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const KEY: &str = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const DAPP: &str = "https://dapp.example";
+const TX_HASH: &str = "0xabababababababababababababababababababababababababababababababab";
 
 /// The person, as the test plays them: each approval page waits for the test's
 /// answer (`pages` hands the test each page and its answer channel); a yes to a
@@ -59,6 +60,8 @@ impl Wallet for Person {
             Approval::Connect => return Ok(Approved::Connected),
             Approval::SignMessage(m) => self.key.sign_message_sync(&m.bytes),
             Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
+            // The app signs and broadcasts; the test stands in with a hash.
+            Approval::SendTransaction(_) => return Ok(Approved::Sent(TX_HASH.into())),
         };
         let signature = signature.map_err(|e| ProviderError::internal(e.to_string()))?;
         Ok(Approved::Signed(signature.to_string()))
@@ -494,5 +497,37 @@ async fn typed_data_is_signed_as_eip_712_and_refused_before_any_page_when_malfor
         .call(Some(DAPP), "eth_signTypedData_v4", json!([other, data]))
         .await;
     assert_eq!(code(&refused), 4100);
+    assert!(running.pages.try_recv().is_err(), "nobody was asked");
+}
+
+#[tokio::test]
+async fn a_transaction_reaches_its_page_read_and_answers_its_hash() {
+    let mut running = start().await;
+    running.connect(DAPP).await;
+    let nft = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+    // setApprovalForAll(nft, true): every NFT of the collection.
+    let data = format!("0xa22cb465{:0>64}{:0>64}", &nft[2..].to_lowercase(), "1");
+    let asking = running.spawn_call(
+        DAPP,
+        "eth_sendTransaction",
+        json!([{"from": ADDRESS, "to": nft, "data": data, "gas": "0x5208"}]),
+    );
+    let (_, approval, answer) = running.pages.recv().await.expect("a page");
+    let Approval::SendTransaction(tx) = approval else {
+        panic!("a transaction page")
+    };
+    assert_eq!(tx.network, "anvil");
+    assert!(tx.review.takes_everything, "{:?}", tx.review);
+    answer.send(true).expect("the page waits");
+    assert_eq!(asking.await.expect("joined")["result"], TX_HASH);
+    // A deployment: 4200, and nobody is asked.
+    let refused = running
+        .call(
+            Some(DAPP),
+            "eth_sendTransaction",
+            json!([{"from": ADDRESS, "data": "0x00"}]),
+        )
+        .await;
+    assert_eq!(code(&refused), 4200);
     assert!(running.pages.try_recv().is_err(), "nobody was asked");
 }

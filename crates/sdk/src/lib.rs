@@ -22,8 +22,9 @@ pub use satchel_api as api;
 pub use satchel_chain::networks::{KnownNetwork, KnownToken, NetworkTable};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
-    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ExternalLoginOutcome, FeeOption,
-    FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN,
-    ReceiveInfo, Refresh, RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement, SendForm,
-    SendQuote, SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
+    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedChange,
+    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions,
+    LoginProviderChoice, REFRESH_COOLDOWN, ReceiveInfo, Refresh, RegisterEmailPrompt, RelayRefusal,
+    ReplaceAction, Replacement, SendForm, SendQuote, SendRequest, SendResult, TxData, Widget,
+    check_address, payment_uri, qr_png,
 };

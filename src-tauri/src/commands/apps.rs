@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use satchel_sdk::SdkError;
+use satchel_sdk::{FeeSpeed, SdkError};
 use tauri::State;
 use tauri::ipc::Channel;
 
 use super::{Start, forward_watch};
-use crate::apps::{Apps, ConnectPrompt, ConnectedApp};
+use crate::apps::{Apps, ConnectPrompt, ConnectedApp, SendChoice};
 
 type AppsState<'a> = State<'a, Arc<Apps>>;
 
@@ -31,8 +31,14 @@ pub async fn answerConnectRequest(
     id: u64,
     approve: bool,
     pin: Option<String>,
+    speed: Option<FeeSpeed>,
+    accept_high_fee: Option<bool>,
 ) -> Result<(), SdkError> {
-    apps.answer(id, approve, pin).await
+    let send = speed.map(|speed| SendChoice {
+        speed,
+        accept_high_fee: accept_high_fee.unwrap_or(false),
+    });
+    apps.answer(id, approve, pin, send).await
 }
 
 /// The applications the person connected, for Settings.

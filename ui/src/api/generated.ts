@@ -328,7 +328,56 @@ truncated: boolean, permit?: Permit,
  */
 refusal?: string, };
 
-export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview;
+export type DecodedCall = { "kind": "plain" } | { "kind": "transfer", to: string, amount: string, symbol?: string, decimals?: number, } | { "kind": "approve", spender: string, amount: string, symbol?: string, decimals?: number, unlimited: boolean, } | { "kind": "transferFrom", from: string, to: string, 
+/**
+ * An amount of a known token in its units, else the raw value (an
+ * amount or an NFT's id).
+ */
+amount: string, symbol?: string, decimals?: number, } | { "kind": "nftTransfer", from: string, to: string, tokenId: string, amount: string, } | { "kind": "setApprovalForAll", operator: string, approved: boolean, } | { "kind": "unknown", selector: string, };
+
+export type CallReview = { from: string, 
+/**
+ * The transaction's own `to`: the recipient, or the contract called.
+ */
+to: string, 
+/**
+ * The coin sent, in wei.
+ */
+value: string, call: DecodedCall, 
+/**
+ * The call data, 0x-hex (`0x` for none).
+ */
+data: string, 
+/**
+ * What lets someone take everything: an unlimited approval, an operator
+ * for every NFT of a collection (shown in red).
+ */
+takesEverything: boolean, };
+
+export type AssetKind = "coin" | "erc20" | "erc721" | "erc1155";
+
+export type ChangeDirection = "in" | "out";
+
+export type ExpectedChange = { direction: ChangeDirection, kind: AssetKind, 
+/**
+ * In the asset's units when the app knows it (coin, known tokens); else
+ * smallest units; an NFT's count.
+ */
+amount: string, 
+/**
+ * The asset's symbol, when the app knows it.
+ */
+symbol?: string, contract?: string, tokenId?: string, counterparty: string, };
+
+export type CallQuote = { quote: SendQuote, changes?: Array<ExpectedChange>, };
+
+export type TransactionPrompt = { call: CallReview, prepared?: CallQuote, 
+/**
+ * Why it will not be sent (it would fail, the balance is short…).
+ */
+refusal?: string, };
+
+export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt;
 
 export type ConnectPrompt = { id: number, 
 /**

@@ -14,6 +14,7 @@ import type {
   ConnectPrompt,
   ConnectedApp,
   ExternalLoginOutcome,
+  FeeSpeed,
   KeyStatus,
   LoginOptions,
   PinStatus,
@@ -40,9 +41,13 @@ export type {
   AppInfo,
   ConfirmSend,
   Allowance,
+  CallQuote,
+  CallReview,
   ConnectPrompt,
   ConnectedApp,
+  DecodedCall,
   ErrorCode,
+  ExpectedChange,
   ExternalLoginOutcome,
   FeeOption,
   FeeSpeed,
@@ -63,6 +68,7 @@ export type {
   SendResult,
   ServiceAccount,
   SignIn,
+  TransactionPrompt,
   TypedField,
   TypedReview,
   TransactionStatus,
@@ -170,8 +176,8 @@ export const api = {
   /** The person's answer to an application's approval prompt. */
   /** Answers an application's request; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
-  answerConnectRequest: (id: number, approve: boolean, pin?: string) =>
-    invoke<void>('answerConnectRequest', pin === undefined ? { id, approve } : { id, approve, pin }),
+  answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }) =>
+    invoke<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send }),
   /** The applications connected to Satchel, for Settings. */
   getConnectedApps: () => invoke<ConnectedApp[]>('getConnectedApps'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */

@@ -1,4 +1,5 @@
-//! What the person is shown for a request that uses the key, derived here from
+//! What the person is shown for a request that uses the key (a message, typed
+//! data, a transaction), derived here from
 //! the request itself, together with exactly what the key would sign: the page
 //! never shows one thing while the key signs another. A review that must not be
 //! signed carries its refusal, which the page shows in red and the shell
@@ -6,6 +7,7 @@
 
 pub mod message;
 pub mod siwe;
+pub mod transaction;
 pub mod typed;
 
 use alloy::primitives::Address;

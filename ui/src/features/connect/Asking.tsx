@@ -4,7 +4,7 @@
 // Satchel refuses to sign what was asked (the shell refuses it too).
 import type { ReactNode } from 'react';
 import { api, type ConnectPrompt } from '../../api';
-import { useI18n } from '../../i18n';
+import { useI18n, type TextId } from '../../i18n';
 import { Header } from '../../components/Header';
 import { PinPrompt } from '../../components/Pin';
 
@@ -23,14 +23,18 @@ export function AskingPage({
   children: ReactNode;
 }) {
   const { t } = useI18n();
-  const signs = prompt.request.kind !== 'connect';
-  const intro = prompt.local ? (signs ? 'sign.askLocal' : 'connect.askLocal') : signs ? 'sign.askWeb' : 'connect.askWeb';
+  const intro = {
+    connect: prompt.local ? 'connect.askLocal' : 'connect.askWeb',
+    signMessage: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
+    signTypedData: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
+    sendTransaction: prompt.local ? 'tx.askLocal' : 'tx.askWeb',
+  } as const satisfies Record<ConnectPrompt['request']['kind'], TextId>;
   return (
     <>
       <Header title={title} />
       <main className="page">
         <section className="card connect" data-testid="connect-request" data-kind={prompt.request.kind} aria-labelledby="connect-origin">
-          <p className="muted">{t(intro)}</p>
+          <p className="muted">{t(intro[prompt.request.kind])}</p>
           <p id="connect-origin" className="connect-origin" translate="no" data-testid="connect-origin">
             {prompt.local ? t('connect.local') : prompt.origin}
           </p>

@@ -1,11 +1,13 @@
 // An application's request through the local provider, over whatever page is
-// open: connect (who asks, what it will see), sign a message, sign typed data.
+// open: connect (who asks, what it will see), sign a message, sign typed data,
+// send a transaction.
 // Closing the window rejects it (the shell answers 4001).
 import { api, type ConnectPrompt } from '../../api';
 import { useI18n } from '../../i18n';
 import { AskingPage, reject } from './Asking';
 import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
+import { SendTransaction } from './SendTransaction';
 
 export function ConnectRequest({ prompt, loggedIn }: { prompt: ConnectPrompt; loggedIn: boolean }) {
   switch (prompt.request.kind) {
@@ -15,6 +17,8 @@ export function ConnectRequest({ prompt, loggedIn }: { prompt: ConnectPrompt; lo
       return <SignMessage prompt={prompt} review={prompt.request} />;
     case 'signTypedData':
       return <SignTypedData prompt={prompt} review={prompt.request} />;
+    case 'sendTransaction':
+      return <SendTransaction prompt={prompt} request={prompt.request} />;
   }
 }
 

@@ -28,9 +28,11 @@ use satchel_api::{
 use tokio::sync::oneshot;
 
 mod activity;
+mod call;
 mod replace;
 mod types;
 
+pub use call::{CallQuote, ExpectedChange};
 pub use types::*;
 
 use super::{AccountRef, Widget};

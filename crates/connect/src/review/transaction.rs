@@ -1,0 +1,472 @@
+//! `eth_sendTransaction`: the transaction an application asks for, read here
+//! (never taken from the service): who it goes to, the coin it sends, and its
+//! call decoded where the standard is known (ERC-20 `transfer`, `approve`,
+//! `transferFrom`; ERC-721 and ERC-1155 transfers; `setApprovalForAll`), with
+//! what can take everything (an unlimited approval, an operator for all NFTs)
+//! flagged. The fees, gas and nonce are Satchel's own, from the service's
+//! preparation shown on the page; what the application suggests for them is
+//! not used.
+
+use alloy::primitives::{Address, Bytes, U256};
+use alloy::sol;
+use alloy::sol_types::SolCall;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::typed::TokenFacts;
+use crate::rpc::ProviderError;
+
+/// The largest call data taken, in bytes (the service's own limit).
+pub const MAX_CALL_DATA: usize = 32 * 1024;
+
+sol! {
+    function transfer(address to, uint256 amount) returns (bool);
+    function approve(address spender, uint256 amount) returns (bool);
+    function transferFrom(address from, address to, uint256 amount) returns (bool);
+    function safeTransferFrom(address from, address to, uint256 tokenId);
+    function setApprovalForAll(address operator, bool approved);
+}
+
+mod with_data {
+    alloy::sol! {
+        function safeTransferFrom(address from, address to, uint256 tokenId, bytes data);
+    }
+}
+
+mod erc1155 {
+    alloy::sol! {
+        function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data);
+    }
+}
+
+/// The call, as the page says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum DecodedCall {
+    /// No call: the coin only.
+    Plain,
+    /// ERC-20 `transfer` (of a token the app knows, or a contract it does not).
+    Transfer {
+        to: String,
+        amount: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        symbol: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        decimals: Option<u32>,
+    },
+    /// `approve`: a spender may take `amount` (ERC-20) of the contract's token.
+    Approve {
+        spender: String,
+        amount: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        symbol: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        decimals: Option<u32>,
+        unlimited: bool,
+    },
+    /// `transferFrom` (ERC-20 or ERC-721: the same call).
+    TransferFrom {
+        from: String,
+        to: String,
+        /// An amount of a known token in its units, else the raw value (an
+        /// amount or an NFT's id).
+        amount: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        symbol: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        decimals: Option<u32>,
+    },
+    /// An NFT's `safeTransferFrom` (ERC-721, or ERC-1155 with an amount).
+    NftTransfer {
+        from: String,
+        to: String,
+        token_id: String,
+        amount: String,
+    },
+    /// `setApprovalForAll`: an operator may move every NFT of the collection.
+    SetApprovalForAll { operator: String, approved: bool },
+    /// A call Satchel cannot read: its selector and data, as they are.
+    Unknown { selector: String },
+}
+
+/// What the person is shown of a transaction before the service's preparation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CallReview {
+    pub from: String,
+    /// The transaction's own `to`: the recipient, or the contract called.
+    pub to: String,
+    /// The coin sent, in wei.
+    pub value: String,
+    pub call: DecodedCall,
+    /// The call data, 0x-hex (`0x` for none).
+    pub data: String,
+    /// What lets someone take everything: an unlimited approval, an operator
+    /// for every NFT of a collection (shown in red).
+    pub takes_everything: bool,
+}
+
+/// A transaction to send: what the key signs (from the service's preparation
+/// only its fees, gas and nonce, which the page shows) and its review.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransactionToSend {
+    /// The network it goes to (the origin's).
+    pub network: String,
+    pub from: Address,
+    pub to: Address,
+    pub value: U256,
+    pub data: Bytes,
+    pub review: CallReview,
+}
+
+fn quantity(value: Option<&Value>, name: &str) -> Result<Option<U256>, ProviderError> {
+    let Some(value) = value.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    value
+        .as_str()
+        .and_then(|s| s.strip_prefix("0x"))
+        .filter(|digits| !digits.is_empty() && digits.len() <= 64)
+        .and_then(|digits| U256::from_str_radix(digits, 16).ok())
+        .map(Some)
+        .ok_or_else(|| ProviderError::invalid_params(format!("{name} is a 0x-hex quantity")))
+}
+
+/// Reads `eth_sendTransaction`'s `[{from, to, value?, data?, …}]` for `network`
+/// (chain `chain_id`), where `accounts` are the addresses the origin sees and
+/// `token` names the app's known tokens.
+pub fn send_transaction(
+    params: &Value,
+    accounts: &[Address],
+    network: &str,
+    chain_id: u64,
+    token: impl Fn(Address) -> Option<TokenFacts>,
+) -> Result<TransactionToSend, ProviderError> {
+    let tx = params
+        .get(0)
+        .and_then(Value::as_object)
+        .ok_or_else(|| ProviderError::invalid_params("expected [{from, to, value, data}]"))?;
+    let from = super::account_param(tx.get("from"), accounts)?;
+    let to: Address = match tx.get("to").filter(|t| !t.is_null()) {
+        None => {
+            return Err(ProviderError::unsupported(
+                "Satchel does not deploy contracts for applications: a transaction needs a `to`",
+            ));
+        }
+        Some(to) => to
+            .as_str()
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| ProviderError::invalid_params("`to` is an address"))?,
+    };
+    if let Some(chain) = quantity(tx.get("chainId"), "chainId")?
+        && chain != U256::from(chain_id)
+    {
+        return Err(ProviderError::chain_disconnected(format!(
+            "this transaction is for chain {chain}, but this site is on chain {chain_id}"
+        )));
+    }
+    let value = quantity(tx.get("value"), "value")?.unwrap_or_default();
+    let data = match tx.get("data").or_else(|| tx.get("input")) {
+        None | Some(Value::Null) => Bytes::new(),
+        Some(data) => {
+            let hex = data
+                .as_str()
+                .and_then(|d| d.strip_prefix("0x"))
+                .ok_or_else(|| ProviderError::invalid_params("`data` is 0x-hex"))?;
+            if hex.len() > 2 * MAX_CALL_DATA {
+                return Err(ProviderError::invalid_params(format!(
+                    "call data is at most {MAX_CALL_DATA} bytes"
+                )));
+            }
+            Bytes::from(
+                alloy::hex::decode(hex)
+                    .map_err(|_| ProviderError::invalid_params("`data` is 0x-hex"))?,
+            )
+        }
+    };
+    let facts = token(to);
+    let call = decode(&data, facts.as_ref());
+    let takes_everything = match &call {
+        DecodedCall::Approve { unlimited, .. } => *unlimited,
+        DecodedCall::SetApprovalForAll { approved, .. } => *approved,
+        _ => false,
+    };
+    Ok(TransactionToSend {
+        network: network.to_owned(),
+        from,
+        to,
+        value,
+        review: CallReview {
+            from: from.to_checksum(None),
+            to: to.to_checksum(None),
+            value: value.to_string(),
+            call,
+            data: format!("0x{}", alloy::hex::encode(&data)),
+            takes_everything,
+        },
+        data,
+    })
+}
+
+/// An amount past any real supply, or uint256's largest: "everything".
+fn is_unlimited(amount: U256) -> bool {
+    amount >= U256::from(1) << 128
+}
+
+/// The call `data` makes of a contract (`token`: the app's facts when it is a
+/// token it knows).
+pub fn decode(data: &[u8], token: Option<&TokenFacts>) -> DecodedCall {
+    let address = |a: Address| a.to_checksum(None);
+    if data.is_empty() {
+        return DecodedCall::Plain;
+    }
+    if let Ok(call) = transferCall::abi_decode(data) {
+        return DecodedCall::Transfer {
+            to: address(call.to),
+            amount: call.amount.to_string(),
+            symbol: token.map(|t| t.symbol.clone()),
+            decimals: token.map(|t| t.decimals),
+        };
+    }
+    if let Ok(call) = approveCall::abi_decode(data) {
+        return DecodedCall::Approve {
+            spender: address(call.spender),
+            amount: call.amount.to_string(),
+            symbol: token.map(|t| t.symbol.clone()),
+            decimals: token.map(|t| t.decimals),
+            unlimited: is_unlimited(call.amount),
+        };
+    }
+    if let Ok(call) = transferFromCall::abi_decode(data) {
+        return DecodedCall::TransferFrom {
+            from: address(call.from),
+            to: address(call.to),
+            amount: call.amount.to_string(),
+            symbol: token.map(|t| t.symbol.clone()),
+            decimals: token.map(|t| t.decimals),
+        };
+    }
+    if let Ok(call) = safeTransferFromCall::abi_decode(data) {
+        return DecodedCall::NftTransfer {
+            from: address(call.from),
+            to: address(call.to),
+            token_id: call.tokenId.to_string(),
+            amount: "1".into(),
+        };
+    }
+    if let Ok(call) = with_data::safeTransferFromCall::abi_decode(data) {
+        return DecodedCall::NftTransfer {
+            from: address(call.from),
+            to: address(call.to),
+            token_id: call.tokenId.to_string(),
+            amount: "1".into(),
+        };
+    }
+    if let Ok(call) = erc1155::safeTransferFromCall::abi_decode(data) {
+        return DecodedCall::NftTransfer {
+            from: address(call.from),
+            to: address(call.to),
+            token_id: call.id.to_string(),
+            amount: call.amount.to_string(),
+        };
+    }
+    if let Ok(call) = setApprovalForAllCall::abi_decode(data) {
+        return DecodedCall::SetApprovalForAll {
+            operator: address(call.operator),
+            approved: call.approved,
+        };
+    }
+    DecodedCall::Unknown {
+        selector: format!("0x{}", alloy::hex::encode(&data[..data.len().min(4)])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const FROM: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const OTHER: &str = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+    const TOKEN: &str = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+
+    fn from() -> Address {
+        FROM.parse().expect("from")
+    }
+    fn other() -> Address {
+        OTHER.parse().expect("other")
+    }
+    fn demo() -> TokenFacts {
+        TokenFacts {
+            symbol: "DEMO".into(),
+            decimals: 18,
+        }
+    }
+    fn known(contract: Address) -> Option<TokenFacts> {
+        (contract == TOKEN.parse::<Address>().expect("token")).then(demo)
+    }
+    fn send(tx: Value) -> Result<TransactionToSend, ProviderError> {
+        send_transaction(&json!([tx]), &[from()], "anvil", 31337, known)
+    }
+    fn hex(data: Vec<u8>) -> String {
+        format!("0x{}", alloy::hex::encode(data))
+    }
+
+    #[test]
+    fn a_coin_transfer_and_a_known_tokens_transfer_are_read() {
+        let coin =
+            send(json!({"from": FROM, "to": OTHER, "value": "0xde0b6b3a7640000"})).expect("coin");
+        assert_eq!(coin.value, U256::from(10u64.pow(18)));
+        assert_eq!(coin.review.call, DecodedCall::Plain);
+        assert_eq!(coin.review.value, "1000000000000000000");
+        let data = transferCall {
+            to: other(),
+            amount: U256::from(5),
+        }
+        .abi_encode();
+        let token = send(json!({"from": FROM, "to": TOKEN, "data": hex(data)})).expect("token");
+        assert_eq!(
+            token.review.call,
+            DecodedCall::Transfer {
+                to: OTHER.into(),
+                amount: "5".into(),
+                symbol: Some("DEMO".into()),
+                decimals: Some(18)
+            }
+        );
+        assert!(!token.review.takes_everything);
+    }
+
+    #[test]
+    fn unlimited_approvals_and_operators_for_everything_are_flagged() {
+        let unlimited = approveCall {
+            spender: other(),
+            amount: U256::MAX,
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": TOKEN, "data": hex(unlimited)}))
+            .expect("approve")
+            .review;
+        assert!(matches!(
+            review.call,
+            DecodedCall::Approve {
+                unlimited: true,
+                ..
+            }
+        ));
+        assert!(review.takes_everything);
+        let limited = approveCall {
+            spender: other(),
+            amount: U256::from(7),
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": TOKEN, "data": hex(limited)}))
+            .expect("approve")
+            .review;
+        assert!(!review.takes_everything);
+        let operator = setApprovalForAllCall {
+            operator: other(),
+            approved: true,
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": OTHER, "data": hex(operator)}))
+            .expect("operator")
+            .review;
+        assert_eq!(
+            review.call,
+            DecodedCall::SetApprovalForAll {
+                operator: OTHER.into(),
+                approved: true
+            }
+        );
+        assert!(review.takes_everything);
+        let revoke = setApprovalForAllCall {
+            operator: other(),
+            approved: false,
+        }
+        .abi_encode();
+        assert!(
+            !send(json!({"from": FROM, "to": OTHER, "data": hex(revoke)}))
+                .expect("revoke")
+                .review
+                .takes_everything
+        );
+    }
+
+    #[test]
+    fn nft_transfers_are_read_and_other_calls_shown_by_selector() {
+        let nft = erc1155::safeTransferFromCall {
+            from: from(),
+            to: other(),
+            id: U256::from(3),
+            amount: U256::from(2),
+            data: Bytes::new(),
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": OTHER, "data": hex(nft)}))
+            .expect("1155")
+            .review;
+        assert_eq!(
+            review.call,
+            DecodedCall::NftTransfer {
+                from: FROM.into(),
+                to: OTHER.into(),
+                token_id: "3".into(),
+                amount: "2".into()
+            }
+        );
+        let review = send(json!({"from": FROM, "to": OTHER, "data": "0x1249c58b"}))
+            .expect("mint")
+            .review;
+        assert_eq!(
+            review.call,
+            DecodedCall::Unknown {
+                selector: "0x1249c58b".into()
+            }
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_sent_is_refused_before_anyone_is_asked() {
+        assert_eq!(
+            send(json!({"from": FROM, "data": "0x00"}))
+                .expect_err("deploy")
+                .code,
+            4200
+        );
+        assert_eq!(
+            send(json!({"from": OTHER, "to": OTHER}))
+                .expect_err("not seen")
+                .code,
+            4100
+        );
+        assert_eq!(
+            send(json!({"from": FROM, "to": OTHER, "chainId": "0x1"}))
+                .expect_err("chain")
+                .code,
+            4901
+        );
+        for bad in [
+            json!({"from": FROM, "to": "nope"}),
+            json!({"from": FROM, "to": OTHER, "value": "12"}),
+            json!({"from": FROM, "to": OTHER, "data": "0xzz"}),
+            json!({"from": FROM, "to": OTHER, "data": format!("0x{}", "00".repeat(MAX_CALL_DATA + 1))}),
+        ] {
+            assert_eq!(send(bad.clone()).expect_err("bad").code, -32602, "{bad}");
+        }
+        let refused = send_transaction(&json!([]), &[from()], "anvil", 31337, known);
+        assert_eq!(refused.expect_err("no tx").code, -32602);
+    }
+}

@@ -1,0 +1,171 @@
+//! A transaction an application asks for (`eth_sendTransaction` through the
+//! local provider): any call from one of the wallet's accounts on its network.
+//! The service prepares it (nonce, fees, gas) and simulates what it moves
+//! (`POST /v1/transactions/prepare-call`); the device checks the preparation is
+//! of the transaction asked for, and keeps it as a quote the review confirms
+//! like a send: the same fee options, high-fee guard, signing and Activity.
+
+use alloy::primitives::{Address, Bytes, U256};
+use reqwest::Method;
+use satchel_api::{
+    Account, AssetKind, BalanceChange, ChangeDirection, PrepareCallRequest, PreparedCall,
+    ServiceErrorCode,
+};
+use serde::Serialize;
+
+use super::{FeeSpeed, QuoteParts, SendQuote, fee_caps, invalid};
+use crate::client::Caller;
+use crate::error::SdkError;
+use crate::widget::mapping::format_units;
+use crate::widget::{AccountRef, Widget};
+
+/// An application's transaction, prepared: the quote the review confirms and,
+/// when the node could simulate it, what it moves (as the service's node saw
+/// it: a prediction the page labels as such).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct CallQuote {
+    pub quote: SendQuote,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<ExpectedChange>>,
+}
+
+/// One simulated movement to or from the account, in the asset's units where
+/// the app knows the asset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct ExpectedChange {
+    pub direction: ChangeDirection,
+    pub kind: AssetKind,
+    /// In the asset's units when the app knows it (coin, known tokens); else
+    /// smallest units; an NFT's count.
+    pub amount: String,
+    /// The asset's symbol, when the app knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_id: Option<String>,
+    pub counterparty: String,
+}
+
+impl Widget {
+    /// Prepares `to`/`value`/`data` from `from` on `network` for the review.
+    pub async fn prepare_call(
+        &self,
+        network: &str,
+        from: Address,
+        to: Address,
+        value: U256,
+        data: Bytes,
+    ) -> Result<CallQuote, SdkError> {
+        let entry: Account = self
+            .own_account(&AccountRef {
+                network: network.to_owned(),
+                address: from.to_checksum(None),
+                contract: None,
+                is_aa: None,
+            })
+            .await?;
+        let data_hex = format!("0x{}", alloy::hex::encode(&data));
+        let prepared: PreparedCall = self
+            .login
+            .authed(
+                Caller::Rest,
+                Method::POST,
+                "v1/transactions/prepare-call",
+                Some(&PrepareCallRequest {
+                    account_id: entry.account_id.clone(),
+                    to: to.to_checksum(None),
+                    value: value.to_string(),
+                    data: data_hex.clone(),
+                }),
+            )
+            .await?;
+        let echoed = &prepared.transaction;
+        let same = echoed.to.parse::<Address>().ok() == Some(to)
+            && echoed.value.parse::<U256>().ok() == Some(value)
+            && echoed.data.eq_ignore_ascii_case(&data_hex);
+        if !same {
+            return Err(SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service prepared a different transaction than the one asked for",
+            ));
+        }
+        let levels = [
+            (FeeSpeed::Slow, &echoed.fees.slow),
+            (FeeSpeed::Normal, &echoed.fees.normal),
+            (FeeSpeed::Fast, &echoed.fees.fast),
+        ];
+        let mut fees = Vec::with_capacity(3);
+        for (speed, level) in levels {
+            let (max_fee, priority) = fee_caps(level)?;
+            fees.push((speed, max_fee, priority));
+        }
+        if value.is_zero() && data.is_empty() {
+            return Err(invalid("this transaction does nothing"));
+        }
+        let quote = self
+            .quote(
+                echoed,
+                QuoteParts {
+                    entry: &entry,
+                    coin: &entry,
+                    to,
+                    amount: value,
+                    tx_to: to,
+                    value,
+                    input: data,
+                    fees,
+                    replaces: None,
+                },
+            )
+            .await?;
+        let changes = prepared
+            .changes
+            .map(|changes| {
+                changes
+                    .into_iter()
+                    .take(MAX_CHANGES)
+                    .map(|c| self.expected_change(network, c))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        Ok(CallQuote { quote, changes })
+    }
+
+    fn expected_change(
+        &self,
+        network: &str,
+        change: BalanceChange,
+    ) -> Result<ExpectedChange, SdkError> {
+        let known = match change.kind {
+            AssetKind::Coin | AssetKind::Erc20 => {
+                self.networks.asset(network, change.contract.as_deref())
+            }
+            AssetKind::Erc721 | AssetKind::Erc1155 => None,
+        };
+        let (amount, symbol) = match known {
+            Some((symbol, decimals)) => (
+                format_units(&change.amount, decimals)?,
+                Some(symbol.to_owned()),
+            ),
+            None => (change.amount, None),
+        };
+        Ok(ExpectedChange {
+            direction: change.direction,
+            kind: change.kind,
+            amount,
+            symbol,
+            contract: change.contract,
+            token_id: change.token_id,
+            counterparty: change.counterparty,
+        })
+    }
+}
+
+/// The most simulated movements shown (the service's answer is hostile too).
+const MAX_CHANGES: usize = 50;

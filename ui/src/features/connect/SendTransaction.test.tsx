@@ -1,0 +1,102 @@
+import { screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CallReview, ConnectPrompt, TransactionPrompt } from '../../api';
+import { ConnectRequest } from './ConnectRequest';
+import { ADDRESS, RECIPIENT, feeOption, mockCommands, pinStatus, renderPage, sendQuote, tick } from '../../test/harness';
+
+const NFT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+
+function call(overrides: Partial<CallReview> = {}): CallReview {
+  return { from: ADDRESS, to: NFT, value: '0', call: { kind: 'unknown', selector: '0x1249c58b' }, data: '0x1249c58b', takesEverything: false, ...overrides };
+}
+
+function prompt(request: Partial<TransactionPrompt> = {}): ConnectPrompt {
+  return {
+    id: 11,
+    origin: 'http://localhost:5173',
+    local: false,
+    waiting: 0,
+    request: {
+      kind: 'sendTransaction',
+      call: call(),
+      prepared: {
+        quote: sendQuote({ to: NFT, amount: '0', recipientIsContract: true }),
+        changes: [{ direction: 'in', kind: 'erc721', amount: '1', contract: NFT, tokenId: '4', counterparty: '0x0000000000000000000000000000000000000000' }],
+      },
+      ...request,
+    },
+  };
+}
+
+describe('SendTransaction', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('shows a contract call by its selector, what it will move, the fee, and sends with the PIN', async () => {
+    const ipc = mockCommands({ answerConnectRequest: () => null, getPinStatus: () => pinStatus() });
+    const page = renderPage(<ConnectRequest prompt={prompt()} loggedIn />);
+    expect(screen.getByText('Send a transaction?')).toBeInTheDocument();
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent('Call a contract (function 0x1249c58b)');
+    expect(screen.getByTestId('tx-data')).toHaveTextContent('0x1249c58b');
+    expect(screen.getByTestId('tx-changes')).toHaveTextContent(`You receive NFT #4 of ${NFT}`);
+    expect(screen.getByTestId('send-fee')).toHaveTextContent('0.000031 ETH');
+    await page.user.click(screen.getByTestId('tx-speed-fast'));
+    expect(screen.getByTestId('send-fee')).toHaveTextContent('0.000042 ETH');
+    await page.user.type(screen.getByTestId('sign-pin'), '123456');
+    await page.user.click(screen.getByTestId('sign-approve'));
+    await tick();
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 11, approve: true, pin: '123456', speed: 'fast', acceptHighFee: false }]);
+  });
+
+  it('says a known token transfer in words and shows what leaves the account', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const transfer = call({ call: { kind: 'transfer', to: RECIPIENT, amount: '1500000000000000000', symbol: 'DEMO', decimals: 18 } });
+    renderPage(
+      <ConnectRequest
+        prompt={prompt({
+          call: transfer,
+          prepared: { quote: sendQuote(), changes: [{ direction: 'out', kind: 'erc20', amount: '1.5', symbol: 'DEMO', counterparty: RECIPIENT }] },
+        })}
+        loggedIn
+      />,
+    );
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent(`Send 1.5 DEMO to ${RECIPIENT}`);
+    expect(screen.getByTestId('tx-changes')).toHaveTextContent('You send 1.5 DEMO');
+    expect(screen.queryByTestId('tx-takes-everything')).toBeNull();
+  });
+
+  it('shows an unlimited approval and an operator for every NFT in red', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const approve = call({ call: { kind: 'approve', spender: RECIPIENT, amount: '1', symbol: 'DEMO', decimals: 18, unlimited: true }, takesEverything: true });
+    const { unmount } = renderPage(<ConnectRequest prompt={prompt({ call: approve })} loggedIn />);
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent(`Allow ${RECIPIENT} to spend ALL your DEMO`);
+    expect(screen.getByTestId('tx-takes-everything')).toHaveTextContent('take everything of this token');
+    unmount();
+    const operator = call({ call: { kind: 'setApprovalForAll', operator: RECIPIENT, approved: true }, takesEverything: true });
+    renderPage(<ConnectRequest prompt={prompt({ call: operator })} loggedIn />);
+    expect(screen.getByTestId('tx-takes-everything')).toHaveTextContent('every NFT of this collection');
+  });
+
+  it('refuses a transaction that would fail before the PIN, with only Reject', async () => {
+    const ipc = mockCommands({ answerConnectRequest: () => null, getPinStatus: () => pinStatus() });
+    const refusal = 'the transaction would fail: execution reverted: sold out';
+    const page = renderPage(<ConnectRequest prompt={prompt({ prepared: undefined, refusal })} loggedIn />);
+    expect(screen.getByTestId('sign-refusal')).toHaveTextContent(refusal);
+    expect(screen.queryByTestId('sign-pin')).toBeNull();
+    await page.user.click(screen.getByTestId('sign-reject'));
+    await tick();
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 11, approve: false }]);
+  });
+
+  it('says when the node could not simulate, and holds an unusually high fee until accepted', async () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const quote = sendQuote({ options: [feeOption('slow'), feeOption('normal', { highFee: 'aboveBaseFee' }), feeOption('fast')] });
+    const page = renderPage(<ConnectRequest prompt={prompt({ prepared: { quote } })} loggedIn />);
+    expect(screen.getByTestId('tx-no-simulation')).toBeInTheDocument();
+    await page.user.type(screen.getByTestId('sign-pin'), '123456');
+    expect(screen.getByTestId('sign-approve')).toBeDisabled();
+    await page.user.click(screen.getByLabelText('I understand, and want to pay this fee'));
+    expect(screen.getByTestId('sign-approve')).toBeEnabled();
+  });
+});

@@ -1,0 +1,176 @@
+// eth_sendTransaction: what the transaction does, as the device read it (the
+// recipient or contract, the coin sent, the call decoded where the standard is
+// known; an unlimited approval or an operator for every NFT in red), what the
+// service's node expects it to move, and the fee as the send page shows it;
+// then the PIN. A transaction that would fail is refused before the PIN.
+import { useState } from 'react';
+import type { CallReview, ConnectPrompt, DecodedCall, ExpectedChange, FeeSpeed, TransactionPrompt } from '../../api';
+import { api } from '../../api';
+import { useI18n } from '../../i18n';
+import { FullAddress } from '../../components/FullAddress';
+import { FeeFacts } from '../../components/FeeFacts';
+import { PinPrompt } from '../../components/Pin';
+import { formatUnits } from '../../lib/amount';
+import { AskingPage, Fact, SignAnswer, reject } from './Asking';
+import { SPEEDS, optionFor } from '../send/SendReview';
+
+export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; request: TransactionPrompt }) {
+  const { t } = useI18n();
+  const { call, prepared } = request;
+  const quote = prepared?.quote;
+  const [speed, setSpeed] = useState<FeeSpeed>('normal');
+  const [acceptedHighFee, setAcceptedHighFee] = useState(false);
+  const option = quote ? optionFor(quote, speed) : undefined;
+  const highFee = option?.highFee;
+  return (
+    <AskingPage prompt={prompt} title={t('tx.title')} refusal={request.refusal}>
+      <CallSummary review={call} coin={quote?.coinSymbol ?? ''} />
+      {prepared && (
+        <>
+          <h3 className="small">{t('tx.changes')}</h3>
+          {prepared.changes === undefined ? (
+            <p className="muted small" data-testid="tx-no-simulation">
+              {t('tx.noSimulation')}
+            </p>
+          ) : prepared.changes.length === 0 ? (
+            <p className="muted small" data-testid="tx-changes-none">
+              {t('tx.changesNone')}
+            </p>
+          ) : (
+            <ul className="tx-changes" data-testid="tx-changes">
+              {prepared.changes.map((change, i) => (
+                <li key={i} className={change.direction === 'out' ? 'out' : 'in'}>
+                  <ChangeText change={change} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <details className="typed-data">
+        <summary>{t('tx.data')}</summary>
+        <pre className="sign-message hex" translate="no" data-testid="tx-data">
+          {call.data}
+        </pre>
+      </details>
+      {quote && option && (
+        <>
+          <div className="field">
+            <span className="field-label" id="tx-speed-label">
+              {t('send.speed')}
+            </span>
+            <div className="segmented" role="group" aria-labelledby="tx-speed-label">
+              {SPEEDS.map((s) => (
+                <button key={s} type="button" aria-pressed={speed === s} data-testid={`tx-speed-${s}`} onClick={() => setSpeed(s)}>
+                  {t(`send.speed.${s}`)}
+                </button>
+              ))}
+            </div>
+          </div>
+          <dl className="facts">
+            <Fact label={t('send.network')}>{t('receive.network', { network: quote.network, chainId: quote.chainId })}</Fact>
+            <FeeFacts quote={quote} option={option} />
+          </dl>
+          {!option.enough && (
+            <div className="notice warning" role="note">
+              {t('send.notEnough', { symbol: quote.coinSymbol })}
+            </div>
+          )}
+          {highFee && (
+            <div className="notice danger" role="alert" data-testid="tx-high-fee">
+              <p>{t(`send.highFee.${highFee}`, { fee: option.fee, symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
+              <div className="check">
+                <input id="tx-accept-high-fee" type="checkbox" checked={acceptedHighFee} onChange={(e) => setAcceptedHighFee(e.target.checked)} />
+                <label htmlFor="tx-accept-high-fee">{t('send.acceptHighFee')}</label>
+              </div>
+            </div>
+          )}
+        </>
+      )}
+      {request.refusal !== undefined || !quote || !option ? (
+        <SignAnswer prompt={prompt} refused submitLabel="" />
+      ) : (
+        <PinPrompt
+          id="tx-pin"
+          framed={false}
+          label={t('send.pinLabel')}
+          submitLabel={t('send.confirm')}
+          disabled={!option.enough || (highFee !== undefined && !acceptedHighFee)}
+          onSubmit={(pin) =>
+            api.answerConnectRequest(prompt.id, true, pin, { speed: option.speed, acceptHighFee: highFee !== undefined && acceptedHighFee })
+          }
+          onCancel={() => reject(prompt.id)}
+          testIds={{ field: 'sign-pin', submit: 'sign-approve' }}
+        />
+      )}
+    </AskingPage>
+  );
+}
+
+/** An amount in a token's units when they are known, else as it is. */
+function units(amount: string, decimals: number | undefined): string {
+  return decimals === undefined ? amount : formatUnits(BigInt(amount), decimals);
+}
+
+function CallSummary({ review, coin }: { review: CallReview; coin: string }) {
+  const { t } = useI18n();
+  const sendsCoin = review.value !== '0';
+  return (
+    <>
+      <p className="tx-summary" data-testid="tx-summary">
+        <CallText call={review.call} />
+      </p>
+      {review.takesEverything && (
+        <div className="notice danger" role="alert" data-testid="tx-takes-everything">
+          {t(review.call.kind === 'setApprovalForAll' ? 'tx.allNfts' : 'tx.unlimited')}
+        </div>
+      )}
+      <dl className="facts">
+        <Fact label={t(review.call.kind === 'plain' ? 'send.to' : 'tx.contract')}>
+          <FullAddress address={review.to} className="compact" testId="tx-to" />
+        </Fact>
+        {(sendsCoin || review.call.kind === 'plain') && (
+          <Fact label={t('tx.value')} testId="tx-value">
+            {formatUnits(BigInt(review.value), 18)} {coin}
+          </Fact>
+        )}
+      </dl>
+    </>
+  );
+}
+
+function CallText({ call }: { call: DecodedCall }) {
+  const { t } = useI18n();
+  switch (call.kind) {
+    case 'plain':
+      return <>{t('tx.plain')}</>;
+    case 'transfer':
+      return <>{t('tx.transfer', { amount: units(call.amount, call.decimals), token: call.symbol ?? t('tx.thisToken'), to: call.to })}</>;
+    case 'approve':
+      return (
+        <>
+          {call.unlimited
+            ? t('tx.approveUnlimited', { spender: call.spender, token: call.symbol ?? t('tx.thisToken') })
+            : t('tx.approve', { spender: call.spender, amount: units(call.amount, call.decimals), token: call.symbol ?? t('tx.thisToken') })}
+        </>
+      );
+    case 'transferFrom':
+      return <>{t('tx.transferFrom', { from: call.from, to: call.to, amount: units(call.amount, call.decimals), token: call.symbol ?? '' })}</>;
+    case 'nftTransfer':
+      return <>{t('tx.nftTransfer', { amount: call.amount, id: call.tokenId, to: call.to })}</>;
+    case 'setApprovalForAll':
+      return <>{t(call.approved ? 'tx.operator' : 'tx.operatorRevoke', { operator: call.operator })}</>;
+    case 'unknown':
+      return <>{t('tx.unknown', { selector: call.selector })}</>;
+  }
+}
+
+function ChangeText({ change }: { change: ExpectedChange }) {
+  const { t } = useI18n();
+  const asset =
+    change.kind === 'erc721' || change.kind === 'erc1155'
+      ? t('tx.nft', { id: change.tokenId ?? '', contract: change.contract ?? '' })
+      : `${change.amount} ${change.symbol ?? t('tx.tokenAt', { contract: change.contract ?? '' })}`;
+  const count = change.kind === 'erc1155' ? `${change.amount} × ` : '';
+  return <>{t(change.direction === 'out' ? 'tx.sends' : 'tx.receives', { asset: `${count}${asset}` })}</>;
+}
