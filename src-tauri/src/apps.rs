@@ -139,6 +139,9 @@ pub struct Apps {
     /// Brings the window forward for a prompt.
     show: Box<dyn Fn() + Send + Sync>,
     provider: Mutex<Option<Provider>>,
+    /// Bumped when the widget's life cycle changes (a login, a logout): the
+    /// accounts applications see may have changed.
+    logins: watch::Sender<u64>,
 }
 
 impl Apps {
@@ -155,6 +158,7 @@ impl Apps {
             prompts: watch::Sender::new(None),
             show: Box::new(show),
             provider: Mutex::new(None),
+            logins: watch::Sender::new(0),
         }
     }
 
@@ -170,8 +174,19 @@ impl Apps {
         };
         match Provider::serve(listener, self.clone(), self.permissions.clone()) {
             Ok(provider) => *self.provider.lock() = Some(provider),
-            Err(e) => tracing::warn!("the provider for applications is off: {e}"),
+            Err(e) => {
+                tracing::warn!("the provider for applications is off: {e}");
+                return;
+            }
         }
+        let mut status = self.widget.watch_status();
+        let apps = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while status.changed().await.is_ok() {
+                let Some(apps) = apps.upgrade() else { break };
+                apps.logins.send_modify(|n| *n = n.wrapping_add(1));
+            }
+        });
     }
 
     pub fn watch_prompts(&self) -> watch::Receiver<Option<ConnectPrompt>> {
@@ -316,6 +331,10 @@ impl Wallet for Apps {
             .iter()
             .map(|n| (n.name.clone(), n.chain_id))
             .collect()
+    }
+
+    fn changes(&self) -> watch::Receiver<u64> {
+        self.logins.subscribe()
     }
 
     fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {

@@ -16,8 +16,10 @@
 //!   sign-in of a message, typed data as a tree, permits in words), derived with
 //!   what the key signs;
 //! - [`methods`]: what each method does, over [`Wallet`];
-//! - [`server`]: the HTTP transport. A WalletConnect transport would sit beside
-//!   it and call [`methods`] the same way.
+//! - [`server`]: the HTTP transport and [`socket`]: the WebSocket one, with
+//!   subscriptions (`newHeads`, `accountsChanged`, `chainChanged`). A
+//!   WalletConnect transport would sit beside them and call [`methods`] the
+//!   same way.
 
 pub mod door;
 pub mod methods;
@@ -26,6 +28,7 @@ pub mod permissions;
 pub mod review;
 pub mod rpc;
 pub mod server;
+pub mod socket;
 
 pub use methods::{Approval, Approved, Wallet};
 pub use origin::Origin;

@@ -30,6 +30,7 @@ pub const READS: &[&str] = &[
     "eth_feeHistory",
     "eth_gasPrice",
     "eth_getBalance",
+    "eth_getBlockByNumber",
     "eth_getCode",
     "eth_getLogs",
     "eth_getTransactionByHash",
@@ -83,6 +84,9 @@ pub trait Wallet: Send + Sync + 'static {
     fn networks(&self) -> Vec<(String, u64)>;
     /// A token the app's network table names on `network`.
     fn token(&self, network: &str, contract: Address) -> Option<TokenFacts>;
+    /// Changes whenever who is logged in (and so the accounts) may have
+    /// changed: the WebSocket's `accountsChanged` is recomputed on it.
+    fn changes(&self) -> tokio::sync::watch::Receiver<u64>;
     /// A read call relayed to `network`'s node through the service.
     fn read(
         &self,
@@ -146,9 +150,13 @@ impl<W: Wallet> Methods<W> {
         &self.permissions
     }
 
+    pub(crate) fn wallet(&self) -> &Arc<W> {
+        &self.wallet
+    }
+
     /// The network `origin` is on: the one it switched to, else the first the
     /// app serves.
-    fn network(&self, origin: &Origin) -> Result<(String, u64), ProviderError> {
+    pub(crate) fn network_of(&self, origin: &Origin) -> Result<(String, u64), ProviderError> {
         let networks = self.wallet.networks();
         let chosen = self.permissions.get(origin).and_then(|c| c.network);
         chosen
@@ -183,7 +191,7 @@ impl<W: Wallet> Methods<W> {
     }
 
     /// `eth_accounts` of a connected origin.
-    async fn accounts(&self, origin: &Origin) -> Vec<String> {
+    pub(crate) async fn accounts_of(&self, origin: &Origin) -> Vec<String> {
         if self.permissions.is_connected(origin) {
             self.wallet.accounts().await
         } else {
@@ -246,7 +254,7 @@ impl<W: Wallet> Methods<W> {
     /// request that signs.
     async fn signing_context(&self, origin: &Origin) -> Result<(Vec<Address>, u64), ProviderError> {
         self.require_connected(origin)?;
-        let (_, chain_id) = self.network(origin)?;
+        let (_, chain_id) = self.network_of(origin)?;
         let accounts: Vec<Address> = self
             .wallet
             .accounts()
@@ -272,9 +280,9 @@ impl<W: Wallet> Methods<W> {
     pub async fn call(&self, origin: &Origin, request: &Request) -> Result<Value, ProviderError> {
         let params = &request.params;
         match request.method.as_str() {
-            "eth_chainId" => Ok(json!(hex(self.network(origin)?.1))),
-            "net_version" => Ok(json!(self.network(origin)?.1.to_string())),
-            "eth_accounts" => Ok(json!(self.accounts(origin).await)),
+            "eth_chainId" => Ok(json!(hex(self.network_of(origin)?.1))),
+            "net_version" => Ok(json!(self.network_of(origin)?.1.to_string())),
+            "eth_accounts" => Ok(json!(self.accounts_of(origin).await)),
             "eth_requestAccounts" => Ok(json!(self.request_accounts(origin).await?)),
             "wallet_getPermissions" => Ok(self.permissions_of(origin).await),
             "wallet_requestPermissions" => {
@@ -319,6 +327,9 @@ impl<W: Wallet> Methods<W> {
                     )))
                 }
             }
+            "eth_subscribe" | "eth_unsubscribe" => Err(ProviderError::unsupported(
+                "subscriptions need the WebSocket: ws://127.0.0.1 on this same port",
+            )),
             "eth_sign" | "eth_signTransaction" => Err(ProviderError::unsupported(format!(
                 "{} signs what the person cannot read: Satchel does not do it (use personal_sign, eth_signTypedData_v4 or eth_sendTransaction)",
                 request.method
@@ -330,7 +341,7 @@ impl<W: Wallet> Methods<W> {
             }
             "eth_signTypedData_v4" => {
                 let (accounts, chain_id) = self.signing_context(origin).await?;
-                let (network, _) = self.network(origin)?;
+                let (network, _) = self.network_of(origin)?;
                 let signing = typed::sign_typed_data(params, &accounts, chain_id, |contract| {
                     self.wallet.token(&network, contract)
                 })?;
@@ -339,7 +350,7 @@ impl<W: Wallet> Methods<W> {
             }
             "eth_sendTransaction" => {
                 let (accounts, chain_id) = self.signing_context(origin).await?;
-                let (network, _) = self.network(origin)?;
+                let (network, _) = self.network_of(origin)?;
                 let tx =
                     transaction::send_transaction(params, &accounts, &network, chain_id, |c| {
                         self.wallet.token(&network, c)
@@ -358,7 +369,7 @@ impl<W: Wallet> Methods<W> {
             }
             read if READS.contains(&read) => {
                 self.require_connected(origin)?;
-                let (network, _) = self.network(origin)?;
+                let (network, _) = self.network_of(origin)?;
                 self.wallet.read(&network, read, params.clone()).await
             }
             other => Err(ProviderError::method_not_found(other)),

@@ -28,6 +28,8 @@ pub struct Connection {
 pub struct Permissions {
     path: PathBuf,
     connected: Mutex<BTreeMap<String, Connection>>,
+    /// Bumped at every change: what the WebSocket's events are recomputed on.
+    changes: tokio::sync::watch::Sender<u64>,
 }
 
 impl Permissions {
@@ -53,7 +55,13 @@ impl Permissions {
         Self {
             path: path.to_owned(),
             connected: Mutex::new(connected),
+            changes: tokio::sync::watch::Sender::new(0),
         }
+    }
+
+    /// Changes with every connect, disconnect and network switch.
+    pub fn watch(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Connection>> {
@@ -133,6 +141,8 @@ impl Permissions {
         std::fs::write(&partial, serde_json::to_vec_pretty(&next)?)?;
         std::fs::rename(&partial, &self.path)?;
         *all = next;
+        drop(all);
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
         Ok(())
     }
 }

@@ -1,15 +1,18 @@
-//! The HTTP transport: JSON-RPC 2.0 on `POST /` at `127.0.0.1:<port>`, each
-//! request through the door first. Requests in flight are bounded: beyond
-//! [`MAX_IN_FLIGHT`] a request gets 503 at once, and the app stays usable.
+//! The transports on `127.0.0.1:<port>`: JSON-RPC 2.0 on `POST /`, and the
+//! WebSocket on `GET /` (see [`crate::socket`]), each request through the door
+//! first. Requests in flight are bounded: beyond [`MAX_IN_FLIGHT`] a request
+//! gets 503 at once, as does a socket beyond [`socket::MAX_SOCKETS`], and the
+//! app stays usable.
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
+use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::get;
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
@@ -17,6 +20,7 @@ use crate::door::{self, MAX_BODY};
 use crate::methods::{Methods, Wallet};
 use crate::permissions::Permissions;
 use crate::rpc::{self, Call};
+use crate::socket::{self, Heads};
 
 /// Frame's port, so dapps that know Frame find Satchel.
 pub const DEFAULT_PORT: u16 = 1248;
@@ -25,9 +29,11 @@ pub const DEFAULT_PORT: u16 = 1248;
 pub const MAX_IN_FLIGHT: usize = 64;
 
 struct Shared<W> {
-    methods: Methods<W>,
+    methods: Arc<Methods<W>>,
     port: u16,
     in_flight: Semaphore,
+    sockets: Arc<Semaphore>,
+    heads: Arc<Heads>,
 }
 
 /// The provider, serving until dropped.
@@ -51,12 +57,19 @@ impl Provider {
     ) -> std::io::Result<Self> {
         let port = listener.local_addr()?.port();
         let shared = Arc::new(Shared {
-            methods: Methods::new(wallet, permissions),
+            methods: Arc::new(Methods::new(wallet, permissions)),
             port,
             in_flight: Semaphore::new(MAX_IN_FLIGHT),
+            sockets: Arc::new(Semaphore::new(socket::MAX_SOCKETS)),
+            heads: Arc::default(),
         });
         let router = Router::new()
-            .route("/", post(rpc_call::<W>).options(preflight::<W>))
+            .route(
+                "/",
+                get(open_socket::<W>)
+                    .post(rpc_call::<W>)
+                    .options(preflight::<W>),
+            )
             .layer(DefaultBodyLimit::max(MAX_BODY))
             .with_state(shared);
         let task = tokio::spawn(async move {
@@ -76,6 +89,31 @@ async fn preflight<W: Wallet>(
         Ok(origin) => (StatusCode::NO_CONTENT, door::cors(&origin, &headers, true)).into_response(),
         Err(refusal) => (refusal.status, refusal.message).into_response(),
     }
+}
+
+async fn open_socket<W: Wallet>(
+    State(shared): State<Arc<Shared<W>>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let origin = match door::admit(&Method::GET, &headers, shared.port) {
+        Ok(origin) => origin,
+        Err(refusal) => return (refusal.status, refusal.message).into_response(),
+    };
+    let Ok(slot) = shared.sockets.clone().try_acquire_owned() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Satchel has too many connections open; try again",
+        )
+            .into_response();
+    };
+    let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
+    upgrade
+        .max_message_size(MAX_BODY)
+        .on_upgrade(move |ws| async move {
+            socket::serve(methods, heads, origin, ws).await;
+            drop(slot);
+        })
 }
 
 async fn rpc_call<W: Wallet>(

@@ -1,0 +1,343 @@
+//! The WebSocket transport: JSON-RPC 2.0 on `ws://127.0.0.1:<port>/`, each
+//! request answered as over HTTP (requests run at once, so a waiting approval
+//! does not hold the others), plus subscriptions (`eth_subscribe`):
+//! `newHeads`, and Frame's `accountsChanged` and `chainChanged`, told as
+//! `eth_subscription` notifications whenever what the origin sees changes
+//! (a connect or disconnect, a network switch, a login or logout).
+//!
+//! Everything is bounded: sockets at once, subscriptions and requests in
+//! flight per socket, a message's size, and what waits to be written: a
+//! client that does not read is disconnected, and nobody else waits for it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket};
+use futures::{SinkExt as _, StreamExt as _};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, Semaphore, broadcast, mpsc};
+
+use crate::methods::{Methods, Wallet};
+use crate::origin::Origin;
+use crate::rpc::{self, Call, ProviderError, Request};
+
+/// WebSocket connections at once; more are refused (503).
+pub const MAX_SOCKETS: usize = 32;
+/// Subscriptions one socket may hold.
+pub const MAX_SUBSCRIPTIONS: usize = 16;
+/// Requests one socket may have in flight; reading waits past it.
+const IN_FLIGHT: usize = 8;
+/// Messages waiting to be written to one socket; past it the client is not
+/// reading, and is disconnected.
+const OUTBOX: usize = 64;
+/// How often the latest block is read while someone is subscribed to
+/// `newHeads` (through the service's relay: the desktop holds no node).
+pub const HEADS_POLL: Duration = Duration::from_secs(1);
+
+/// What a subscription is to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Topic {
+    NewHeads,
+    AccountsChanged,
+    ChainChanged,
+}
+
+/// The latest blocks of each network, read once for every subscriber.
+#[derive(Default)]
+pub struct Heads {
+    feeds: Mutex<HashMap<String, broadcast::Sender<Value>>>,
+}
+
+impl Heads {
+    /// New blocks of `network`, polled while anyone listens.
+    fn subscribe<W: Wallet>(&self, wallet: &Arc<W>, network: &str) -> broadcast::Receiver<Value> {
+        let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(feed) = feeds.get(network)
+            && feed.receiver_count() > 0
+        {
+            return feed.subscribe();
+        }
+        let (feed, receiver) = broadcast::channel(16);
+        feeds.insert(network.to_owned(), feed.clone());
+        let (wallet, network) = (wallet.clone(), network.to_owned());
+        tokio::spawn(async move {
+            let mut last: Option<String> = None;
+            let mut tick = tokio::time::interval(HEADS_POLL);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            while feed.receiver_count() > 0 {
+                tick.tick().await;
+                let latest = wallet
+                    .read(&network, "eth_getBlockByNumber", json!(["latest", false]))
+                    .await;
+                let Ok(Value::Object(mut block)) = latest else {
+                    continue;
+                };
+                let number = block
+                    .get("number")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                if number.is_none() || number == last {
+                    continue;
+                }
+                // The block there was at the start is not news.
+                let first = last.is_none();
+                last = number;
+                if !first {
+                    // A header: the block without its transaction list.
+                    block.remove("transactions");
+                    let _ = feed.send(Value::Object(block));
+                }
+            }
+        });
+        receiver
+    }
+}
+
+/// The answers and notifications waiting for one socket, and its closing.
+#[derive(Clone)]
+struct Outbox {
+    messages: mpsc::Sender<Message>,
+    closing: Arc<Notify>,
+}
+
+impl Outbox {
+    /// Queues `value`; a full queue closes the socket.
+    fn send(&self, value: &Value) {
+        let text = value.to_string();
+        if self.messages.try_send(Message::Text(text.into())).is_err() {
+            self.closing.notify_one();
+        }
+    }
+}
+
+/// One socket's subscriptions: id → topic (and the network of `newHeads`).
+type Subscriptions = Arc<Mutex<HashMap<String, Topic>>>;
+
+fn subscription_id() -> String {
+    format!("0x{:032x}", rand::random::<u128>())
+}
+
+fn notification(id: &str, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"subscription": id, "result": result}})
+}
+
+/// Serves one socket of `origin` until it closes.
+pub(crate) async fn serve<W: Wallet>(
+    methods: Arc<Methods<W>>,
+    heads: Arc<Heads>,
+    origin: Origin,
+    socket: WebSocket,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let (messages, mut queued) = mpsc::channel::<Message>(OUTBOX);
+    let outbox = Outbox {
+        messages,
+        closing: Arc::new(Notify::new()),
+    };
+    let writer = tokio::spawn(async move {
+        while let Some(message) = queued.recv().await {
+            if sink.send(message).await.is_err() {
+                break;
+            }
+        }
+    });
+    let subscriptions: Subscriptions = Arc::default();
+    let watcher = tokio::spawn(watch_events(
+        methods.clone(),
+        origin.clone(),
+        subscriptions.clone(),
+        outbox.clone(),
+    ));
+    let mut heads_tasks = tokio::task::JoinSet::new();
+    let in_flight = Arc::new(Semaphore::new(IN_FLIGHT));
+    loop {
+        let message = tokio::select! {
+            message = stream.next() => message,
+            () = outbox.closing.notified() => break,
+        };
+        let text = match message {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Binary(_))) => {
+                outbox.send(&rpc::answer(
+                    Value::Null,
+                    Err(ProviderError::invalid_request("a request is JSON text")),
+                ));
+                continue;
+            }
+            Some(Ok(_)) => continue,
+            None | Some(Err(_)) => break,
+        };
+        let requests = match rpc::parse(text.as_bytes()) {
+            Err(error) => {
+                outbox.send(&rpc::answer(Value::Null, Err(error)));
+                continue;
+            }
+            Ok(Call::Single(request)) => vec![request],
+            // A batch over a socket is answered one by one (in order); each
+            // answer carries its id.
+            Ok(Call::Batch(requests)) => requests,
+        };
+        for request in requests {
+            let request = match request {
+                Ok(request) => request,
+                Err((id, error)) => {
+                    outbox.send(&rpc::answer(id, Err(error)));
+                    continue;
+                }
+            };
+            if let Some(answer) = subscribe(
+                &methods,
+                &heads,
+                &origin,
+                &subscriptions,
+                &outbox,
+                &request,
+                &mut heads_tasks,
+            )
+            .await
+            {
+                outbox.send(&rpc::answer(request.id, answer));
+                continue;
+            }
+            let Ok(slot) = in_flight.clone().acquire_owned().await else {
+                break;
+            };
+            let (methods, origin, outbox) = (methods.clone(), origin.clone(), outbox.clone());
+            tokio::spawn(async move {
+                let answer = methods.call(&origin, &request).await;
+                outbox.send(&rpc::answer(request.id, answer));
+                drop(slot);
+            });
+        }
+    }
+    watcher.abort();
+    writer.abort();
+    heads_tasks.abort_all();
+}
+
+/// Answers `eth_subscribe` and `eth_unsubscribe`; `None` for other methods.
+async fn subscribe<W: Wallet>(
+    methods: &Arc<Methods<W>>,
+    heads: &Heads,
+    origin: &Origin,
+    subscriptions: &Subscriptions,
+    outbox: &Outbox,
+    request: &Request,
+    heads_tasks: &mut tokio::task::JoinSet<()>,
+) -> Option<Result<Value, ProviderError>> {
+    match request.method.as_str() {
+        "eth_unsubscribe" => {
+            let id = request
+                .params
+                .get(0)
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let removed = subscriptions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(id);
+            Some(Ok(json!(removed.is_some())))
+        }
+        "eth_subscribe" => Some(
+            async {
+                let topic = match request.params.get(0).and_then(Value::as_str) {
+                    Some("newHeads") => Topic::NewHeads,
+                    Some("accountsChanged") => Topic::AccountsChanged,
+                    Some("chainChanged") => Topic::ChainChanged,
+                    _ => {
+                        return Err(ProviderError::invalid_params(
+                            "Satchel's subscriptions: newHeads, accountsChanged, chainChanged",
+                        ));
+                    }
+                };
+                let id = subscription_id();
+                {
+                    let mut all = subscriptions.lock().unwrap_or_else(|e| e.into_inner());
+                    if all.len() >= MAX_SUBSCRIPTIONS {
+                        return Err(ProviderError::invalid_request(format!(
+                            "a connection holds at most {MAX_SUBSCRIPTIONS} subscriptions"
+                        )));
+                    }
+                    if topic == Topic::NewHeads {
+                        // Blocks are reads: only for a connected origin.
+                        if !methods.permissions().is_connected(origin) {
+                            return Err(ProviderError::unauthorized());
+                        }
+                    }
+                    all.insert(id.clone(), topic);
+                }
+                if topic == Topic::NewHeads {
+                    let (network, _) = methods.network_of(origin)?;
+                    let mut blocks = heads.subscribe(methods.wallet(), &network);
+                    let (id, subscriptions, outbox) =
+                        (id.clone(), subscriptions.clone(), outbox.clone());
+                    heads_tasks.spawn(async move {
+                        loop {
+                            let block = match blocks.recv().await {
+                                Ok(block) => block,
+                                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                                Err(broadcast::error::RecvError::Closed) => break,
+                            };
+                            if !subscriptions
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .contains_key(&id)
+                            {
+                                break;
+                            }
+                            outbox.send(&notification(&id, block));
+                        }
+                    });
+                }
+                Ok(json!(id))
+            }
+            .await,
+        ),
+        _ => None,
+    }
+}
+
+/// Tells the socket's `accountsChanged` and `chainChanged` subscribers what
+/// the origin sees, each time it changes.
+async fn watch_events<W: Wallet>(
+    methods: Arc<Methods<W>>,
+    origin: Origin,
+    subscriptions: Subscriptions,
+    outbox: Outbox,
+) {
+    let mut permissions = methods.permissions().watch();
+    let mut wallet = methods.wallet().changes();
+    let mut last: Option<(Value, Value)> = None;
+    loop {
+        let accounts = json!(methods.accounts_of(&origin).await);
+        let chain = methods
+            .network_of(&origin)
+            .map_or(Value::Null, |(_, id)| json!(format!("{id:#x}")));
+        let now = (accounts, chain);
+        if let Some((accounts_before, chain_before)) = &last {
+            let topics: Vec<(String, Topic)> = subscriptions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .map(|(id, topic)| (id.clone(), *topic))
+                .collect();
+            for (id, topic) in topics {
+                match topic {
+                    Topic::AccountsChanged if *accounts_before != now.0 => {
+                        outbox.send(&notification(&id, now.0.clone()));
+                    }
+                    Topic::ChainChanged if *chain_before != now.1 => {
+                        outbox.send(&notification(&id, now.1.clone()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        last = Some(now);
+        tokio::select! {
+            changed = permissions.changed() => if changed.is_err() { break },
+            changed = wallet.changed() => if changed.is_err() { break },
+        }
+    }
+}

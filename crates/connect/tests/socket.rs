@@ -1,0 +1,250 @@
+//! The WebSocket transport over real loopback sockets: requests answered as
+//! over HTTP (and not held by a waiting approval), the events a dapp listens
+//! to (accountsChanged on disconnect and logout, chainChanged on a switch),
+//! newHeads, and the bounds: the door's Host, sockets at once, subscriptions,
+//! and a client that never reads.
+
+mod common;
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use common::{ADDRESS, DAPP, Running, code, start};
+use futures::{SinkExt as _, StreamExt as _};
+use satchel_connect::socket::{HEADS_POLL, MAX_SOCKETS, MAX_SUBSCRIPTIONS};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How long a test waits for what must come: a bound on a condition, not a
+/// wall-clock window (it returns as soon as the message arrives).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+async fn open(running: &Running, origin: Option<&str>) -> Result<Socket, String> {
+    let mut request = format!("ws://127.0.0.1:{}/", running.provider.port)
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().map_err(|_| "origin")?);
+    }
+    tokio_tungstenite::connect_async(request)
+        .await
+        .map(|(socket, _)| socket)
+        .map_err(|e| e.to_string())
+}
+
+async fn send(socket: &mut Socket, id: u64, method: &str, params: Value) {
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    socket
+        .send(Message::Text(request.to_string().into()))
+        .await
+        .expect("sent");
+}
+
+/// The next JSON message (an answer or a notification).
+async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, socket.next())
+            .await
+            .expect("a message in time")
+            .expect("the socket is open")
+            .expect("a message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).expect("json");
+        }
+    }
+}
+
+/// The answer to request `id`, with the notifications that came first.
+async fn answer(socket: &mut Socket, id: u64) -> (Value, Vec<Value>) {
+    let mut notes = Vec::new();
+    loop {
+        let message = next(socket).await;
+        if message["id"] == json!(id) {
+            return (message, notes);
+        }
+        notes.push(message);
+    }
+}
+
+async fn subscribe(socket: &mut Socket, id: u64, topic: &str) -> String {
+    send(socket, id, "eth_subscribe", json!([topic])).await;
+    let (answer, _) = answer(socket, id).await;
+    answer["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a subscription id: {answer}"))
+        .to_owned()
+}
+
+/// The next notification of subscription `id`.
+async fn notified(socket: &mut Socket, id: &str) -> Value {
+    loop {
+        let message = next(socket).await;
+        if message["method"] == "eth_subscription" && message["params"]["subscription"] == id {
+            return message["params"]["result"].clone();
+        }
+    }
+}
+
+#[tokio::test]
+async fn requests_are_answered_and_not_held_by_a_waiting_approval() {
+    let running = start().await;
+    let mut socket = open(&running, Some(DAPP)).await.expect("open");
+    send(&mut socket, 1, "eth_chainId", json!([])).await;
+    assert_eq!(answer(&mut socket, 1).await.0["result"], "0x7a69");
+    // Not connected: no accounts, no signing, no blocks.
+    send(&mut socket, 2, "eth_accounts", json!([])).await;
+    assert_eq!(answer(&mut socket, 2).await.0["result"], json!([]));
+    send(&mut socket, 3, "eth_subscribe", json!(["newHeads"])).await;
+    assert_eq!(code(&answer(&mut socket, 3).await.0), 4100);
+    // A connect waits for the person; the socket goes on answering meanwhile.
+    send(&mut socket, 4, "eth_requestAccounts", json!([])).await;
+    send(&mut socket, 5, "net_version", json!([])).await;
+    assert_eq!(answer(&mut socket, 5).await.0["result"], "31337");
+    let mut running = running;
+    let (_, _, yes) = running.pages.recv().await.expect("a page");
+    yes.send(true).expect("the page waits");
+    assert_eq!(answer(&mut socket, 4).await.0["result"], json!([ADDRESS]));
+    // Malformed JSON: -32700, and the socket stays.
+    socket
+        .send(Message::Text("{not json".into()))
+        .await
+        .expect("sent");
+    assert_eq!(code(&next(&mut socket).await), -32700);
+    send(&mut socket, 6, "eth_chainId", json!([])).await;
+    assert_eq!(answer(&mut socket, 6).await.0["result"], "0x7a69");
+}
+
+#[tokio::test]
+async fn a_dapp_is_told_when_its_accounts_and_chain_change() {
+    let mut running = start().await;
+    running.connect(DAPP).await;
+    let mut socket = open(&running, Some(DAPP)).await.expect("open");
+    let accounts = subscribe(&mut socket, 1, "accountsChanged").await;
+    let chain = subscribe(&mut socket, 2, "chainChanged").await;
+
+    send(
+        &mut socket,
+        3,
+        "wallet_switchEthereumChain",
+        json!([{"chainId": "0x1"}]),
+    )
+    .await;
+    let (switched, _) = answer(&mut socket, 3).await;
+    assert_eq!(switched["result"], Value::Null, "{switched}");
+    assert_eq!(notified(&mut socket, &chain).await, "0x1");
+
+    // Logged out: the dapp sees no accounts; logged in again: they are back.
+    running.person.logged_in.store(false, Ordering::SeqCst);
+    running.person.logins.send_modify(|n| *n += 1);
+    assert_eq!(notified(&mut socket, &accounts).await, json!([]));
+    running.person.logged_in.store(true, Ordering::SeqCst);
+    running.person.logins.send_modify(|n| *n += 1);
+    assert_eq!(notified(&mut socket, &accounts).await, json!([ADDRESS]));
+
+    // Disconnected (as Settings does): accountsChanged [].
+    running
+        .provider_permissions()
+        .disconnect(&satchel_connect::Origin::Web(DAPP.into()))
+        .expect("forgotten");
+    assert_eq!(notified(&mut socket, &accounts).await, json!([]));
+    // Unsubscribed: true once.
+    send(&mut socket, 4, "eth_unsubscribe", json!([accounts])).await;
+    assert_eq!(answer(&mut socket, 4).await.0["result"], true);
+    send(&mut socket, 5, "eth_unsubscribe", json!([accounts])).await;
+    assert_eq!(answer(&mut socket, 5).await.0["result"], false);
+}
+
+#[tokio::test]
+async fn new_blocks_reach_every_subscriber() {
+    let mut running = start().await;
+    running.connect(DAPP).await;
+    let mut first = open(&running, Some(DAPP)).await.expect("open");
+    let mut second = open(&running, Some(DAPP)).await.expect("open");
+    let a = subscribe(&mut first, 1, "newHeads").await;
+    let b = subscribe(&mut second, 1, "newHeads").await;
+    // The poller has read the block there was; a new one is news. (Waiting a
+    // poll's length lets the first read happen before the block moves; the
+    // assertion waits on the message itself.)
+    tokio::time::sleep(HEADS_POLL * 2).await;
+    running.person.block.store(2, Ordering::SeqCst);
+    assert_eq!(notified(&mut first, &a).await["number"], "0x2");
+    assert_eq!(notified(&mut second, &b).await["number"], "0x2");
+    let head = notified(&mut first, &a);
+    running.person.block.store(3, Ordering::SeqCst);
+    let head = head.await;
+    assert_eq!(head["number"], "0x3");
+    assert!(head.get("transactions").is_none(), "a header: {head}");
+}
+
+#[tokio::test]
+async fn sockets_and_subscriptions_are_bounded_and_a_client_that_never_reads_is_let_go() {
+    let running = start().await;
+    // A rebinding page's Host: refused before the upgrade.
+    let mut request = format!("ws://127.0.0.1:{}/", running.provider.port)
+        .into_client_request()
+        .expect("request");
+    request.headers_mut().insert(
+        "host",
+        format!("evil.example:{}", running.provider.port)
+            .parse()
+            .expect("host"),
+    );
+    let refused = tokio_tungstenite::connect_async(request).await;
+    assert!(refused.is_err(), "a rebinding Host is refused");
+
+    // Subscriptions per socket.
+    let mut socket = open(&running, Some(DAPP)).await.expect("open");
+    for i in 0..MAX_SUBSCRIPTIONS as u64 {
+        subscribe(&mut socket, i, "chainChanged").await;
+    }
+    send(&mut socket, 99, "eth_subscribe", json!(["chainChanged"])).await;
+    assert_eq!(code(&answer(&mut socket, 99).await.0), -32600);
+
+    // Sockets at once: past the bound, refused; the app still answers HTTP.
+    let mut held = vec![socket];
+    for _ in 1..MAX_SOCKETS {
+        held.push(open(&running, None).await.expect("open"));
+    }
+    assert!(open(&running, None).await.is_err(), "past {MAX_SOCKETS}");
+    let chain = running.call(None, "eth_chainId", json!([])).await;
+    assert_eq!(chain["result"], "0x7a69");
+    held.clear();
+
+    // A client that sends and never reads: let go once its answers pile up;
+    // the others are served all along.
+    let mut greedy = open(&running, None).await.expect("a socket again");
+    // Batches of 20: each message is 20 answers the client leaves unread, far
+    // past what the kernel's buffers hold before the server's queue fills.
+    let batch: Vec<Value> = (0..20)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "eth_chainId"}))
+        .collect();
+    let batch = Value::Array(batch).to_string();
+    let sending = tokio::spawn(async move {
+        for _ in 0..200_000 {
+            if greedy
+                .send(Message::Text(batch.clone().into()))
+                .await
+                .is_err()
+            {
+                return true;
+            }
+        }
+        false
+    });
+    let chain = running.call(None, "eth_chainId", json!([])).await;
+    assert_eq!(chain["result"], "0x7a69");
+    assert!(
+        sending.await.expect("joined"),
+        "the greedy socket was let go"
+    );
+    let mut after = open(&running, Some(DAPP)).await.expect("open after");
+    send(&mut after, 1, "eth_chainId", json!([])).await;
+    assert_eq!(answer(&mut after, 1).await.0["result"], "0x7a69");
+}
