@@ -43,7 +43,7 @@ address_real=0x0000000000000000000000000000000000001e01
 address_local=0x0000000000000000000000000000000000001e02
 data="$work/stack"
 # Port 0: the stack picks free ports and writes the service's URL into app.env.
-stack_start "$data" "$work/stack.log" --anvil-port 0 --service-port 0 --domain localhost \
+stack_start "$data" "$work/stack.log" --anvil-port 0 --service-port 0 --dapp-port 0 --domain localhost \
   --fund "$address_real" --fund "$address_local"
 stack_wait "$work/stack.log"
 env_value() { stack_env "$data" "$1"; }

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/stack.sh
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
+npm --prefix examples/dapp run --silent build >/dev/null
 # With the test build's features, so a run after scripts/test.sh builds nothing again.
 cargo_build_as_tested --bin satchel --bin satchel-devstack --bin satchel-service
 

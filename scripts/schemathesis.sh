@@ -68,7 +68,7 @@ address_a=0x00000000000000000000000000000000000a11ce
 address_b=0x0000000000000000000000000000000000000b0b
 data="$work/$engine/stack"
 # Port 0: the stack picks free ports and writes the service's URL into app.env.
-stack_start "$data" "$work/$engine/stack.log" --anvil-port 0 --service-port 0 \
+stack_start "$data" "$work/$engine/stack.log" --anvil-port 0 --service-port 0 --dapp-port 0 \
   --fund "$address_a" --fund "$address_b" "${database[@]}"
 stack_wait "$work/$engine/stack.log"
 env_value() { stack_env "$data" "$1"; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Satchel needs to build, run and test on Debian: system packages,
-# the npm packages of devstack/ and ui/, and tauri-driver. Safe to run again.
+# the npm packages of devstack/, ui/, packages/provider and examples/dapp, and
+# tauri-driver. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +48,11 @@ npm_install() {
 }
 npm_install devstack
 npm_install ui
+# The provider package for applications, built (the example dapp takes its dist/),
+# and the example dapp that uses it.
+npm_install packages/provider
+npm --prefix packages/provider run --silent build
+npm_install examples/dapp
 
 # tauri-driver: the WebDriver server the desktop UI tests drive the app through
 # (2.x, for Tauri 2; its 3.0 alphas are not for a product).

@@ -45,11 +45,18 @@ cargo fmt --all -- --check
 npm --prefix ui run --silent typecheck
 npm --prefix ui run --silent lint
 npm --prefix ui run --silent build >/dev/null
+# The example dapp (served by the local stack in the dapp's end-to-end test).
+npm --prefix examples/dapp run --silent typecheck
+npm --prefix examples/dapp run --silent build >/dev/null
+npm --prefix packages/provider run --silent typecheck
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "the widget's component tests (Vitest)"
 results=$(mktemp /tmp/satchel-results.XXXXXX)
 npm --prefix ui test --silent -- --reporter=default 2>&1 | tee "$results"
+
+step "the provider package for applications (packages/provider: EIP-1193 over HTTP and WebSocket, EIP-6963, viem)"
+npm --prefix packages/provider test --silent -- --reporter=default 2>&1 | tee -a "$results"
 
 step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
 SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench rest

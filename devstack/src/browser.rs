@@ -362,6 +362,52 @@ impl Browser {
         }
     }
 
+    /// Clicks the element `css` finds.
+    pub async fn click(&self, css: &str) -> anyhow::Result<()> {
+        let element = bounded(
+            &format!("find {css}"),
+            self.client.wait().for_element(Locator::Css(css)),
+        )
+        .await?;
+        bounded(&format!("click {css}"), element.click()).await
+    }
+
+    /// The text of the element `css` finds once `wanted` holds for it (within
+    /// [`PATIENCE`]); the text it last had otherwise, in the error.
+    pub async fn text_when(
+        &self,
+        css: &str,
+        wanted: impl Fn(&str) -> bool,
+    ) -> anyhow::Result<String> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let text = match self.client.find(Locator::Css(css)).await {
+                Ok(element) => element.text().await.unwrap_or_default(),
+                Err(_) => String::new(),
+            };
+            if wanted(&text) {
+                return Ok(text);
+            }
+            if tokio::time::Instant::now() > deadline {
+                anyhow::bail!("{css} did not become what the test waits for; it reads {text:?}");
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// An attribute of the element `css` finds.
+    pub async fn attribute(&self, css: &str, name: &str) -> anyhow::Result<Option<String>> {
+        let element = bounded(&format!("find {css}"), self.client.find(Locator::Css(css))).await?;
+        bounded(&format!("read {css}'s {name}"), element.attr(name)).await
+    }
+
+    /// A PNG of the page, written to `path`.
+    pub async fn screenshot(&self, path: &Path) -> anyhow::Result<()> {
+        let png = bounded("take a screenshot", self.client.screenshot()).await?;
+        std::fs::write(path, png)?;
+        Ok(())
+    }
+
     /// Ends the session (Chromium quits) and stops chromedriver.
     pub async fn close(self) {
         let _ = tokio::time::timeout(PATIENCE, self.client.clone().close()).await;

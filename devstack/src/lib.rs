@@ -5,6 +5,7 @@
 
 pub mod anvil;
 pub mod browser;
+pub mod dapp;
 pub mod demo;
 pub mod example_backend;
 pub mod faucet;
@@ -14,6 +15,7 @@ pub mod stack;
 
 pub use anvil::Anvil;
 pub use browser::Browser;
+pub use dapp::ExampleDapp;
 pub use demo::{DEPLOYER_KEY, Demo};
 pub use example_backend::ExampleBackend;
 pub use faucet::with_faucet;

@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use satchel_devstack::{DEMO_EMAIL, DEMO_PASSWORD, DEMO_PROVIDER_LOGIN, LocalStack, StackOptions};
+use satchel_devstack::{
+    DEMO_EMAIL, DEMO_PASSWORD, DEMO_PROVIDER_LOGIN, ExampleDapp, LocalStack, StackOptions,
+};
 
 #[derive(Parser)]
 #[command(about = "Run Satchel's local stack: dev chain, demo contracts, demo app, service")]
@@ -35,6 +37,13 @@ struct Args {
     /// file in the data folder.
     #[arg(long)]
     database_url: Option<String>,
+    /// The example dapp's port (examples/dapp, a page that uses the desktop app
+    /// as its wallet); 0 leaves it out.
+    #[arg(long, default_value_t = satchel_devstack::dapp::DAPP_PORT)]
+    dapp_port: u16,
+    /// The desktop app's provider port, which the example dapp talks to.
+    #[arg(long, default_value_t = 1248)]
+    provider_port: u16,
 }
 
 /// Ctrl-C, or the SIGTERM a script's `kill` sends: either stops the stack cleanly,
@@ -95,6 +104,20 @@ async fn main() -> anyhow::Result<()> {
     for address in &args.fund {
         stack.demo.fund(*address).await?;
     }
+    let provider_url = format!("http://127.0.0.1:{}", args.provider_port);
+    let dapp = if args.dapp_port == 0 {
+        None
+    } else {
+        Some(ExampleDapp::serve(args.dapp_port, &stack.demo, &provider_url).await)
+    };
+    let dapp_line = match &dapp {
+        None => String::new(),
+        Some(Ok(dapp)) => format!(
+            "\x20 example dapp  {}  (a page that uses the app as its wallet, at {provider_url})\n",
+            dapp.url
+        ),
+        Some(Err(e)) => format!("\x20 example dapp  not served: {e}\n"),
+    };
     println!(
         "Satchel local stack is up.\n\
          \x20 dev chain     {anvil}\n\
@@ -102,6 +125,7 @@ async fn main() -> anyhow::Result<()> {
          \x20 demo app      id {app_id}, domain {domain}; key in {env}\n\
          \x20 demo user     {DEMO_EMAIL} / {DEMO_PASSWORD}  user {user_id} (registers on first login)\n\
          {identity}\
+         {dapp_line}\
          \x20 faucet        every new wallet gets 10 ETH, DEMO, DUSD and NFTs\n\
          \x20 e-mails       {outbox} (verification links of new sign-ups)\n\
          \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\

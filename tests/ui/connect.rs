@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
-const PIN: &str = "135790";
+pub(crate) const PIN: &str = "135790";
 /// The site that signs the person in (as a browser sends its `Origin`).
 const DAPP: &str = "http://localhost:5173";
 
@@ -72,7 +72,9 @@ fn signature_of(answer: &Value) -> anyhow::Result<Signature> {
     Ok(text.parse()?)
 }
 
-async fn into_the_wallet(app: &App) -> anyhow::Result<()> {
+/// Logs the demo person in, sets the PIN, skips the phrase, and waits for the
+/// faucet's 10 ETH on the wallet page.
+pub(crate) async fn into_the_wallet(app: &App) -> anyhow::Result<()> {
     app.type_into("#login-email", DEMO_EMAIL).await?;
     app.type_into("#login-password", DEMO_PASSWORD).await?;
     app.click("#login-submit").await?;

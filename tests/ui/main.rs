@@ -6,6 +6,7 @@
 //! "Google" and "Discord" are in `oauth.rs`.
 
 mod connect;
+mod dapp;
 mod oauth;
 
 use std::path::{Path, PathBuf};

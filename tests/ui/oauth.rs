@@ -18,7 +18,7 @@ const LOGIN_EMAIL: &str = "ada@satchel.dev";
 
 /// Whether chromium, chromedriver and node are here; without them the test fails
 /// unless `SATCHEL_SKIP_BROWSER=1`.
-fn browser_tools_present() -> bool {
+pub(crate) fn browser_tools_present() -> bool {
     match satchel_devstack::browser::missing_tools() {
         None => true,
         Some(why) => {
