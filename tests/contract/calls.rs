@@ -158,4 +158,24 @@ pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backen
         owner.to_lowercase().ends_with(&format!("{bob:x}")),
         "{owner} is Bob"
     );
+
+    // Another user cannot prepare (or so learn anything of) Ada's account, nor
+    // broadcast on it, even with a transaction Ada signed: refused, nothing sent.
+    let eve = stack.user("eve@example.com").await;
+    let asked = json!({"accountId": account, "to": bob, "value": "0", "data": "0x"});
+    let (status, body) = post(&stack, &eve, "/v1/transactions/prepare-call", asked).await;
+    assert_eq!(status, 403, "{body}");
+    let nonce_before = stack.nonce_of(&ada.address().to_string()).await;
+    let (status, body) = post(
+        &stack,
+        &eve,
+        "/v1/transactions",
+        json!({"accountId": account, "raw": raw}),
+    )
+    .await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(
+        stack.nonce_of(&ada.address().to_string()).await,
+        nonce_before
+    );
 }

@@ -141,6 +141,10 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
     let balance = call(&http, port, "eth_getBalance", json!([address, "latest"])).await?;
     assert_eq!(balance["result"], "0x8ac7230489e80000", "10 ETH: {balance}");
 
+    // A Rust program with alloy, as README shows it: reads, then a transaction
+    // through the wallet (eth_sendTransaction), approved with the PIN.
+    a_program_with_alloy_sends_through_the_wallet(&app, &stack, port).await?;
+
     // Settings lists it; Disconnect ends it.
     app.click("#nav-settings").await?;
     app.text_when("[data-testid='connected-app']", |t| {
@@ -175,6 +179,43 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
     a_site_signs_in_and_has_a_permit_signed(&app, &stack, &http, port).await?;
     a_site_sends_a_transaction(&app, &stack, &http, port).await?;
     app.quit().await?;
+    Ok(())
+}
+
+async fn a_program_with_alloy_sends_through_the_wallet(
+    app: &App,
+    stack: &LocalStack,
+    port: u16,
+) -> anyhow::Result<()> {
+    use alloy::network::TransactionBuilder as _;
+    use alloy::providers::{Provider as _, ProviderBuilder};
+    use alloy::rpc::types::TransactionRequest;
+    let provider = ProviderBuilder::new().connect_http(format!("http://127.0.0.1:{port}").parse()?);
+    assert_eq!(provider.get_chain_id().await?, 31337);
+    let account = provider.get_accounts().await?[0];
+    let to = Address::repeat_byte(0x42);
+    let tx = TransactionRequest::default()
+        .with_from(account)
+        .with_to(to)
+        .with_value(U256::from(1_000_000_000_000_000u64));
+    let sending = tokio::spawn(async move {
+        let pending = provider.send_transaction(tx).await?;
+        anyhow::Ok(*pending.tx_hash())
+    });
+    app.text_when("[data-testid='tx-summary']", |t| t == "Send coins")
+        .await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let hash = sending.await??;
+    let chain = ProviderBuilder::new().connect_http(stack.anvil.url.clone());
+    app.until("the transaction is mined", || async {
+        Ok(chain.get_transaction_receipt(hash).await?.is_some())
+    })
+    .await?;
+    assert_eq!(
+        chain.get_balance(to).await?,
+        U256::from(1_000_000_000_000_000u64)
+    );
     Ok(())
 }
 
@@ -225,6 +266,45 @@ async fn a_site_signs_in_and_has_a_permit_signed(
     .await?;
     app.shot("33-sign-in-refused").await?;
     app.click("[data-testid='sign-reject']").await?;
+    assert_eq!(asking.await??["error"]["code"], 4001);
+
+    // A plain message, and typed data that is no permit: each on its page
+    // (shown for the screenshots), rejected.
+    let asking = dapp_call(
+        http,
+        port,
+        "personal_sign",
+        json!([
+            "Welcome to the demo!\nThis request will not trigger a transaction.",
+            address
+        ]),
+    );
+    app.text_when("[data-testid='sign-text']", |t| t.starts_with("Welcome"))
+        .await?;
+    app.shot("37-sign-message").await?;
+    app.click(".actions .secondary").await?;
+    assert_eq!(asking.await??["error"]["code"], 4001);
+    let mail = json!({
+        "types": {
+            "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "chainId", "type": "uint256"}],
+            "Person": [{"name": "name", "type": "string"}, {"name": "wallet", "type": "address"}],
+            "Mail": [{"name": "from", "type": "Person"}, {"name": "to", "type": "Person"}, {"name": "contents", "type": "string"}]
+        },
+        "primaryType": "Mail",
+        "domain": {"name": "Ether Mail", "chainId": 31337},
+        "message": {
+            "from": {"name": "Ada", "wallet": address},
+            "to": {"name": "Bob", "wallet": "0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB"},
+            "contents": "Hello, Bob!"
+        }
+    });
+    let asking = dapp_call(http, port, "eth_signTypedData_v4", json!([address, mail]));
+    app.text_when("[data-testid='typed-message']", |t| {
+        t.contains("Hello, Bob!")
+    })
+    .await?;
+    app.shot("38-sign-typed-data").await?;
+    app.click(".actions .secondary").await?;
     assert_eq!(asking.await??["error"]["code"], 4001);
 
     // A permit for the demo token, said in words, signed with the PIN; the

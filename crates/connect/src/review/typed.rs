@@ -239,10 +239,14 @@ fn struct_fields(
 /// One value as the page shows it, within the field budget.
 fn field(name: &str, value: &DynSolValue, depth: usize, budget: &mut usize) -> TypedField {
     *budget = budget.saturating_sub(1);
-    let type_name = value
-        .sol_type_name()
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
+    // A struct by its own name (`Person`), not its tuple's signature.
+    let type_name = match value {
+        DynSolValue::CustomStruct { name, .. } => name.clone(),
+        other => other
+            .sol_type_name()
+            .map(|t| t.into_owned())
+            .unwrap_or_default(),
+    };
     let leaf = |text: String| TypedField {
         name: name.to_owned(),
         type_name: type_name.clone(),
@@ -521,6 +525,7 @@ mod tests {
         assert!(permit.allowances[0].unlimited);
         assert_eq!(permit.until, None, "uint48's largest value never ends");
         assert_eq!(review.message[0].fields.len(), 4, "details shown as a tree");
+        assert_eq!(review.message[0].type_name, "PermitDetails");
     }
 
     #[test]
