@@ -63,6 +63,7 @@ widget_commands![
     getKeyState,
     getPinStatus,
     showRecoveryPhrase,
+    exportPrivateKey,
     confirmRecoveryPhrase,
     changePin,
     restoreFromPhrase,

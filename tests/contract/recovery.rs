@@ -116,6 +116,12 @@ pub async fn the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept(backen
     let phrase = satchel_sdk::vault::Phrase::parse(&words.join(" ")).expect("valid");
     assert_eq!(phrase.address, address, "the words are this wallet's");
     w.confirm_recovery_phrase().await.expect("confirmed");
+    // The private key, behind the same PIN, is this wallet's.
+    let e = w.export_private_key("135790").await.expect_err("wrong PIN");
+    assert!(is(&e, SdkErrorCode::WrongPin));
+    let key = w.export_private_key(PIN).await.expect("the key");
+    let signer: alloy::signers::local::PrivateKeySigner = key.parse().expect("a key");
+    assert_eq!(signer.address(), address, "the key is this wallet's");
     let again = widget(&stack, store).await;
     assert!(again.key_status().phrase_confirmed, "kept across a restart");
 }

@@ -38,6 +38,13 @@ pub async fn showRecoveryPhrase(widget: WidgetState<'_>, pin: String) -> Result<
     widget.show_recovery_phrase(&pin).await
 }
 
+/// The account's private key (0x-hex), behind the PIN, for another wallet;
+/// shown on the page once, kept nowhere.
+#[tauri::command]
+pub async fn exportPrivateKey(widget: WidgetState<'_>, pin: String) -> Result<String> {
+    widget.export_private_key(&pin).await
+}
+
 #[tauri::command]
 pub async fn confirmRecoveryPhrase(widget: WidgetState<'_>) -> Result<()> {
     widget.confirm_recovery_phrase().await

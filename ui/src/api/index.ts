@@ -151,6 +151,8 @@ export const api = {
   getPinStatus: () => invoke<PinStatus>('getPinStatus'),
   /** The 12 words, unsealed with `pin`. The page holds them only while it shows them. */
   showRecoveryPhrase: (pin: string) => invoke<string[]>('showRecoveryPhrase', { pin }),
+  /** The account's private key (0x-hex), behind the PIN; shown once, kept nowhere. */
+  exportPrivateKey: (pin: string) => invoke<string>('exportPrivateKey', { pin }),
   /** The person picked the right words: the app stops reminding them. */
   confirmRecoveryPhrase: () => invoke<void>('confirmRecoveryPhrase'),
   changePin: (oldPin: string, newPin: string) => invoke<void>('changePin', { oldPin, newPin }),

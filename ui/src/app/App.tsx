@@ -180,8 +180,12 @@ function Widget() {
     setRoute(next.userStatus.loginStatus === 'complete' ? { page: 'home', tab: 'wallet' } : { page: 'register' });
   };
 
-  if (prompt && started) {
-    return <ConnectRequest prompt={prompt} loggedIn={route.page === 'home' || route.page === 'send'} />;
+  // A connect request while nobody is logged in waits while the person logs in
+  // (they chose to), then shows again.
+  const loggedIn = route.page === 'home' || route.page === 'send';
+  const [loggingInFor, setLoggingInFor] = useState<number | null>(null);
+  if (prompt && started && !(loggingInFor === prompt.id && !loggedIn)) {
+    return <ConnectRequest prompt={prompt} loggedIn={loggedIn} onLogIn={() => setLoggingInFor(prompt.id)} />;
   }
 
   switch (route.page) {

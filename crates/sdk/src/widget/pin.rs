@@ -114,6 +114,15 @@ impl Widget {
         Ok(phrase.words())
     }
 
+    /// The account's private key (0x and 64 hex digits), behind the PIN, for
+    /// the person to import into another wallet.
+    pub async fn export_private_key(&self, pin: &str) -> Result<String, SdkError> {
+        let signer = self.unlock(pin).await?;
+        // The bytes are wiped once written out as the text the page shows.
+        let key = zeroize::Zeroizing::new(signer.to_bytes().0);
+        Ok(format!("0x{}", hex::encode(*key)))
+    }
+
     /// The person confirmed they wrote the phrase down: no more reminders.
     pub async fn confirm_recovery_phrase(&self) -> Result<(), SdkError> {
         let (user_id, mut sealed) = self.own_key().await?;

@@ -244,9 +244,13 @@ impl Db {
         .await?
         .rows_affected()
             > 0;
+        // The others with its nonce: still pending, or already settled as
+        // replaced by a pass that saw the nonce used before it saw this one
+        // mined (the follower takes rows in any order), which learn by whom.
         sqlx::query(
             "UPDATE transactions SET status = 'replaced', replaced_by = $3 \
-             WHERE account_id = $1 AND nonce = $2 AND direction = 'sent' AND status = 'pending' \
+             WHERE account_id = $1 AND nonce = $2 AND direction = 'sent' \
+             AND (status = 'pending' OR (status = 'replaced' AND replaced_by IS NULL)) \
              AND tx_hash <> $3",
         )
         .bind(&row.account_id)

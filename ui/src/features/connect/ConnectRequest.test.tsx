@@ -44,4 +44,15 @@ describe('ConnectRequest', () => {
     expect(screen.getByTestId('connect-login-first')).toBeInTheDocument();
     expect(screen.getByTestId('connect-approve')).toBeDisabled();
   });
+
+  it('offers to log in first when nobody is, and the request waits', async () => {
+    const ipc = mockCommands({});
+    const onLogIn = vi.fn();
+    const page = renderPage(<ConnectRequest prompt={web} loggedIn={false} onLogIn={onLogIn} />);
+    expect(screen.getByTestId('connect-login-first')).toBeInTheDocument();
+    expect(screen.queryByTestId('connect-approve')).toBeNull();
+    await page.user.click(screen.getByTestId('connect-log-in'));
+    expect(onLogIn).toHaveBeenCalledOnce();
+    expect(ipc.count('answerConnectRequest')).toBe(0);
+  });
 });

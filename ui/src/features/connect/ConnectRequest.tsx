@@ -9,10 +9,12 @@ import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
 import { SendTransaction } from './SendTransaction';
 
-export function ConnectRequest({ prompt, loggedIn }: { prompt: ConnectPrompt; loggedIn: boolean }) {
+/** `onLogIn`: nobody is logged in and the person chose to log in first; the
+ * request waits meanwhile. */
+export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedIn: boolean; onLogIn?: () => void }) {
   switch (prompt.request.kind) {
     case 'connect':
-      return <Connect prompt={prompt} loggedIn={loggedIn} />;
+      return <Connect prompt={prompt} loggedIn={loggedIn} onLogIn={onLogIn} />;
     case 'signMessage':
       return <SignMessage prompt={prompt} review={prompt.request} />;
     case 'signTypedData':
@@ -22,7 +24,7 @@ export function ConnectRequest({ prompt, loggedIn }: { prompt: ConnectPrompt; lo
   }
 }
 
-function Connect({ prompt, loggedIn }: { prompt: ConnectPrompt; loggedIn: boolean }) {
+function Connect({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedIn: boolean; onLogIn?: () => void }) {
   const { t } = useI18n();
   return (
     <AskingPage prompt={prompt} title={t('connect.title')}>
@@ -39,15 +41,21 @@ function Connect({ prompt, loggedIn }: { prompt: ConnectPrompt; loggedIn: boolea
         <button type="button" onClick={() => reject(prompt.id)} data-testid="connect-cancel">
           {t('common.cancel')}
         </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={!loggedIn}
-          onClick={() => void api.answerConnectRequest(prompt.id, true).catch(() => undefined)}
-          data-testid="connect-approve"
-        >
-          {t('connect.approve')}
-        </button>
+        {loggedIn || !onLogIn ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={!loggedIn}
+            onClick={() => void api.answerConnectRequest(prompt.id, true).catch(() => undefined)}
+            data-testid="connect-approve"
+          >
+            {t('connect.approve')}
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={onLogIn} data-testid="connect-log-in">
+            {t('connect.logIn')}
+          </button>
+        )}
       </div>
     </AskingPage>
   );

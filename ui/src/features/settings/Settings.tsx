@@ -4,6 +4,7 @@ import { useI18n, type Language } from '../../i18n';
 import { useTheme, type Theme } from '../../hooks/useTheme';
 import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+import { ExportKey } from '../keys/ExportKey';
 import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
@@ -72,9 +73,9 @@ function ListButton({ id, label, hint, onClick }: { id: string; label: string; h
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
-  const [view, setView] = useState<'main' | 'phrase' | 'changePin'>('main');
+  const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey'>('main');
   const [pinChanged, setPinChanged] = useState(false);
-  const open = (next: 'phrase' | 'changePin') => {
+  const open = (next: 'phrase' | 'changePin' | 'exportKey') => {
     setPinChanged(false);
     setView(next);
   };
@@ -92,6 +93,9 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
 
   if (view === 'phrase') {
     return <RecoveryPhrase onBack={() => setView('main')} onDone={() => setView('main')} />;
+  }
+  if (view === 'exportKey') {
+    return <ExportKey onDone={() => setView('main')} />;
   }
   if (view === 'changePin') {
     return (
@@ -144,6 +148,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         </div>
         <ListButton id="settings-phrase" label={t('settings.phrase')} hint={t('settings.phraseHint')} onClick={() => open('phrase')} />
         <ListButton id="settings-change-pin" label={t('settings.changePin')} hint={t('settings.changePinHint')} onClick={() => open('changePin')} />
+        <ListButton id="settings-export-key" label={t('settings.exportKey')} hint={t('settings.exportKeyHint')} onClick={() => open('exportKey')} />
       </section>
       <ConnectedApps />
       <button id="settings-logout" className="danger" onClick={logout}>
