@@ -178,6 +178,7 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
 
     a_site_signs_in_and_has_a_permit_signed(&app, &stack, &http, port).await?;
     a_site_sends_a_transaction(&app, &stack, &http, port).await?;
+    the_private_key_is_exported_behind_a_warning_and_the_pin(&app, &address).await?;
     app.quit().await?;
     Ok(())
 }
@@ -216,6 +217,30 @@ async fn a_program_with_alloy_sends_through_the_wallet(
         chain.get_balance(to).await?,
         U256::from(1_000_000_000_000_000u64)
     );
+    Ok(())
+}
+
+/// Settings → Export private key: the warning accepted, the PIN, the key shown
+/// once; it is the wallet's.
+async fn the_private_key_is_exported_behind_a_warning_and_the_pin(
+    app: &App,
+    address: &str,
+) -> anyhow::Result<()> {
+    app.click("#nav-settings").await?;
+    app.click("#settings-export-key").await?;
+    app.find("[data-testid='export-key-warning']").await?;
+    app.shot("39-export-key-warning").await?;
+    app.click("#export-key-understood").await?;
+    app.click("#export-key-continue").await?;
+    app.type_into("#export-key-pin", PIN).await?;
+    app.click("#export-key-pin-submit").await?;
+    let key = app
+        .text_when("[data-testid='export-key-value']", |t| t.starts_with("0x"))
+        .await?;
+    let signer: alloy::signers::local::PrivateKeySigner = key.trim().parse()?;
+    assert_eq!(signer.address(), address.parse::<Address>()?);
+    app.click("#export-key-done").await?;
+    app.find("#settings-export-key").await?;
     Ok(())
 }
 

@@ -424,6 +424,17 @@ impl App {
         // The window as the display shows it (ImageMagick's `import`): WebKitWebDriver's
         // own screenshot never answers on some pages (the recovery phrase's, seen with
         // WebKitGTK 2.4x), whatever their content, so the display is read instead.
+        // What the page just became, painted: two animation frames, so the
+        // display shows the DOM the test waited for and not the frame before.
+        bounded(
+            "two animation frames",
+            self.client.execute_async(
+                "const done = arguments[arguments.length - 1];
+                 requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+                Vec::new(),
+            ),
+        )
+        .await?;
         let (x, y, width, height) =
             bounded("the window's place", self.client.get_window_rect()).await?;
         let path = self.shots.join(format!("{name}.png"));
