@@ -16,6 +16,7 @@ use satchel_sdk::{
     LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
     SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
+use satchel_sdk::{ImportOutcome, RecipientWarning, SavedAddress};
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
@@ -70,6 +71,7 @@ fn declarations() -> String {
         FeeOption::decl(&cfg),
         ReplaceAction::decl(&cfg),
         Replacement::decl(&cfg),
+        RecipientWarning::decl(&cfg),
         SendQuote::decl(&cfg),
         ConfirmSend::decl(&cfg),
         AddressCheck::decl(&cfg),
@@ -94,6 +96,8 @@ fn declarations() -> String {
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         ConnectedApp::decl(&cfg),
+        SavedAddress::decl(&cfg),
+        ImportOutcome::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

@@ -95,6 +95,11 @@ widget_commands![
     answerConnectRequest,
     getConnectedApps,
     disconnectApp,
+    getSavedAddresses,
+    saveAddress,
+    forgetAddress,
+    exportAddressBook,
+    importAddressBook,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the
@@ -144,17 +149,22 @@ pub fn run() {
         .as_ref()
         .map(|c| c.networks.clone())
         .unwrap_or_default();
-    let widget = Arc::new(Widget::new(login, store).with_networks(networks));
+    // The address books are kept in the app's data folder too.
+    let data_dir = dirs::data_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join(config::IDENTIFIER);
+    let widget = Arc::new(
+        Widget::new(login, store)
+            .with_networks(networks)
+            .with_address_books(data_dir.join("address-book")),
+    );
     let updates = loaded
         .as_ref()
         .ok()
         .and_then(|c| Some((c.service_url.clone(), c.updater_pubkey.clone()?)));
     // Applications' connections are kept in the app's data folder (Tauri's
     // app_data_dir: ~/.local/share/dev.satchel.wallet on Linux).
-    let connected_file = dirs::data_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join(config::IDENTIFIER)
-        .join("connected-apps.json");
+    let connected_file = data_dir.join("connected-apps.json");
     let handle = Arc::new(std::sync::OnceLock::<tauri::AppHandle>::new());
     let apps = Arc::new(Apps::new(
         widget.clone(),

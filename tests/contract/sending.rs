@@ -708,3 +708,103 @@ pub async fn the_service_broadcasts_only_the_callers_own_signed_transfers(backen
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// The review's warnings about a recipient, against the real chain and the
+/// wallet's own history: none for a saved address, amber for a first transfer,
+/// red for a look-alike of a saved or recent address (made here to share its
+/// first and last four hex digits), a token's own contract, and a contract
+/// that is not a token. The address book goes out as CSV and back in.
+pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(backend: Backend) {
+    use satchel_sdk::RecipientWarning;
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let bob = PrivateKeySigner::random().address();
+    let carol = PrivateKeySigner::random().address();
+    let warnings = |to: Address| {
+        let ada = &ada;
+        async move {
+            ada.prepare_send(&form(coin(ada_address), to, "0.01"))
+                .await
+                .expect("quoted")
+                .warnings
+        }
+    };
+
+    assert_eq!(warnings(bob).await, [RecipientWarning::FirstTransfer]);
+    ada.save_address(&bob.to_checksum(None), "Bob")
+        .expect("saved");
+    assert_eq!(warnings(bob).await, [], "a saved address is known");
+
+    // Bob's first two and last two bytes, anything between.
+    let mut poison = [0u8; 20];
+    poison[..2].copy_from_slice(&bob[..2]);
+    poison[18..].copy_from_slice(&bob[18..]);
+    let poison = Address::from(poison);
+    let told = warnings(poison).await;
+    assert!(
+        told.contains(&RecipientWarning::LookAlike {
+            of: bob.to_checksum(None),
+            name: Some("Bob".into())
+        }),
+        "{told:?}"
+    );
+    assert!(told.iter().any(RecipientWarning::is_danger));
+
+    // A recent recipient, not saved, is known too; its look-alike is told.
+    send_now(&ada, form(coin(ada_address), carol, "0.01")).await;
+    assert_eq!(warnings(carol).await, [], "sent to before");
+    let mut carol_like = [0xffu8; 20];
+    carol_like[..2].copy_from_slice(&carol[..2]);
+    carol_like[18..].copy_from_slice(&carol[18..]);
+    let told = warnings(Address::from(carol_like)).await;
+    assert!(
+        told.contains(&RecipientWarning::LookAlike {
+            of: carol.to_checksum(None),
+            name: None
+        }),
+        "{told:?}"
+    );
+
+    // Contracts (DUSD sent, which any address takes; coins a contract without
+    // a payable fallback refuses): the token's own, and one that is not a token.
+    let dusd_to = |to: Address| {
+        let ada = &ada;
+        let dollar6 = stack.demo.dollar6;
+        async move {
+            ada.prepare_send(&form(token(ada_address, dollar6), to, "1"))
+                .await
+                .expect("quoted")
+                .warnings
+        }
+    };
+    assert!(
+        dusd_to(stack.demo.dollar6)
+            .await
+            .contains(&RecipientWarning::TokenContract)
+    );
+    assert!(
+        dusd_to(stack.demo.pals)
+            .await
+            .contains(&RecipientWarning::ContractNotToken)
+    );
+
+    // Out as CSV, back in: the same book; a bad line is refused by number.
+    let csv = ada.export_address_book().expect("exported");
+    assert!(
+        csv.contains(&format!("Bob,{}", bob.to_checksum(None))),
+        "{csv}"
+    );
+    ada.forget_address(&bob.to_checksum(None))
+        .expect("forgotten");
+    let outcome = ada
+        .import_address_book(&format!("{csv}\"Zed, the third\",not-an-address\n"))
+        .expect("imported");
+    assert_eq!((outcome.added, outcome.renamed), (1, 0));
+    assert_eq!(outcome.refused.len(), 1, "{outcome:?}");
+    assert!(outcome.refused[0].starts_with("line 3"), "{outcome:?}");
+    assert_eq!(
+        ada.saved_addresses().expect("listed")[0].address,
+        bob.to_checksum(None)
+    );
+}

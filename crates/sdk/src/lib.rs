@@ -23,8 +23,8 @@ pub use satchel_chain::networks::{KnownNetwork, KnownToken, NetworkTable};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedChange,
-    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions,
-    LoginProviderChoice, REFRESH_COOLDOWN, ReceiveInfo, Refresh, RegisterEmailPrompt, RelayRefusal,
-    ReplaceAction, Replacement, SendForm, SendQuote, SendRequest, SendResult, TxData, Widget,
-    check_address, payment_uri, qr_png,
+    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, ImportOutcome, KeyState, KeyStatus,
+    LoginOptions, LoginProviderChoice, REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh,
+    RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement, SavedAddress, SendForm,
+    SendQuote, SendRequest, SendResult, TxData, Widget, check_address, payment_uri, qr_png,
 };

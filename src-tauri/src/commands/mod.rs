@@ -10,6 +10,7 @@ use tauri::State;
 use tauri::ipc::{Channel, IpcResponse};
 use tokio::sync::watch;
 
+mod address_book;
 mod app;
 mod apps;
 mod assets;
@@ -18,6 +19,7 @@ mod life_cycle;
 mod login;
 mod send;
 
+pub use address_book::*;
 pub use app::*;
 pub use apps::*;
 pub use assets::*;

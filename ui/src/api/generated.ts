@@ -175,6 +175,16 @@ export type ReplaceAction = "speedUp" | "cancel";
 
 export type Replacement = { txHash: string, action: ReplaceAction, };
 
+export type RecipientWarning = { "kind": "firstTransfer" } | { "kind": "lookAlike", 
+/**
+ * The address it imitates.
+ */
+of: string, 
+/**
+ * Its name, when saved.
+ */
+name?: string, } | { "kind": "tokenContract" } | { "kind": "contractNotToken" };
+
 export type SendQuote = { quoteId: string, network: string, chainId: number, from: string, 
 /**
  * The recipient (EIP-55).
@@ -195,7 +205,12 @@ baseFeeGwei: string,
 /**
  * Slow, normal, fast; one option for a replacement.
  */
-options: Array<FeeOption>, recipientIsContract: boolean, recipientIsSelf: boolean, replaces?: Replacement, };
+options: Array<FeeOption>, recipientIsContract: boolean, recipientIsSelf: boolean, replaces?: Replacement, 
+/**
+ * What the review warns of about the recipient (a send's; none for a
+ * replacement or an application's transaction, which show their own).
+ */
+warnings: Array<RecipientWarning>, };
 
 export type ConfirmSend = { quoteId: string, speed: FeeSpeed, pin: string, requestId?: number, 
 /**
@@ -406,3 +421,15 @@ key: string, origin: string, local: boolean,
  * Seconds since 1970.
  */
 connectedAt: number, };
+
+export type SavedAddress = { 
+/**
+ * EIP-55.
+ */
+address: string, name: string, };
+
+export type ImportOutcome = { added: number, renamed: number, 
+/**
+ * Lines not taken (1-based), with why.
+ */
+refused: Array<string>, };

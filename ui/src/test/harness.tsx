@@ -348,6 +348,7 @@ export function sendQuote(overrides: Partial<SendQuote> = {}): SendQuote {
     options: [feeOption('slow'), feeOption('normal'), feeOption('fast')],
     recipientIsContract: false,
     recipientIsSelf: false,
+    warnings: [],
     ...overrides,
   };
 }

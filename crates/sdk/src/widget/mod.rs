@@ -6,6 +6,7 @@
 //! in `keys.rs`; accounts, balances and NFTs in `assets.rs`; refresh cooldowns and
 //! the NFT allow-lists in their own files.
 
+mod address_book;
 mod allow_lists;
 mod assets;
 mod connect;
@@ -34,6 +35,7 @@ use crate::keychain::TokenStore;
 use crate::login::Login;
 use crate::thumbnail::Thumbnails;
 use crate::vault::KdfStrength;
+pub use address_book::{ImportOutcome, RecipientWarning, SavedAddress};
 use allow_lists::AllowLists;
 pub use assets::AccountRef;
 pub use connect::RelayRefusal;
@@ -92,6 +94,8 @@ pub struct Widget {
     pending_registration: Mutex<Option<external_login::PendingRegistration>>,
     /// The newest registerUserEmail, for the page to open its form with.
     register_requests: watch::Sender<Option<RegisterEmailPrompt>>,
+    /// The person's saved addresses (in memory unless the app gives a folder).
+    address_books: address_book::AddressBooks,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -132,7 +136,14 @@ impl Widget {
             login_choice: Mutex::new(Default::default()),
             pending_registration: Mutex::new(None),
             register_requests: watch::Sender::new(None),
+            address_books: Default::default(),
         }
+    }
+
+    /// Keeps the address books as files in `dir` (the app's data folder).
+    pub fn with_address_books(mut self, dir: std::path::PathBuf) -> Self {
+        self.address_books = address_book::AddressBooks::in_dir(dir);
+        self
     }
 
     /// Where NFT thumbnails are made and cached; set once, when the app knows

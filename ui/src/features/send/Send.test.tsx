@@ -263,6 +263,37 @@ describe('Send', () => {
     expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: { quoteId: 'q-1', speed: 'normal', pin: '246810', acceptHighFee: true } }]);
   });
 
+  it('warns in red of a look-alike of a saved address and sends only once the person checked it', async () => {
+    const lookAlike = '0x8ba10000000000000000000000000000000dBA72';
+    const ipc = coinSend({
+      prepareSend: () => sendQuote({ warnings: [{ kind: 'lookAlike', of: RECIPIENT, name: 'Bob' }] }),
+      confirmSend: () => activityEntry(),
+      getActivity: () => [activityEntry()],
+    });
+    const page = renderSend();
+    await fill(page.user, lookAlike);
+    await page.user.click(byTestId('send-review'));
+    expect(byTestId('send-recipient-danger')).toHaveTextContent(`looks like “Bob” (${RECIPIENT})`);
+    await page.user.type(byTestId('send-pin'), '246810');
+    expect(byTestId('send-submit')).toBeDisabled();
+    await page.user.click(byTestId('send-accept-recipient'));
+    expect(byTestId('send-submit')).toBeEnabled();
+    await page.user.click(byTestId('send-submit'));
+    await tick();
+    expect(ipc.count('confirmSend')).toBe(1);
+  });
+
+  it('says a first transfer in amber, and a token’s own contract in red', async () => {
+    coinSend({ prepareSend: () => sendQuote({ warnings: [{ kind: 'firstTransfer' }] }) });
+    const page = renderSend();
+    await fill(page.user);
+    await page.user.click(byTestId('send-review'));
+    expect(byTestId('send-first-transfer')).toHaveTextContent('not sent to this address before');
+    expect(screen.queryByTestId('send-recipient-danger')).toBeNull();
+    await page.user.type(byTestId('send-pin'), '246810');
+    expect(byTestId('send-submit')).toBeEnabled();
+  });
+
   it('says nothing of the fee when it is the usual one', async () => {
     coinSend();
     const page = renderSend();

@@ -42,6 +42,9 @@ export function SendReview({
   // An unusually high fee is signed only once the person says yes to it.
   const [acceptedHighFee, setAcceptedHighFee] = useState(false);
   const highFee = option?.highFee;
+  // A red warning about the recipient (a look-alike, a contract) too.
+  const [acceptedDanger, setAcceptedDanger] = useState(false);
+  const danger = quote.warnings.some((w) => w.kind !== 'firstTransfer');
 
   async function confirm(pin: string) {
     if (!option) return;
@@ -101,11 +104,7 @@ export function SendReview({
           </div>
         </div>
       )}
-      {quote.recipientIsContract && action !== 'cancel' && (
-        <div className="notice warning" role="note">
-          {t('send.contractWarning')}
-        </div>
-      )}
+      <RecipientWarnings quote={quote} accepted={acceptedDanger} onAccept={setAcceptedDanger} />
       {quote.recipientIsSelf && !action && (
         <div className="notice warning" role="note">
           {t('send.selfWarning')}
@@ -118,9 +117,48 @@ export function SendReview({
         submitLabel={t(action === 'cancel' ? 'send.confirmCancel' : action === 'speedUp' ? 'send.confirmSpeedUp' : 'send.confirm')}
         onSubmit={confirm}
         onCancel={onCancel}
-        disabled={highFee !== undefined && !acceptedHighFee}
+        disabled={(highFee !== undefined && !acceptedHighFee) || (danger && !acceptedDanger)}
         testIds={{ field: 'send-pin', submit: 'send-submit' }}
       />
     </section>
+  );
+}
+
+/** What the review warns of about the recipient: amber for a first transfer;
+ * red (with a box the person ticks before the PIN) for an address that looks
+ * like a saved or recent one but is not it, a token's own contract, or a
+ * contract that is not a token. */
+function RecipientWarnings({ quote, accepted, onAccept }: { quote: SendQuote; accepted: boolean; onAccept: (yes: boolean) => void }) {
+  const { t } = useI18n();
+  const dangers = quote.warnings.filter((w) => w.kind !== 'firstTransfer');
+  return (
+    <>
+      {quote.warnings.some((w) => w.kind === 'firstTransfer') && (
+        <div className="notice warning" role="note" data-testid="send-first-transfer">
+          {t('send.firstTransfer')}
+        </div>
+      )}
+      {dangers.length > 0 && (
+        <div className="notice danger" role="alert" data-testid="send-recipient-danger">
+          {dangers.map((w, i) => (
+            <p key={i}>
+              {w.kind === 'lookAlike'
+                ? t(w.name === undefined ? 'send.lookAlikeRecent' : 'send.lookAlikeSaved', { of: w.of, name: w.name ?? '' })
+                : t(w.kind === 'tokenContract' ? 'send.tokenContract' : 'send.contractNotToken')}
+            </p>
+          ))}
+          <div className="check">
+            <input
+              id="send-accept-recipient"
+              type="checkbox"
+              checked={accepted}
+              onChange={(e) => onAccept(e.target.checked)}
+              data-testid="send-accept-recipient"
+            />
+            <label htmlFor="send-accept-recipient">{t('send.acceptRecipient')}</label>
+          </div>
+        </div>
+      )}
+    </>
   );
 }

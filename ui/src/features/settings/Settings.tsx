@@ -5,6 +5,7 @@ import { useTheme, type Theme } from '../../hooks/useTheme';
 import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { ExportKey } from '../keys/ExportKey';
+import { AddressBook } from './AddressBook';
 import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
@@ -73,9 +74,9 @@ function ListButton({ id, label, hint, onClick }: { id: string; label: string; h
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
-  const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey'>('main');
+  const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey' | 'book'>('main');
   const [pinChanged, setPinChanged] = useState(false);
-  const open = (next: 'phrase' | 'changePin' | 'exportKey') => {
+  const open = (next: 'phrase' | 'changePin' | 'exportKey' | 'book') => {
     setPinChanged(false);
     setView(next);
   };
@@ -93,6 +94,9 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
 
   if (view === 'phrase') {
     return <RecoveryPhrase onBack={() => setView('main')} onDone={() => setView('main')} />;
+  }
+  if (view === 'book') {
+    return <AddressBook onBack={() => setView('main')} />;
   }
   if (view === 'exportKey') {
     return <ExportKey onDone={() => setView('main')} />;
@@ -149,6 +153,9 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <ListButton id="settings-phrase" label={t('settings.phrase')} hint={t('settings.phraseHint')} onClick={() => open('phrase')} />
         <ListButton id="settings-change-pin" label={t('settings.changePin')} hint={t('settings.changePinHint')} onClick={() => open('changePin')} />
         <ListButton id="settings-export-key" label={t('settings.exportKey')} hint={t('settings.exportKeyHint')} onClick={() => open('exportKey')} />
+      </section>
+      <section className="card">
+        <ListButton id="settings-book" label={t('settings.book')} hint={t('settings.bookHint')} onClick={() => open('book')} />
       </section>
       <ConnectedApps />
       <button id="settings-logout" className="danger" onClick={logout}>

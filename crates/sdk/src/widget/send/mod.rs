@@ -340,21 +340,28 @@ impl Widget {
             let (max_fee, priority) = fee_caps(level)?;
             fees.push((speed, max_fee, priority));
         }
-        self.quote(
-            &prepared,
-            QuoteParts {
-                entry: &entry,
-                coin: &coin,
-                to,
-                amount,
-                tx_to,
-                value,
-                input,
-                fees,
-                replaces: None,
-            },
-        )
-        .await
+        let mut quote = self
+            .quote(
+                &prepared,
+                QuoteParts {
+                    entry: &entry,
+                    coin: &coin,
+                    to,
+                    amount,
+                    tx_to,
+                    value,
+                    input,
+                    fees,
+                    replaces: None,
+                },
+            )
+            .await?;
+        if to != quote.from.parse::<Address>().unwrap_or_default() {
+            quote.warnings = self
+                .recipient_warnings(&entry.network, to, prepared.recipient_is_contract)
+                .await;
+        }
+        Ok(quote)
     }
 
     async fn prepare(&self, request: &PrepareRequest) -> Result<PreparedTransaction, SdkError> {
@@ -476,6 +483,7 @@ impl Widget {
             recipient_is_contract: prepared.recipient_is_contract,
             recipient_is_self: to == from,
             replaces,
+            warnings: Vec::new(),
         })
     }
 

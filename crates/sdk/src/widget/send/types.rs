@@ -154,6 +154,9 @@ pub struct SendQuote {
     pub recipient_is_self: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaces: Option<Replacement>,
+    /// What the review warns of about the recipient (a send's; none for a
+    /// replacement or an application's transaction, which show their own).
+    pub warnings: Vec<crate::widget::RecipientWarning>,
 }
 
 /// Confirms a quote with the PIN; `request_id` settles an application's `send`.
