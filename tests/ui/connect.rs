@@ -241,6 +241,19 @@ async fn the_private_key_is_exported_behind_a_warning_and_the_pin(
     assert_eq!(signer.address(), address.parse::<Address>()?);
     app.click("#export-key-done").await?;
     app.find("#settings-export-key").await?;
+
+    // The address book, beside it in Settings: one address saved.
+    app.click("#settings-book").await?;
+    app.type_into("#book-name", "Bob").await?;
+    app.type_into(
+        "#book-address",
+        "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+    )
+    .await?;
+    app.click("form.card button.primary").await?;
+    app.text_when("[data-testid='book-entry']", |t| t.contains("Bob"))
+        .await?;
+    app.shot("50-address-book").await?;
     Ok(())
 }
 

@@ -65,7 +65,7 @@ export function AddressBook({ onBack }: { onBack: () => void }) {
           {saved?.map((entry) =>
             renaming?.address === entry.address ? (
               <form key={entry.address} className="book-entry" onSubmit={rename}>
-                <input aria-label={t('book.name')} data-testid="book-rename-name" value={renaming.name} onChange={(e) => setRenaming({ ...renaming, name: e.target.value })} autoFocus />
+                <input className="text-input" aria-label={t('book.name')} data-testid="book-rename-name" value={renaming.name} onChange={(e) => setRenaming({ ...renaming, name: e.target.value })} autoFocus />
                 <button type="submit" className="link-button" disabled={busy}>
                   {t('book.saveName')}
                 </button>
@@ -94,11 +94,11 @@ export function AddressBook({ onBack }: { onBack: () => void }) {
           </h2>
           <div className="field">
             <label htmlFor="book-name">{t('book.name')}</label>
-            <input id="book-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} />
+            <input id="book-name" className="text-input" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} />
           </div>
           <div className="field">
             <label htmlFor="book-address">{t('book.address')}</label>
-            <input id="book-address" value={address} onChange={(e) => setAddress(e.target.value)} placeholder="0x…" spellCheck={false} autoComplete="off" translate="no" />
+            <input id="book-address" className="text-input" value={address} onChange={(e) => setAddress(e.target.value)} placeholder="0x…" spellCheck={false} autoComplete="off" translate="no" />
           </div>
           <button type="submit" className="primary" disabled={busy || !name.trim() || !address.trim()}>
             {t('book.save')}
@@ -109,7 +109,7 @@ export function AddressBook({ onBack }: { onBack: () => void }) {
             {t('book.csv')}
           </h2>
           <div className="actions">
-            <button type="button" onClick={() => void run(async () => setCsv(await api.exportAddressBook()))} data-testid="book-export">
+            <button type="button" className="secondary" onClick={() => void run(async () => setCsv(await api.exportAddressBook()))} data-testid="book-export">
               {t('book.export')}
             </button>
           </div>
@@ -123,9 +123,9 @@ export function AddressBook({ onBack }: { onBack: () => void }) {
           )}
           <div className="field">
             <label htmlFor="book-import">{t('book.importLabel')}</label>
-            <textarea id="book-import" rows={4} value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder="name,address" spellCheck={false} />
+            <textarea id="book-import" className="text-input" rows={4} value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder="name,address" spellCheck={false} />
           </div>
-          <button type="button" disabled={busy || !pasted.trim()} onClick={() => void importPasted()} data-testid="book-import">
+          <button type="button" className="secondary" disabled={busy || !pasted.trim()} onClick={() => void importPasted()} data-testid="book-import">
             {t('book.import')}
           </button>
           {imported && (
