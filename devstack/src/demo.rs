@@ -310,6 +310,14 @@ impl Demo {
         Ok(())
     }
 
+    /// How many of Satchel Item `id` (ERC-1155) `owner` holds.
+    pub async fn item_balance(&self, owner: Address, id: u64) -> anyhow::Result<U256> {
+        Ok(DemoMulti::new(self.items, &self.provider)
+            .balanceOf(owner, U256::from(id))
+            .call()
+            .await?)
+    }
+
     /// Gives an address what a demo wallet shows: ether, both tokens, two Pals and
     /// some items (one of them a video).
     pub async fn fund(&self, to: Address) -> anyhow::Result<()> {

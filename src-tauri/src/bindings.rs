@@ -16,7 +16,7 @@ use satchel_sdk::{
     LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
     SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
-use satchel_sdk::{ImportOutcome, RecipientWarning, SavedAddress};
+use satchel_sdk::{ImportOutcome, NftSendForm, RecipientWarning, SavedAddress};
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
@@ -74,6 +74,7 @@ fn declarations() -> String {
         RecipientWarning::decl(&cfg),
         SendQuote::decl(&cfg),
         ConfirmSend::decl(&cfg),
+        NftSendForm::decl(&cfg),
         AddressCheck::decl(&cfg),
         TransactionDirection::decl(&cfg),
         TransactionStatus::decl(&cfg),

@@ -76,6 +76,7 @@ widget_commands![
     checkAddress,
     prepareSend,
     prepareReplacement,
+    prepareNftSend,
     confirmSend,
     getActivity,
     openWidget,

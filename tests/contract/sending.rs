@@ -808,3 +808,101 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
         bob.to_checksum(None)
     );
 }
+
+/// An ERC-721 and an ERC-1155 sent from the widget as a person does it: the
+/// quote shows each leaving (the node's simulation), the device signs the
+/// `safeTransferFrom` it built, and the recipient holds them on chain.
+pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
+    use satchel_api::AssetKind;
+    use satchel_sdk::NftSendForm;
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let pal = stack
+        .demo
+        .mint_pal(ada_address, "Pal to send", "#336699")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .mint_items(ada_address, &[(7, 5)])
+        .await
+        .expect("minted");
+    let bob = PrivateKeySigner::random().address();
+    let nft_form = |contract: Address, token_id: U256, erc1155: bool, amount: &str| NftSendForm {
+        account: coin(ada_address),
+        contract: contract.to_checksum(None),
+        token_id: token_id.to_string(),
+        erc1155,
+        to: bob.to_checksum(None),
+        amount: amount.into(),
+    };
+    let confirm = |quote_id: String| ConfirmSend {
+        quote_id,
+        speed: FeeSpeed::Normal,
+        pin: PIN.into(),
+        request_id: None,
+        accept_high_fee: false,
+    };
+
+    // ERC-721: one of a kind.
+    let refused = ada
+        .prepare_nft_send(&nft_form(stack.demo.pals, pal, false, "2"))
+        .await
+        .expect_err("two of one");
+    assert_eq!(
+        refused.code,
+        ErrorCode::Service(ServiceErrorCode::InvalidParameters)
+    );
+    let quoted = ada
+        .prepare_nft_send(&nft_form(stack.demo.pals, pal, false, "1"))
+        .await
+        .expect("quoted");
+    assert_eq!(
+        quoted.quote.to,
+        bob.to_checksum(None),
+        "the review names Bob"
+    );
+    let changes = quoted.changes.expect("simulated");
+    assert!(
+        changes.iter().any(
+            |c| c.kind == AssetKind::Erc721 && c.token_id.as_deref() == Some(&*pal.to_string())
+        ),
+        "{changes:?}"
+    );
+    let sent = ada
+        .confirm_send(confirm(quoted.quote.quote_id))
+        .await
+        .expect("sent");
+    assert_eq!(
+        settled(&ada, &sent.tx_hash).await.status,
+        TransactionStatus::Mined
+    );
+    assert_eq!(stack.demo.pal_owner(pal).await.expect("owner"), bob);
+
+    // ERC-1155: two of the five.
+    let quoted = ada
+        .prepare_nft_send(&nft_form(stack.demo.items, U256::from(7), true, "2"))
+        .await
+        .expect("quoted");
+    let sent = ada
+        .confirm_send(confirm(quoted.quote.quote_id))
+        .await
+        .expect("sent");
+    assert_eq!(
+        settled(&ada, &sent.tx_hash).await.status,
+        TransactionStatus::Mined
+    );
+    assert_eq!(
+        stack.demo.item_balance(bob, 7).await.expect("balance"),
+        U256::from(2)
+    );
+    assert_eq!(
+        stack
+            .demo
+            .item_balance(ada_address, 7)
+            .await
+            .expect("balance"),
+        U256::from(3)
+    );
+}

@@ -254,6 +254,23 @@ async fn the_private_key_is_exported_behind_a_warning_and_the_pin(
     app.text_when("[data-testid='book-entry']", |t| t.contains("Bob"))
         .await?;
     app.shot("50-address-book").await?;
+
+    // An NFT from its detail page, to the saved Bob: reviewed with what leaves,
+    // sent with the PIN.
+    app.click("#nav-nfts").await?;
+    app.click(".tile").await?;
+    app.click("#nft-send").await?;
+    app.type_into("#nft-send-to", "0x8ba1f109551bD432803012645Ac136ddd64DBA72")
+        .await?;
+    app.click("#nft-send-review").await?;
+    app.text_when("[data-testid='nft-send-changes']", |t| {
+        t.contains("You send")
+    })
+    .await?;
+    app.shot("51-nft-send-review").await?;
+    app.type_into("[data-testid='nft-send-pin']", PIN).await?;
+    app.click("[data-testid='nft-send-submit']").await?;
+    app.find("[data-testid='nft-sent']").await?;
     Ok(())
 }
 

@@ -253,6 +253,9 @@ pub struct ServiceNft {
     pub content_type: ServiceContentType,
     /// The spec leaves the values open; Satchel sends 1 for "held and described".
     pub state: i64,
+    /// Beyond the spec: the token's id in its collection (decimal), which a
+    /// send of the NFT names.
+    pub token_id: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

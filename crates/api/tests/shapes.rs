@@ -246,8 +246,10 @@ fn sdk_shapes_and_enumerations_are_spelled_as_the_spec_does() {
         quantity: 1,
         content_type: ServiceContentType::Image,
         state: 1,
+        token_id: "7".into(),
     };
     let json = round_trip(&nft);
+    assert_eq!(json["tokenId"], "7");
     assert_eq!(
         json["contract"],
         json!({"name": "Pals", "address": "0xN", "scheme": "ERC721", "network": "ethereum"})

@@ -4,8 +4,8 @@
 
 use satchel_api::ServiceErrorCode;
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, ConfirmSend, ReplaceAction, SdkError, SendForm,
-    SendQuote, SendRequest, SendResult, TxData,
+    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, NftSendForm, ReplaceAction,
+    SdkError, SendForm, SendQuote, SendRequest, SendResult, TxData,
 };
 use tauri::ipc::Channel;
 use tauri::{Runtime, WebviewWindow};
@@ -79,6 +79,13 @@ pub async fn prepareReplacement(
 }
 
 /// Signs the reviewed quote with the key the PIN opens and broadcasts it.
+/// Quotes the send of an NFT the person holds (ERC-721 or ERC-1155): the fee
+/// options and what leaves; `confirmSend` signs it.
+#[tauri::command]
+pub async fn prepareNftSend(widget: WidgetState<'_>, form: NftSendForm) -> Result<CallQuote> {
+    widget.prepare_nft_send(&form).await
+}
+
 #[tauri::command]
 pub async fn confirmSend(widget: WidgetState<'_>, confirm: ConfirmSend) -> Result<ActivityEntry> {
     widget.confirm_send(confirm).await

@@ -31,7 +31,12 @@ export type ServiceNft = { account: ServiceAccount, contract: ServiceNftContract
 /**
  * The spec leaves the values open; Satchel sends 1 for "held and described".
  */
-state: number, };
+state: number, 
+/**
+ * Beyond the spec: the token's id in its collection (decimal), which a
+ * send of the NFT names.
+ */
+tokenId: string, };
 
 export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
 
@@ -218,6 +223,16 @@ export type ConfirmSend = { quoteId: string, speed: FeeSpeed, pin: string, reque
  * without it such a fee is refused.
  */
 acceptHighFee: boolean, };
+
+export type NftSendForm = { 
+/**
+ * The account that holds it.
+ */
+account: AccountRef, 
+/**
+ * The collection's contract.
+ */
+contract: string, tokenId: string, erc1155: boolean, to: string, amount: string, };
 
 export type AddressCheck = { 
 /**

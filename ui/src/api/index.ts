@@ -10,12 +10,14 @@ import type {
   AddressCheck,
   AppError,
   AppInfo,
+  CallQuote,
   ConfirmSend,
   ConnectPrompt,
   ConnectedApp,
   ExternalLoginOutcome,
   FeeSpeed,
   ImportOutcome,
+  NftSendForm,
   SavedAddress,
   KeyStatus,
   LoginOptions,
@@ -59,6 +61,7 @@ export type {
   LoginOptions,
   LoginStatus,
   MessageReview,
+  NftSendForm,
   Permit,
   PinStatus,
   PromptRequest,
@@ -220,6 +223,8 @@ export const api = {
   /** The review of a speed-up or cancel of a pending transaction: one option, fast. */
   prepareReplacement: (txHash: string, action: ReplaceAction) =>
     invoke<SendQuote>('prepareReplacement', { txHash, action }),
+  /** The review of a send of an NFT the person holds; `confirmSend` signs it. */
+  prepareNftSend: (form: NftSendForm) => invoke<CallQuote>('prepareNftSend', { form }),
   /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
   confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
   /** The wallet's transactions, newest first. */

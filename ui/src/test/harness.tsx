@@ -297,6 +297,7 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
     quantity: 1,
     contentType: 'image',
     state: 0,
+    tokenId: '1',
     ...overrides,
   };
 }

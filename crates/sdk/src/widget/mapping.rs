@@ -123,6 +123,7 @@ pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft>
             NftContentType::Video => ServiceContentType::Video,
         },
         state: nft.state,
+        token_id: nft.token_id.clone(),
     })
 }
 

@@ -48,8 +48,8 @@ pub use keys::{KeyState, KeyStatus};
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
     ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedChange, FeeOption, FeeSpeed,
-    HighFee, ReplaceAction, Replacement, SendForm, SendQuote, SendRequest, SendResult, TxData,
-    check_address,
+    HighFee, NftSendForm, ReplaceAction, Replacement, SendForm, SendQuote, SendRequest, SendResult,
+    TxData, check_address,
 };
 
 /// The widget SDK over a login library: life cycle, register, accounts,

@@ -4,11 +4,12 @@
 // service's node expects it to move, and the fee as the send page shows it;
 // then the PIN. A transaction that would fail is refused before the PIN.
 import { useState } from 'react';
-import type { CallReview, ConnectPrompt, DecodedCall, ExpectedChange, FeeSpeed, TransactionPrompt } from '../../api';
+import type { CallReview, ConnectPrompt, DecodedCall, FeeSpeed, TransactionPrompt } from '../../api';
 import { api } from '../../api';
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
 import { FeeFacts } from '../../components/FeeFacts';
+import { ExpectedChanges } from '../../components/ExpectedChanges';
 import { PinPrompt } from '../../components/Pin';
 import { formatUnits } from '../../lib/amount';
 import { AskingPage, Fact, SignAnswer, reject } from './Asking';
@@ -37,13 +38,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
               {t('tx.changesNone')}
             </p>
           ) : (
-            <ul className="tx-changes" data-testid="tx-changes">
-              {prepared.changes.map((change, i) => (
-                <li key={i} className={change.direction === 'out' ? 'out' : 'in'}>
-                  <ChangeText change={change} />
-                </li>
-              ))}
-            </ul>
+            <ExpectedChanges changes={prepared.changes} testId="tx-changes" />
           )}
         </>
       )}
@@ -163,14 +158,4 @@ function CallText({ call }: { call: DecodedCall }) {
     case 'unknown':
       return <>{t('tx.unknown', { selector: call.selector })}</>;
   }
-}
-
-function ChangeText({ change }: { change: ExpectedChange }) {
-  const { t } = useI18n();
-  const asset =
-    change.kind === 'erc721' || change.kind === 'erc1155'
-      ? t('tx.nft', { id: change.tokenId ?? '', contract: change.contract ?? '' })
-      : `${change.amount} ${change.symbol ?? t('tx.tokenAt', { contract: change.contract ?? '' })}`;
-  const count = change.kind === 'erc1155' ? `${change.amount} × ` : '';
-  return <>{t(change.direction === 'out' ? 'tx.sends' : 'tx.receives', { asset: `${count}${asset}` })}</>;
 }

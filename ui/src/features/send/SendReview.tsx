@@ -128,7 +128,7 @@ export function SendReview({
  * red (with a box the person ticks before the PIN) for an address that looks
  * like a saved or recent one but is not it, a token's own contract, or a
  * contract that is not a token. */
-function RecipientWarnings({ quote, accepted, onAccept }: { quote: SendQuote; accepted: boolean; onAccept: (yes: boolean) => void }) {
+export function RecipientWarnings({ quote, accepted, onAccept }: { quote: SendQuote; accepted: boolean; onAccept: (yes: boolean) => void }) {
   const { t } = useI18n();
   const dangers = quote.warnings.filter((w) => w.kind !== 'firstTransfer');
   return (

@@ -3,6 +3,7 @@ import { useAction } from '../../hooks/useAction';
 import { api, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
+import { SendNft } from '../send/SendNft';
 import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Header } from '../../components/Header';
@@ -236,20 +237,36 @@ export function Nfts() {
 function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
+  // The send page, over the detail; once sent, the detail says so.
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
   const { error, run } = useAction();
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
+      if (e.key !== 'Escape' || sending) return;
       if (confirming) setConfirming(false);
       else onBack();
     };
     window.addEventListener('keydown', back);
     return () => window.removeEventListener('keydown', back);
-  }, [onBack, confirming]);
+  }, [onBack, confirming, sending]);
 
   function open() {
     setConfirming(false);
     void run(() => api.openNftLink(nft.externalLink));
+  }
+
+  if (sending) {
+    return (
+      <SendNft
+        nft={nft}
+        onBack={() => setSending(false)}
+        onSent={() => {
+          setSending(false);
+          setSent(true);
+        }}
+      />
+    );
   }
 
   return (
@@ -290,6 +307,15 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
             </>
           )}
         </dl>
+        {sent ? (
+          <div className="notice success" role="status" data-testid="nft-sent">
+            {t('nftSend.sent')}
+          </div>
+        ) : (
+          <button id="nft-send" className="primary" onClick={() => setSending(true)}>
+            {t('nfts.send')}
+          </button>
+        )}
         {nft.externalLink && (
           <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>
             {t('nfts.openLink')}

@@ -13,11 +13,40 @@ use satchel_api::{
 };
 use serde::Serialize;
 
-use super::{FeeSpeed, QuoteParts, SendQuote, fee_caps, invalid};
+use alloy::sol_types::SolCall as _;
+
+use super::{FeeSpeed, QuoteParts, SendQuote, check_address, fee_caps, invalid};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::widget::mapping::format_units;
 use crate::widget::{AccountRef, Widget};
+
+mod nft {
+    alloy::sol! {
+        function safeTransferFrom(address from, address to, uint256 tokenId);
+    }
+    pub mod erc1155 {
+        alloy::sol! {
+            function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data);
+        }
+    }
+}
+
+/// What the NFT send page holds: which NFT (as `getNFTs` lists it), to whom,
+/// and how many (an ERC-1155's; 1 for an ERC-721).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct NftSendForm {
+    /// The account that holds it.
+    pub account: AccountRef,
+    /// The collection's contract.
+    pub contract: String,
+    pub token_id: String,
+    pub erc1155: bool,
+    pub to: String,
+    pub amount: String,
+}
 
 /// An application's transaction, prepared: the quote the review confirms and,
 /// when the node could simulate it, what it moves (as the service's node saw
@@ -53,6 +82,63 @@ pub struct ExpectedChange {
 }
 
 impl Widget {
+    /// Prepares the send of an NFT the account holds: `safeTransferFrom` of its
+    /// standard, built here (never taken from the service), with what the
+    /// simulation says leaves, and the recipient's warnings.
+    pub async fn prepare_nft_send(&self, form: &NftSendForm) -> Result<CallQuote, SdkError> {
+        let from: Address = check_address(&form.account.address)?;
+        let to = check_address(&form.to)?;
+        let contract = check_address(&form.contract)?;
+        if to == from {
+            return Err(invalid("this is the account that holds it"));
+        }
+        let id: U256 = form
+            .token_id
+            .parse()
+            .map_err(|_| invalid("the token id is a decimal number"))?;
+        let amount: U256 = form
+            .amount
+            .trim()
+            .parse()
+            .ok()
+            .filter(|a: &U256| !a.is_zero())
+            .ok_or_else(|| invalid("send 1 or more"))?;
+        let data = if form.erc1155 {
+            nft::erc1155::safeTransferFromCall {
+                from,
+                to,
+                id,
+                amount,
+                data: Bytes::new(),
+            }
+            .abi_encode()
+        } else {
+            if amount != U256::from(1) {
+                return Err(invalid("an ERC-721 token is one of a kind: send 1"));
+            }
+            nft::safeTransferFromCall {
+                from,
+                to,
+                tokenId: id,
+            }
+            .abi_encode()
+        };
+        let mut prepared = self
+            .prepare_call(
+                &form.account.network,
+                from,
+                contract,
+                U256::ZERO,
+                data.into(),
+            )
+            .await?;
+        prepared.quote.to = to.to_checksum(None);
+        prepared.quote.warnings = self
+            .recipient_warnings(&form.account.network, to, false)
+            .await;
+        Ok(prepared)
+    }
+
     /// Prepares `to`/`value`/`data` from `from` on `network` for the review.
     pub async fn prepare_call(
         &self,

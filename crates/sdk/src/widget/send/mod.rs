@@ -32,7 +32,7 @@ mod call;
 mod replace;
 mod types;
 
-pub use call::{CallQuote, ExpectedChange};
+pub use call::{CallQuote, ExpectedChange, NftSendForm};
 pub use types::*;
 
 use super::{AccountRef, Widget};
