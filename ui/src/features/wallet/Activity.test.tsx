@@ -129,6 +129,17 @@ describe('ActivityDetail', () => {
     vi.useFakeTimers();
   });
 
+  it('saves the other side to the address book with a name', async () => {
+    const ipc = mockCommands({ saveAddress: () => [] });
+    const page = renderPage(<ActivityDetail entry={activityEntry({ status: 'mined', blockNumber: 42 })} onBack={vi.fn()} />);
+    await page.user.click(screen.getByTestId('save-address'));
+    await page.user.type(screen.getByTestId('save-address-name'), 'Bob');
+    await page.user.click(screen.getByRole('button', { name: 'Save' }));
+    await tick();
+    expect(ipc.argsOf('saveAddress')).toStrictEqual([{ address: RECIPIENT, name: 'Bob' }]);
+    expect(screen.getByTestId('save-address-done')).toHaveTextContent('Saved as “Bob”.');
+  });
+
   it('shows a transaction in full: hash to copy, status, block, nonce, the other side, amount and fee', async () => {
     mockCommands({});
     const page = renderPage(<ActivityDetail entry={activityEntry({ status: 'mined', blockNumber: 42, fee: '0.000021' })} onBack={vi.fn()} />);

@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Header } from '../../components/Header';
 import { Skeleton } from '../../components/Skeleton';
 import { useEscape } from '../../hooks/useEscape';
+import { SaveAddress } from '../settings/SaveAddress';
 import { displayAmount, shortAddress } from '../../lib/format';
 
 /** How often the activity is read while a transaction in it is pending. */
@@ -242,6 +243,7 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
                 <dt>{t(sent ? 'activity.to' : 'activity.from')}</dt>
                 <dd>
                   <FullAddress address={entry.counterparty} className="compact" testId="activity-counterparty" />
+                  <SaveAddress address={entry.counterparty} />
                 </dd>
                 <dt>{t('activity.amount')}</dt>
                 <dd data-testid="activity-amount">
