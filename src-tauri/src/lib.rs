@@ -101,6 +101,9 @@ widget_commands![
     forgetAddress,
     exportAddressBook,
     importAddressBook,
+    getHiddenCollections,
+    hideCollection,
+    showCollection,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the
@@ -150,14 +153,14 @@ pub fn run() {
         .as_ref()
         .map(|c| c.networks.clone())
         .unwrap_or_default();
-    // The address books are kept in the app's data folder too.
+    // The address book and hidden collections are kept in the app's data folder.
     let data_dir = dirs::data_dir()
         .unwrap_or_else(std::env::temp_dir)
         .join(config::IDENTIFIER);
     let widget = Arc::new(
         Widget::new(login, store)
             .with_networks(networks)
-            .with_address_books(data_dir.join("address-book")),
+            .with_data_dir(data_dir.clone()),
     );
     let updates = loaded
         .as_ref()

@@ -905,4 +905,17 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
             .expect("balance"),
         U256::from(3)
     );
+
+    // A collection hidden from the grid is kept (per person, on the device) and
+    // shown again; another network's is refused.
+    let pals = stack.demo.pals.to_checksum(None);
+    let hidden = ada.hide_collection("anvil", &pals).expect("hidden");
+    assert_eq!(hidden, [format!("anvil:{:#x}", stack.demo.pals)]);
+    assert_eq!(ada.hidden_collections().expect("listed"), hidden);
+    assert!(ada.hide_collection("nowhere", &pals).is_err());
+    assert!(
+        ada.show_collection("anvil", &pals)
+            .expect("shown")
+            .is_empty()
+    );
 }

@@ -107,3 +107,29 @@ pub fn openNftLink<R: Runtime>(
 pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<ReceiveInfo> {
     widget.receive(&account).await
 }
+
+/// The NFT collections the person hid (`network:contract`), kept on this device.
+#[tauri::command]
+pub fn getHiddenCollections(widget: WidgetState<'_>) -> Result<Vec<String>> {
+    widget.hidden_collections()
+}
+
+/// Hides a collection from the NFT grid; the hidden ones after.
+#[tauri::command]
+pub fn hideCollection(
+    widget: WidgetState<'_>,
+    network: String,
+    contract: String,
+) -> Result<Vec<String>> {
+    widget.hide_collection(&network, &contract)
+}
+
+/// Shows a hidden collection again; the hidden ones after.
+#[tauri::command]
+pub fn showCollection(
+    widget: WidgetState<'_>,
+    network: String,
+    contract: String,
+) -> Result<Vec<String>> {
+    widget.show_collection(&network, &contract)
+}

@@ -189,8 +189,7 @@ export const api = {
    * none does), now and at every change. */
   watchConnectRequests: (onPrompt: (prompt: ConnectPrompt | null) => void) =>
     invoke<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
-  /** The person's answer to an application's approval prompt. */
-  /** Answers an application's request; `pin` where the key signs (a wrong PIN
+  /** The person's answer to an application's approval prompt; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
   answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }) =>
     invoke<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send }),
@@ -225,6 +224,10 @@ export const api = {
     invoke<SendQuote>('prepareReplacement', { txHash, action }),
   /** The review of a send of an NFT the person holds; `confirmSend` signs it. */
   prepareNftSend: (form: NftSendForm) => invoke<CallQuote>('prepareNftSend', { form }),
+  /** The NFT collections the person hid (`network:contract`, lowercase), kept on this device. */
+  getHiddenCollections: () => invoke<string[]>('getHiddenCollections'),
+  hideCollection: (network: string, contract: string) => invoke<string[]>('hideCollection', { network, contract }),
+  showCollection: (network: string, contract: string) => invoke<string[]>('showCollection', { network, contract }),
   /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
   confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
   /** The wallet's transactions, newest first. */
@@ -235,6 +238,9 @@ export const api = {
 
 /** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
  * protocol); the webview never loads the remote picture itself. */
+/** The key a hidden collection is kept under. */
+export const collectionKey = (network: string, contract: string) => `${network}:${contract.toLowerCase()}`;
+
 export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
   return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
 }

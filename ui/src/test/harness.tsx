@@ -55,6 +55,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   // Settings lists: none unless a test says otherwise.
   watchConnectRequests: () => null,
   getConnectedApps: () => [],
+  // The NFT collections the person hid: none unless a test says otherwise.
+  getHiddenCollections: () => [],
 };
 
 /** Answers the app's commands with `handlers`; records every call. A handler that

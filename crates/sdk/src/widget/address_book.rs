@@ -7,15 +7,13 @@
 //!
 //! Not secret (it holds no key), but private: it stays on the device.
 
-use std::path::PathBuf;
-
 use alloy::primitives::Address;
-use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::Widget;
 use crate::error::SdkError;
 use crate::widget::send::check_address;
+use crate::widget::user_files::UserFiles;
 
 /// The most addresses one person keeps; saving past it is refused.
 pub const MAX_SAVED: usize = 500;
@@ -81,64 +79,8 @@ impl RecipientWarning {
     }
 }
 
-/// Where the address books are kept (`None`: in memory, for tests).
-#[derive(Default)]
-pub struct AddressBooks {
-    dir: Option<PathBuf>,
-    /// The logged-in person's, once read: (user id, addresses).
-    loaded: Mutex<Option<(String, Vec<SavedAddress>)>>,
-}
-
-impl AddressBooks {
-    /// Kept as files in `dir`.
-    pub fn in_dir(dir: PathBuf) -> Self {
-        Self {
-            dir: Some(dir),
-            loaded: Mutex::default(),
-        }
-    }
-
-    fn file(&self, user_id: &str) -> Option<PathBuf> {
-        // A user id is the service's; only its safe characters name a file.
-        let safe: String = user_id
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .take(100)
-            .collect();
-        self.dir.as_ref().map(|d| d.join(format!("{safe}.json")))
-    }
-
-    fn read(&self, user_id: &str) -> Vec<SavedAddress> {
-        let mut loaded = self.loaded.lock();
-        if let Some((id, list)) = loaded.as_ref()
-            && id == user_id
-        {
-            return list.clone();
-        }
-        let list: Vec<SavedAddress> = self
-            .file(user_id)
-            .and_then(|path| std::fs::read(path).ok())
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
-        let list: Vec<SavedAddress> = list.into_iter().take(MAX_SAVED).collect();
-        *loaded = Some((user_id.to_owned(), list.clone()));
-        list
-    }
-
-    fn write(&self, user_id: &str, list: Vec<SavedAddress>) -> Result<Vec<SavedAddress>, SdkError> {
-        if let Some(path) = self.file(user_id) {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(SdkError::unknown)?;
-            }
-            let partial = path.with_extension("partial");
-            let json = serde_json::to_vec_pretty(&list).map_err(SdkError::unknown)?;
-            std::fs::write(&partial, json).map_err(SdkError::unknown)?;
-            std::fs::rename(&partial, &path).map_err(SdkError::unknown)?;
-        }
-        *self.loaded.lock() = Some((user_id.to_owned(), list.clone()));
-        Ok(list)
-    }
-}
+/// The address books, one per person.
+pub(crate) type AddressBooks = UserFiles<Vec<SavedAddress>>;
 
 fn invalid(message: impl Into<String>) -> SdkError {
     SdkError::service(satchel_api::ServiceErrorCode::InvalidParameters, message)
@@ -188,6 +130,7 @@ impl Widget {
     pub fn saved_addresses(&self) -> Result<Vec<SavedAddress>, SdkError> {
         let (user_id, _) = self.require_login()?;
         let mut list = self.address_books.read(&user_id);
+        list.truncate(MAX_SAVED);
         list.sort_by_key(|s| s.name.to_lowercase());
         Ok(list)
     }
@@ -357,28 +300,5 @@ mod tests {
         // Renaming one already kept still works at the bound.
         let first = list[0].address.parse().expect("address");
         assert!(!upsert(&mut list, first, "renamed".into()).expect("renamed"));
-    }
-
-    #[test]
-    fn the_file_is_per_user_and_survives_a_reload() {
-        let dir = tempfile::tempdir().expect("dir");
-        let books = AddressBooks::in_dir(dir.path().to_owned());
-        let entry = SavedAddress {
-            address: Address::repeat_byte(1).to_checksum(None),
-            name: "Bob".into(),
-        };
-        books.write("user-1", vec![entry.clone()]).expect("written");
-        let again = AddressBooks::in_dir(dir.path().to_owned());
-        assert_eq!(again.read("user-1"), vec![entry]);
-        assert!(
-            again.read("user-2").is_empty(),
-            "another user's is their own"
-        );
-        assert!(
-            again
-                .file("../../etc/passwd")
-                .expect("a file")
-                .starts_with(dir.path())
-        );
     }
 }

@@ -12,11 +12,13 @@ mod assets;
 mod connect;
 mod cooldowns;
 mod external_login;
+mod hidden;
 mod keys;
 mod mapping;
 mod pin;
 mod receive;
 mod send;
+mod user_files;
 
 use std::sync::{Arc, OnceLock};
 
@@ -96,6 +98,8 @@ pub struct Widget {
     register_requests: watch::Sender<Option<RegisterEmailPrompt>>,
     /// The person's saved addresses (in memory unless the app gives a folder).
     address_books: address_book::AddressBooks,
+    /// The NFT collections the person hid (likewise).
+    hidden: hidden::HiddenCollections,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -137,12 +141,16 @@ impl Widget {
             pending_registration: Mutex::new(None),
             register_requests: watch::Sender::new(None),
             address_books: Default::default(),
+            hidden: Default::default(),
         }
     }
 
-    /// Keeps the address books as files in `dir` (the app's data folder).
-    pub fn with_address_books(mut self, dir: std::path::PathBuf) -> Self {
-        self.address_books = address_book::AddressBooks::in_dir(dir);
+    /// Keeps what the person sets on this device that is not secret (the
+    /// address book, the hidden collections) in files under `dir`, the app's
+    /// data folder.
+    pub fn with_data_dir(mut self, dir: std::path::PathBuf) -> Self {
+        self.address_books = user_files::UserFiles::in_dir(dir.join("address-book"));
+        self.hidden = user_files::UserFiles::in_dir(dir.join("hidden-collections"));
         self
     }
 

@@ -56,6 +56,29 @@ describe('Nfts', () => {
     expect(screen.getByRole('button', { name: 'Refresh in 20 s' })).toBeDisabled();
   });
 
+  it('leaves hidden collections out until asked, and hides one from its detail', async () => {
+    const spam = nft({ name: 'Free airdrop', contract: { name: 'Spam', address: '0x00000000000000000000000000000000000000Aa', scheme: 'ERC721', network: 'ethereum' } });
+    const ipc = mockCommands({
+      getRefreshWait: stored(30),
+      getNFTs: () => [nft({ name: 'Fox #1' }), spam],
+      getHiddenCollections: () => ['ethereum:0x00000000000000000000000000000000000000aa'],
+      hideCollection: () => ['ethereum:0x00000000000000000000000000000000000000aa', 'ethereum:0x8ba1f109551bd432803012645ac136ddd64dba72'],
+    });
+    const page = renderPage(<Nfts />);
+    await tick();
+    expect(tile('Fox #1')).toBeInTheDocument();
+    expect(screen.queryByText('Free airdrop')).toBeNull();
+    await page.user.click(screen.getByRole('button', { name: 'Show hidden (1)' }));
+    expect(tile('Free airdrop')).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Leave hidden out (1)' }));
+    await page.user.click(tile('Fox #1'));
+    await page.user.click(screen.getByRole('button', { name: 'Hide this collection' }));
+    await tick();
+    expect(ipc.argsOf('hideCollection')).toStrictEqual([{ network: 'ethereum', contract: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' }]);
+    expect(screen.queryByText('Fox #1', { selector: '.caption > span' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Show hidden (2)' })).toBeInTheDocument();
+  });
+
   it('says there are no NFTs yet and how they arrive', async () => {
     mockCommands({ getRefreshWait: stored(30), getNFTs: () => [] });
     renderPage(<Nfts />);

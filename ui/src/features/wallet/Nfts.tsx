@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../../api';
+import { api, collectionKey, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { SendNft } from '../send/SendNft';
@@ -71,6 +71,9 @@ interface Listed {
   index: number;
 }
 
+/** The key its collection is hidden under. */
+const keyOf = (nft: ServiceNft) => collectionKey(nft.contract.network, nft.contract.address);
+
 export function Nfts() {
   const { t } = useI18n();
   const [nfts, setNfts] = useState<ServiceNft[] | null>(null);
@@ -108,6 +111,18 @@ export function Nfts() {
     void enter();
   }, []);
 
+  // The collections the person hid: left out unless they ask to see them.
+  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  const [showHidden, setShowHidden] = useState(false);
+  useEffect(() => {
+    api.getHiddenCollections().then(
+      (keys) => setHidden(new Set(keys)),
+      () => undefined,
+    );
+  }, []);
+  const isHidden = (nft: ServiceNft) => hidden.has(keyOf(nft));
+  const hiddenCount = useMemo(() => (nfts ?? []).filter((nft) => hidden.has(keyOf(nft))).length, [nfts, hidden]);
+
   const [network, setNetwork] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   // Typing stays quick however many NFTs the grid filters.
@@ -117,9 +132,12 @@ export function Nfts() {
   const shown = useMemo(
     () =>
       listed.filter(
-        ({ nft }) => (network === null || nft.contract.network === network) && matches(wanted, nft.name, nft.contract.name),
+        ({ nft }) =>
+          (network === null || nft.contract.network === network) &&
+          (showHidden || !hidden.has(keyOf(nft))) &&
+          matches(wanted, nft.name, nft.contract.name),
       ),
-    [listed, network, wanted],
+    [listed, network, wanted, hidden, showHidden],
   );
 
   // The first row's thumbnails drawn: what the desktop benchmark times.
@@ -167,6 +185,8 @@ export function Nfts() {
       {detail && selected && (
         <NftDetail
           nft={detail}
+          hidden={isHidden(detail)}
+          onHidden={(keys) => setHidden(new Set(keys))}
           onBack={() => {
             opened.current = selected.position;
             setSelected(null);
@@ -186,6 +206,11 @@ export function Nfts() {
           ) : (
             <span />
           )}
+          {hiddenCount > 0 && (
+            <button id="nfts-hidden" type="button" className="link-button" aria-pressed={showHidden} onClick={() => filter(() => setShowHidden(!showHidden))}>
+              {t(showHidden ? 'nfts.hideHidden' : 'nfts.showHidden', { count: hiddenCount })}
+            </button>
+          )}
           <button id="nfts-refresh" className="secondary" onClick={() => load(true)} disabled={busy || cooldown.seconds > 0}>
             {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
           </button>
@@ -202,11 +227,12 @@ export function Nfts() {
           </div>
         )}
         {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
-        {listed.length > 0 && shown.length === 0 && (
+        {listed.length > 0 && shown.length === 0 && wanted.trim() !== '' && (
           <NoMatch id="nfts-no-match" onClear={() => filter(() => setQuery(''))}>
             {t('nfts.noMatch', { query: wanted.trim() })}
           </NoMatch>
         )}
+        {listed.length > 0 && shown.length === 0 && wanted.trim() === '' && <div className="card muted">{t('nfts.allHidden')}</div>}
         {shown.length > 0 && (
           <VirtualList
             // A new filter is a new list, drawn from the top.
@@ -234,7 +260,19 @@ export function Nfts() {
 }
 
 /** One NFT over the whole window, with what a wallet knows of it; Esc goes back. */
-function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
+function NftDetail({
+  nft,
+  hidden,
+  onHidden,
+  onBack,
+}: {
+  nft: ServiceNft;
+  /** Its collection is hidden. */
+  hidden: boolean;
+  /** The hidden collections after a hide or show. */
+  onHidden: (keys: string[]) => void;
+  onBack: () => void;
+}) {
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
   // The send page, over the detail; once sent, the detail says so.
@@ -316,6 +354,20 @@ function NftDetail({ nft, onBack }: { nft: ServiceNft; onBack: () => void }) {
             {t('nfts.send')}
           </button>
         )}
+        <button
+          id="nft-hide"
+          type="button"
+          className="link-button"
+          onClick={() =>
+            void run(async () => {
+              const { network, address } = nft.contract;
+              onHidden(await (hidden ? api.showCollection(network, address) : api.hideCollection(network, address)));
+              if (!hidden) onBack();
+            })
+          }
+        >
+          {t(hidden ? 'nfts.showCollection' : 'nfts.hideCollection')}
+        </button>
         {nft.externalLink && (
           <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>
             {t('nfts.openLink')}
