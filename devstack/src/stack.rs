@@ -306,36 +306,10 @@ fn button_action(html: &str) -> Option<String> {
     Some(action.replace("&amp;", "&"))
 }
 
-/// The verification link in the newest e-mail to `to` in an outbox folder.
-pub fn verification_link(outbox: &Path, to: &str) -> Option<String> {
-    let mut mails: Vec<_> = std::fs::read_dir(outbox)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    mails.sort();
-    mails.iter().rev().find_map(|path| {
-        let text = decode_quoted_printable(&std::fs::read_to_string(path).ok()?);
-        if !text
-            .lines()
-            .any(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))
-        {
-            return None;
-        }
-        let start = text.find("http://")?;
-        let link: String = text[start..]
-            .chars()
-            .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
-            .collect();
-        Some(link)
-    })
-}
-
-/// The link of every e-mail to `to` in an outbox folder (the first `http://` link
-/// of each), in the order of the files' names: oldest first, though two e-mails
-/// written in the same second may come in either order.
-pub fn mail_links(outbox: &Path, to: &str) -> Vec<String> {
+/// The e-mails to `to` in an outbox folder, decoded, in the order of the
+/// files' names: oldest first, though two written in the same second may come
+/// in either order.
+fn mails_to(outbox: &Path, to: &str) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(outbox) else {
         return Vec::new();
     };
@@ -345,47 +319,48 @@ pub fn mail_links(outbox: &Path, to: &str) -> Vec<String> {
         .filter(|path| path.extension().is_some_and(|e| e == "eml"))
         .collect();
     mails.sort();
+    let to_line = format!("to: {to}");
     mails
         .iter()
-        .filter_map(|path| {
-            let text = decode_quoted_printable(&std::fs::read_to_string(path).ok()?);
-            if !text
-                .lines()
-                .any(|l| l.eq_ignore_ascii_case(&format!("to: {to}")))
-            {
-                return None;
-            }
-            let start = text.find("http://")?;
-            Some(
-                text[start..]
-                    .chars()
-                    .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
-                    .collect(),
-            )
-        })
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .map(|text| decode_quoted_printable(&text))
+        .filter(|text| text.lines().any(|l| l.eq_ignore_ascii_case(&to_line)))
         .collect()
 }
 
-/// The subject of every e-mail to `to` in the outbox, oldest first (as
-/// [`mail_links`]).
-pub fn mail_subjects(outbox: &Path, to: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(outbox) else {
-        return Vec::new();
-    };
-    let mut mails: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "eml"))
-        .collect();
-    mails.sort();
-    mails
+/// An e-mail's first `http://` link.
+fn first_link(text: &str) -> Option<String> {
+    let start = text.find("http://")?;
+    Some(
+        text[start..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '"' && *c != '<')
+            .collect(),
+    )
+}
+
+/// The verification link in the newest e-mail to `to` in an outbox folder.
+pub fn verification_link(outbox: &Path, to: &str) -> Option<String> {
+    mails_to(outbox, to)
         .iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(path).ok()?;
-            let to_line = format!("to: {to}");
-            if !text.lines().any(|l| l.eq_ignore_ascii_case(&to_line)) {
-                return None;
-            }
+        .rev()
+        .find_map(|text| first_link(text))
+}
+
+/// The link of every e-mail to `to` in an outbox folder (the first `http://` link
+/// of each), oldest first (as [`mails_to`]).
+pub fn mail_links(outbox: &Path, to: &str) -> Vec<String> {
+    mails_to(outbox, to)
+        .iter()
+        .filter_map(|text| first_link(text))
+        .collect()
+}
+
+/// The subject of every e-mail to `to` in the outbox, oldest first.
+pub fn mail_subjects(outbox: &Path, to: &str) -> Vec<String> {
+    mails_to(outbox, to)
+        .iter()
+        .filter_map(|text| {
             text.lines()
                 .find_map(|l| l.strip_prefix("Subject: "))
                 .map(str::to_owned)
