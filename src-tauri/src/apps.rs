@@ -260,11 +260,23 @@ impl Apps {
                     .await?;
                 Approved::Signed(signature)
             }
-            Approval::SendTransaction(_) => {
+            Approval::SendTransaction(tx) => {
                 let quote_id = quote_id.ok_or_else(|| {
                     refused("Satchel will not send this transaction: see why on the page")
                 })?;
                 let send = send.ok_or_else(|| refused("choose the fee to send with"))?;
+                // The fees went stale while the page waited: prepared again, the
+                // page shows the new ones, and the person confirms those.
+                if !self.widget.quote_is_fresh(&quote_id) {
+                    let fresh = self.prepare(&tx).await;
+                    self.replace_request(
+                        id,
+                        PromptRequest::of(&Approval::SendTransaction(tx), Some(fresh)),
+                    );
+                    return Err(refused(
+                        "the fees changed while this waited: check the new ones and send again",
+                    ));
+                }
                 let sent = self
                     .widget
                     .confirm_send(ConfirmSend {
@@ -280,6 +292,15 @@ impl Apps {
         };
         self.settle(id, Ok(approved));
         Ok(())
+    }
+
+    /// Shows prompt `id` with `request` from now (a transaction prepared again).
+    fn replace_request(&self, id: u64, request: PromptRequest) {
+        let mut queue = self.queue.lock();
+        if let Some(waiting) = queue.iter_mut().find(|w| w.prompt.id == id) {
+            waiting.prompt.request = request;
+            self.publish(&queue);
+        }
     }
 
     /// The window closed: every waiting prompt is rejected.

@@ -863,6 +863,12 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         bob.to_checksum(None),
         "the review names Bob"
     );
+    let quote_id = quoted.quote.quote_id.clone();
+    assert!(
+        ada.quote_is_fresh(&quote_id),
+        "a new quote may be confirmed"
+    );
+    assert!(!ada.quote_is_fresh("no-such-quote"));
     let changes = quoted.changes.expect("simulated");
     assert!(
         changes.iter().any(
@@ -879,6 +885,7 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         TransactionStatus::Mined
     );
     assert_eq!(stack.demo.pal_owner(pal).await.expect("owner"), bob);
+    assert!(!ada.quote_is_fresh(&quote_id), "a confirmed quote is spent");
 
     // ERC-1155: two of the five.
     let quoted = ada

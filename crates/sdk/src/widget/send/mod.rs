@@ -490,6 +490,17 @@ impl Widget {
     /// Signs a quote with the key the PIN opens and has the service broadcast
     /// it. The key lives only inside this call (its memory is wiped on drop).
     /// Settles the application's `send` `request_id` with the hash.
+    /// Whether quote `id` can still be confirmed: kept (the newest few are),
+    /// and younger than a quote may be.
+    pub fn quote_is_fresh(&self, id: &str) -> bool {
+        self.state
+            .lock()
+            .sends
+            .quotes
+            .iter()
+            .any(|q| q.id == id && q.made.elapsed() < QUOTE_LIFETIME)
+    }
+
     pub async fn confirm_send(&self, confirm: ConfirmSend) -> Result<ActivityEntry, SdkError> {
         let quote = self
             .state
