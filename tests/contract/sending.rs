@@ -750,6 +750,26 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
         "{told:?}"
     );
     assert!(told.iter().any(RecipientWarning::is_danger));
+    // An application's transaction to it is told the same.
+    let by_an_app = ada
+        .prepare_call(
+            "anvil",
+            ada_address,
+            poison,
+            U256::from(1_000u64),
+            Default::default(),
+        )
+        .await
+        .expect("prepared");
+    assert!(
+        by_an_app
+            .quote
+            .warnings
+            .iter()
+            .any(RecipientWarning::is_danger),
+        "{:?}",
+        by_an_app.quote.warnings
+    );
 
     // A recent recipient, not saved, is known too; its look-alike is told.
     send_now(&ada, form(coin(ada_address), carol, "0.01")).await;

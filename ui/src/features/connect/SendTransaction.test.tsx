@@ -66,6 +66,17 @@ describe('SendTransaction', () => {
     expect(screen.queryByTestId('tx-takes-everything')).toBeNull();
   });
 
+  it('warns of a look-alike recipient as a send does, and holds the PIN until the person checked it', async () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const quote = sendQuote({ warnings: [{ kind: 'lookAlike', of: RECIPIENT, name: 'Bob' }] });
+    const page = renderPage(<ConnectRequest prompt={prompt({ call: call({ call: { kind: 'plain' }, value: '1000' }), prepared: { quote } })} loggedIn />);
+    expect(screen.getByTestId('send-recipient-danger')).toHaveTextContent('looks like “Bob”');
+    await page.user.type(screen.getByTestId('sign-pin'), '123456');
+    expect(screen.getByTestId('sign-approve')).toBeDisabled();
+    await page.user.click(screen.getByTestId('send-accept-recipient'));
+    expect(screen.getByTestId('sign-approve')).toBeEnabled();
+  });
+
   it('shows an unlimited approval and an operator for every NFT in red', () => {
     mockCommands({ getPinStatus: () => pinStatus() });
     const approve = call({ call: { kind: 'approve', spender: RECIPIENT, amount: '1', symbol: 'DEMO', decimals: 18, unlimited: true }, takesEverything: true });

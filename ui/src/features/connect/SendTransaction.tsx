@@ -13,7 +13,7 @@ import { ExpectedChanges } from '../../components/ExpectedChanges';
 import { PinPrompt } from '../../components/Pin';
 import { formatUnits } from '../../lib/amount';
 import { AskingPage, Fact, SignAnswer, reject } from './Asking';
-import { SPEEDS, optionFor } from '../send/SendReview';
+import { RecipientWarnings, SPEEDS, optionFor } from '../send/SendReview';
 
 export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; request: TransactionPrompt }) {
   const { t } = useI18n();
@@ -21,6 +21,8 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
   const quote = prepared?.quote;
   const [speed, setSpeed] = useState<FeeSpeed>('normal');
   const [acceptedHighFee, setAcceptedHighFee] = useState(false);
+  const [acceptedDanger, setAcceptedDanger] = useState(false);
+  const danger = quote?.warnings.some((w) => w.kind !== 'firstTransfer') ?? false;
   const option = quote ? optionFor(quote, speed) : undefined;
   const highFee = option?.highFee;
   return (
@@ -82,6 +84,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
           )}
         </>
       )}
+      {quote && <RecipientWarnings quote={quote} accepted={acceptedDanger} onAccept={setAcceptedDanger} />}
       {request.refusal !== undefined || !quote || !option ? (
         <SignAnswer prompt={prompt} refused submitLabel="" />
       ) : (
@@ -90,7 +93,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
           framed={false}
           label={t('send.pinLabel')}
           submitLabel={t('send.confirm')}
-          disabled={!option.enough || (highFee !== undefined && !acceptedHighFee)}
+          disabled={!option.enough || (highFee !== undefined && !acceptedHighFee) || (danger && !acceptedDanger)}
           onSubmit={(pin) =>
             api.answerConnectRequest(prompt.id, true, pin, { speed: option.speed, acceptHighFee: highFee !== undefined && acceptedHighFee })
           }

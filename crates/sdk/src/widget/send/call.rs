@@ -194,7 +194,16 @@ impl Widget {
         if value.is_zero() && data.is_empty() {
             return Err(invalid("this transaction does nothing"));
         }
-        let quote = self
+        // Who receives, when the device can tell: the coin's recipient, or an
+        // ERC-20 transfer's; the review warns of them as a send's.
+        let recipient = if data.is_empty() {
+            Some((to, echoed.recipient_is_contract))
+        } else {
+            super::transferCall::abi_decode(&data)
+                .ok()
+                .map(|call| (call.to, false))
+        };
+        let mut quote = self
             .quote(
                 echoed,
                 QuoteParts {
@@ -210,6 +219,9 @@ impl Widget {
                 },
             )
             .await?;
+        if let Some((who, is_contract)) = recipient {
+            quote.warnings = self.recipient_warnings(network, who, is_contract).await;
+        }
         let changes = prepared
             .changes
             .map(|changes| {
