@@ -104,8 +104,15 @@ impl Widget {
             return Ok(none);
         };
         let user_id = &info.user_id;
-        let address = self.wallet_address(user_id, wallet_id).await?;
-        let sealed = match self.vault.load(user_id).await? {
+        // The wallet's address, the key on this device and the PIN the service
+        // has, read at once: this check is on the way from start to balances.
+        let (address, on_device, pin) = tokio::join!(
+            self.wallet_address(user_id, wallet_id),
+            self.vault.load(user_id),
+            self.wallet_pin(wallet_id),
+        );
+        let address = address?;
+        let sealed = match on_device? {
             Some(sealed) => Some(sealed),
             // A registration whose answer never came (and the app closed): the
             // service has the wallet; if it is the pending key's, that is its key.
@@ -134,7 +141,7 @@ impl Widget {
             });
         }
         let phrase_confirmed = sealed.phrase_confirmed;
-        let state = match self.current_sealing(user_id, wallet_id, sealed).await? {
+        let state = match self.sealing_for(user_id, pin, sealed).await? {
             Some(_) => KeyState::OnDevice,
             None => KeyState::Stale,
         };
@@ -155,7 +162,18 @@ impl Widget {
         wallet_id: &str,
         sealed: SealedMnemonic,
     ) -> Result<Option<SealedMnemonic>, SdkError> {
-        let status = match self.wallet_pin(wallet_id).await {
+        let pin = self.wallet_pin(wallet_id).await;
+        self.sealing_for(user_id, pin, sealed).await
+    }
+
+    /// [`Self::current_sealing`] with the service's PIN status already read.
+    async fn sealing_for(
+        &self,
+        user_id: &str,
+        pin: Result<crate::api::PinStatus, SdkError>,
+        sealed: SealedMnemonic,
+    ) -> Result<Option<SealedMnemonic>, SdkError> {
+        let status = match pin {
             Ok(status) => status,
             Err(e) if e.code == crate::ErrorCode::Sdk(crate::SdkErrorCode::NotFound) => {
                 return Ok(Some(sealed));
