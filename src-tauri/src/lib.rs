@@ -101,6 +101,7 @@ widget_commands![
     forgetAddress,
     exportAddressBook,
     importAddressBook,
+    getRecentRecipients,
     getHiddenCollections,
     hideCollection,
     showCollection,

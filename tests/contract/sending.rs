@@ -774,6 +774,7 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
     // A recent recipient, not saved, is known too; its look-alike is told.
     send_now(&ada, form(coin(ada_address), carol, "0.01")).await;
     assert_eq!(warnings(carol).await, [], "sent to before");
+    assert_eq!(ada.recent_recipients().await.expect("recent"), [carol]);
     let mut carol_like = [0xffu8; 20];
     carol_like[..2].copy_from_slice(&carol[..2]);
     carol_like[18..].copy_from_slice(&carol[18..]);

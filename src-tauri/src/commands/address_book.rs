@@ -37,3 +37,14 @@ pub fn exportAddressBook(widget: WidgetState<'_>) -> Result<String> {
 pub fn importAddressBook(widget: WidgetState<'_>, csv: String) -> Result<ImportOutcome> {
     widget.import_address_book(&csv)
 }
+
+/// The addresses the wallet sent to lately (EIP-55), newest first.
+#[tauri::command]
+pub async fn getRecentRecipients(widget: WidgetState<'_>) -> Result<Vec<String>> {
+    Ok(widget
+        .recent_recipients()
+        .await?
+        .into_iter()
+        .map(|a| a.to_checksum(None))
+        .collect())
+}

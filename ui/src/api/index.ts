@@ -167,6 +167,8 @@ export const api = {
   forgetAddress: (address: string) => invoke<SavedAddress[]>('forgetAddress', { address }),
   exportAddressBook: () => invoke<string>('exportAddressBook'),
   importAddressBook: (csv: string) => invoke<ImportOutcome>('importAddressBook', { csv }),
+  /** The addresses the wallet sent to lately, newest first. */
+  getRecentRecipients: () => invoke<string[]>('getRecentRecipients'),
   /** The person picked the right words: the app stops reminding them. */
   confirmRecoveryPhrase: () => invoke<void>('confirmRecoveryPhrase'),
   changePin: (oldPin: string, newPin: string) => invoke<void>('changePin', { oldPin, newPin }),

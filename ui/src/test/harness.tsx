@@ -57,6 +57,9 @@ const defaults: Partial<Record<Command, Handler>> = {
   getConnectedApps: () => [],
   // The NFT collections the person hid: none unless a test says otherwise.
   getHiddenCollections: () => [],
+  // The send form's saved and recent recipients: none unless a test says otherwise.
+  getSavedAddresses: () => [],
+  getRecentRecipients: () => [],
 };
 
 /** Answers the app's commands with `handlers`; records every call. A handler that

@@ -211,6 +211,23 @@ impl Widget {
         Ok(outcome)
     }
 
+    /// The addresses this wallet sent to lately, newest first, each once (a
+    /// cancel's own address left out).
+    pub async fn recent_recipients(&self) -> Result<Vec<Address>, SdkError> {
+        let mut recent: Vec<Address> = Vec::new();
+        for entry in self.get_activity().await? {
+            let sent =
+                entry.direction == satchel_api::TransactionDirection::Sent && !entry.is_cancel;
+            if let (true, Ok(address)) = (sent, entry.counterparty.parse::<Address>())
+                && !recent.contains(&address)
+                && recent.len() < RECENT
+            {
+                recent.push(address);
+            }
+        }
+        Ok(recent)
+    }
+
     /// What the send review warns of about sending to `to` on `network`, where
     /// `is_contract` says whether code lives there.
     pub(crate) async fn recipient_warnings(
@@ -220,17 +237,7 @@ impl Widget {
         is_contract: bool,
     ) -> Vec<RecipientWarning> {
         let saved = self.saved_addresses().unwrap_or_default();
-        let activity = self.get_activity().await.unwrap_or_default();
-        let mut recent: Vec<Address> = Vec::new();
-        for entry in &activity {
-            let sent = entry.direction == satchel_api::TransactionDirection::Sent;
-            if let (true, Ok(address)) = (sent, entry.counterparty.parse::<Address>())
-                && !recent.contains(&address)
-                && recent.len() < RECENT
-            {
-                recent.push(address);
-            }
-        }
+        let recent = self.recent_recipients().await.unwrap_or_default();
         let mut warnings = Vec::new();
         let token_contract = self
             .networks

@@ -294,6 +294,23 @@ describe('Send', () => {
     expect(byTestId('send-submit')).toBeEnabled();
   });
 
+  it('offers saved and recent recipients under an empty To, and a pick fills it', async () => {
+    const recent = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    coinSend({
+      getSavedAddresses: () => [{ address: RECIPIENT, name: 'Bob' }],
+      getRecentRecipients: () => [recent, RECIPIENT],
+    });
+    const page = renderSend();
+    await tick();
+    const picker = byTestId('recipient-picker');
+    expect(picker).toHaveTextContent('Bob');
+    expect(picker).toHaveTextContent('Recent 0x7099…79C8');
+    expect(picker.querySelectorAll('button')).toHaveLength(2);
+    await page.user.click(screen.getByRole('button', { name: /Bob/ }));
+    expect(byTestId('send-to')).toHaveValue(RECIPIENT);
+    expect(screen.queryByTestId('recipient-picker')).toBeNull();
+  });
+
   it('says nothing of the fee when it is the usual one', async () => {
     coinSend();
     const page = renderSend();

@@ -8,6 +8,7 @@ import { Amount } from '../../components/Amount';
 import { CopyButton } from '../../components/CopyButton';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SPEEDS, SendReview, optionFor } from './SendReview';
+import { RecipientPicker } from './RecipientPicker';
 import { useTrackedEntry } from '../../hooks/useTrackedEntry';
 import { CoinMark } from '../../components/CoinMark';
 import { Header } from '../../components/Header';
@@ -288,6 +289,7 @@ export function Send({ target, onBack, onViewActivity }: { target: SendTarget; o
                   {t('send.toSelf')}
                 </span>
               )}
+              {toText === '' && <RecipientPicker onPick={setTo} />}
             </div>
 
             <div className="field">
