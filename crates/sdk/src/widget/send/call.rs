@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use alloy::sol_types::SolCall as _;
 
-use super::{FeeSpeed, QuoteParts, SendQuote, check_address, fee_caps, invalid};
+use super::{QuoteParts, SendQuote, check_address, fee_options, invalid};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::widget::mapping::format_units;
@@ -181,16 +181,7 @@ impl Widget {
                 "the service prepared a different transaction than the one asked for",
             ));
         }
-        let levels = [
-            (FeeSpeed::Slow, &echoed.fees.slow),
-            (FeeSpeed::Normal, &echoed.fees.normal),
-            (FeeSpeed::Fast, &echoed.fees.fast),
-        ];
-        let mut fees = Vec::with_capacity(3);
-        for (speed, level) in levels {
-            let (max_fee, priority) = fee_caps(level)?;
-            fees.push((speed, max_fee, priority));
-        }
+        let fees = fee_options(&echoed.fees)?;
         if value.is_zero() && data.is_empty() {
             return Err(invalid("this transaction does nothing"));
         }

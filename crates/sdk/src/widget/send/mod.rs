@@ -22,17 +22,19 @@ use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::sol_types::SolCall;
 use reqwest::Method;
 use satchel_api::{
-    Account, BroadcastRequest, FeeLevel, PrepareRequest, PreparedTransaction, ServiceErrorCode,
+    Account, BroadcastRequest, PrepareRequest, PreparedTransaction, ServiceErrorCode,
     TransactionDirection, TransactionList, TransactionRecord, TransactionStatus,
 };
 use tokio::sync::oneshot;
 
 mod activity;
 mod call;
+mod fees;
 mod replace;
 mod types;
 
 pub use call::{CallQuote, ExpectedChange, NftSendForm};
+use fees::{fee_caps, fee_options, high_fee};
 pub use types::*;
 
 use super::{AccountRef, Widget};
@@ -66,35 +68,6 @@ struct StoredQuote {
     fees: Vec<(FeeSpeed, u128, u128)>,
     /// The speeds whose fee is unusually high: confirmed only when accepted.
     high_fees: Vec<FeeSpeed>,
-}
-
-/// Above this many times the base fee (plus twice the tip) a fee cap is
-/// unusually high; the service's fastest level is three times plus twice.
-const HIGH_FEE_BASE_MULTIPLE: u128 = 4;
-/// A tip above both the base fee and this (5 gwei) is unusually high.
-const HIGH_TIP_FLOOR: u128 = 5_000_000_000;
-
-/// Whether a fee needs the person's explicit yes: the cap far above the base
-/// fee, or (for a coin send) the most it can cost above a quarter of the amount.
-pub(super) fn high_fee(
-    max_fee_per_gas: u128,
-    tip: u128,
-    base_fee: u128,
-    fee: U256,
-    coin_amount: Option<U256>,
-) -> Option<HighFee> {
-    let cap = base_fee
-        .saturating_mul(HIGH_FEE_BASE_MULTIPLE)
-        .saturating_add(tip.saturating_mul(2));
-    if max_fee_per_gas > cap || tip > base_fee.max(HIGH_TIP_FLOOR) {
-        return Some(HighFee::AboveBaseFee);
-    }
-    match coin_amount {
-        Some(amount) if !amount.is_zero() && fee.saturating_mul(U256::from(4)) > amount => {
-            Some(HighFee::ShareOfAmount)
-        }
-        _ => None,
-    }
 }
 
 /// The quotes the page may confirm and the application's `send` waiting on it.
@@ -177,21 +150,6 @@ fn wei(text: &str, what: &str) -> Result<U256, SdkError> {
             format!("the service sent a malformed {what}"),
         )
     })
-}
-
-fn fee_caps(level: &FeeLevel) -> Result<(u128, u128), SdkError> {
-    let parse = |t: &str| {
-        t.parse::<u128>().map_err(|_| {
-            SdkError::service(
-                ServiceErrorCode::ApiRequestError,
-                "the service sent a malformed fee",
-            )
-        })
-    };
-    Ok((
-        parse(&level.max_fee_per_gas)?,
-        parse(&level.max_priority_fee_per_gas)?,
-    ))
 }
 
 impl Widget {
@@ -330,16 +288,7 @@ impl Widget {
         } else {
             entry.clone()
         };
-        let levels = [
-            (FeeSpeed::Slow, &prepared.fees.slow),
-            (FeeSpeed::Normal, &prepared.fees.normal),
-            (FeeSpeed::Fast, &prepared.fees.fast),
-        ];
-        let mut fees = Vec::with_capacity(3);
-        for (speed, level) in levels {
-            let (max_fee, priority) = fee_caps(level)?;
-            fees.push((speed, max_fee, priority));
-        }
+        let fees = fee_options(&prepared.fees)?;
         let mut quote = self
             .quote(
                 &prepared,
