@@ -20,9 +20,10 @@ use satchel_sdk::{ImportOutcome, NftSendForm, RecipientWarning, SavedAddress};
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
+use satchel_connect::review::permit::{Allowance, Permit};
 use satchel_connect::review::siwe::SignIn;
 use satchel_connect::review::transaction::{CallReview, DecodedCall};
-use satchel_connect::review::typed::{Allowance, Permit, TypedField, TypedReview};
+use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::apps::{ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt};
 use crate::commands::{RefreshWait, SignUpOutcome};

@@ -72,6 +72,19 @@ fn signature_of(answer: &Value) -> anyhow::Result<Signature> {
     Ok(text.parse()?)
 }
 
+/// Waits until the wallet page's activity lists transaction `hash`.
+pub(crate) async fn activity_lists(app: &App, hash: &str) -> anyhow::Result<()> {
+    app.until("the activity lists the transaction", || async {
+        let found = app
+            .script(&format!(
+                "return !!document.querySelector(\"[data-testid='activity-row'][data-hash='{hash}']\")"
+            ))
+            .await?;
+        Ok(found == Value::Bool(true))
+    })
+    .await
+}
+
 /// Logs the demo person in, sets the PIN, skips the phrase, and waits for the
 /// faucet's 10 ETH on the wallet page.
 pub(crate) async fn into_the_wallet(app: &App) -> anyhow::Result<()> {
@@ -474,14 +487,6 @@ async fn a_site_sends_a_transaction(
     })
     .await?;
     app.click("#nav-wallet").await?;
-    app.until("the activity shows the transaction", || async {
-        let found = app
-            .script(&format!(
-                "return !!document.querySelector(\"[data-testid='activity-row'][data-hash='{hash}']\")"
-            ))
-            .await?;
-        Ok(found == Value::Bool(true))
-    })
-    .await?;
+    activity_lists(app, &hash).await?;
     Ok(())
 }

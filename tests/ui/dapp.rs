@@ -13,7 +13,7 @@ use satchel_devstack::{Browser, ExampleDapp, LocalStack, StackOptions};
 use satchel_tests::desktop::{Desktop, screenshots};
 use serde_json::{Value, json};
 
-use crate::connect::{PIN, into_the_wallet};
+use crate::connect::{PIN, activity_lists, into_the_wallet};
 use crate::oauth::browser_tools_present;
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
@@ -142,15 +142,7 @@ async fn a_dapp_in_a_browser_connects_signs_sends_and_is_disconnected() -> anyho
         .await?
         .unwrap_or_default();
     app.click("#nav-wallet").await?;
-    app.until("the activity shows the mint", || async {
-        let found = app
-            .script(&format!(
-                "return !!document.querySelector(\"[data-testid='activity-row'][data-hash='{hash}']\")"
-            ))
-            .await?;
-        Ok(found == Value::Bool(true))
-    })
-    .await?;
+    activity_lists(&app, &hash).await?;
     browser.screenshot(&page_shot("43-dapp-page")).await?;
 
     // Disconnect in Settings: the dapp is told, and sees no account.

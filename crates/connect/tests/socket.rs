@@ -169,10 +169,24 @@ async fn new_blocks_reach_every_subscriber() {
     let mut second = open(&running, Some(DAPP)).await.expect("open");
     let a = subscribe(&mut first, 1, "newHeads").await;
     let b = subscribe(&mut second, 1, "newHeads").await;
-    // The poller has read the block there was; a new one is news. (Waiting a
-    // poll's length lets the first read happen before the block moves; the
-    // assertion waits on the message itself.)
-    tokio::time::sleep(HEADS_POLL * 2).await;
+    // Once the poller has read the block there was, a new one is news.
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let read = running
+                .person
+                .reads
+                .lock()
+                .await
+                .iter()
+                .any(|(_, m)| m == "eth_getBlockByNumber");
+            if read {
+                break;
+            }
+            tokio::time::sleep(HEADS_POLL / 10).await;
+        }
+    })
+    .await
+    .expect("the poller read the latest block");
     running.person.block.store(2, Ordering::SeqCst);
     assert_eq!(notified(&mut first, &a).await["number"], "0x2");
     assert_eq!(notified(&mut second, &b).await["number"], "0x2");

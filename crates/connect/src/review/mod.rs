@@ -6,6 +6,7 @@
 //! enforces whatever the page answers.
 
 pub mod message;
+pub mod permit;
 pub mod siwe;
 pub mod transaction;
 pub mod typed;

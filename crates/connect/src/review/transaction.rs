@@ -258,28 +258,23 @@ pub fn decode(data: &[u8], token: Option<&TokenFacts>) -> DecodedCall {
             decimals: token.map(|t| t.decimals),
         };
     }
-    if let Ok(call) = safeTransferFromCall::abi_decode(data) {
+    // An ERC-721's safeTransferFrom (with or without data), or an ERC-1155's
+    // with its amount: (from, to, id, amount).
+    let nft = safeTransferFromCall::abi_decode(data)
+        .map(|c| (c.from, c.to, c.tokenId, U256::from(1)))
+        .or_else(|_| {
+            with_data::safeTransferFromCall::abi_decode(data)
+                .map(|c| (c.from, c.to, c.tokenId, U256::from(1)))
+        })
+        .or_else(|_| {
+            erc1155::safeTransferFromCall::abi_decode(data).map(|c| (c.from, c.to, c.id, c.amount))
+        });
+    if let Ok((from, to, id, amount)) = nft {
         return DecodedCall::NftTransfer {
-            from: address(call.from),
-            to: address(call.to),
-            token_id: call.tokenId.to_string(),
-            amount: "1".into(),
-        };
-    }
-    if let Ok(call) = with_data::safeTransferFromCall::abi_decode(data) {
-        return DecodedCall::NftTransfer {
-            from: address(call.from),
-            to: address(call.to),
-            token_id: call.tokenId.to_string(),
-            amount: "1".into(),
-        };
-    }
-    if let Ok(call) = erc1155::safeTransferFromCall::abi_decode(data) {
-        return DecodedCall::NftTransfer {
-            from: address(call.from),
-            to: address(call.to),
-            token_id: call.id.to_string(),
-            amount: call.amount.to_string(),
+            from: address(from),
+            to: address(to),
+            token_id: id.to_string(),
+            amount: amount.to_string(),
         };
     }
     if let Ok(call) = setApprovalForAllCall::abi_decode(data) {
