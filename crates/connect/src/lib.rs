@@ -33,6 +33,6 @@ pub mod socket;
 pub use methods::{Approval, Approved, Wallet};
 pub use origin::Origin;
 pub use permissions::Permissions;
-pub use review::typed::TokenFacts;
+pub use review::permit::TokenFacts;
 pub use rpc::ProviderError;
 pub use server::{DEFAULT_PORT, Provider};

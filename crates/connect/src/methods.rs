@@ -16,8 +16,9 @@ use alloy::primitives::Address;
 use crate::origin::Origin;
 use crate::permissions::Permissions;
 use crate::review::message::{self, MessageToSign};
+use crate::review::permit::TokenFacts;
 use crate::review::transaction::{self, TransactionToSend};
-use crate::review::typed::{self, TokenFacts, TypedDataToSign};
+use crate::review::typed::{self, TypedDataToSign};
 use crate::rpc::{ProviderError, Request};
 
 /// Read methods relayed to the network's node (the service's relay checks its

@@ -6,7 +6,12 @@ use alloy::dyn_abi::{DynSolValue, TypedData};
 use alloy::primitives::{Address, U256};
 use serde::Serialize;
 
-use super::typed::TokenFacts;
+/// A token's symbol and decimals, as the app's own network table names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenFacts {
+    pub symbol: String,
+    pub decimals: u32,
+}
 
 /// What a permit allows, for one token.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

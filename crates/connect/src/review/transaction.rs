@@ -13,7 +13,7 @@ use alloy::sol_types::SolCall;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::typed::TokenFacts;
+use super::permit::TokenFacts;
 use crate::rpc::ProviderError;
 
 /// The largest call data taken, in bytes (the service's own limit).

@@ -9,7 +9,7 @@ use alloy::primitives::{Address, U256};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::permit::{Permit, permit_of};
+use super::permit::{Permit, TokenFacts, permit_of};
 use crate::rpc::ProviderError;
 
 /// The largest typed data read, as JSON text.
@@ -17,13 +17,6 @@ pub const MAX_TYPED_DATA: usize = 64 * 1024;
 /// The most fields shown (and nesting levels); past them the page says so.
 const MAX_FIELDS: usize = 400;
 const MAX_DEPTH: usize = 8;
-
-/// A token's symbol and decimals, as the app's own network table names it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenFacts {
-    pub symbol: String,
-    pub decimals: u32,
-}
 
 /// One field of the domain or the message: a value, or the fields inside it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
