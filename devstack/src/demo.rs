@@ -197,6 +197,22 @@ impl Demo {
         }
     }
 
+    /// Deploys another ERC-20 (the deployer holds `supply`), one that no
+    /// service configuration names: a token a person adds by its address.
+    pub async fn deploy_token(
+        &self,
+        name: &str,
+        symbol: &str,
+        decimals: u8,
+        supply: U256,
+    ) -> anyhow::Result<Address> {
+        Ok(
+            *DemoToken::deploy(&self.provider, name.into(), symbol.into(), decimals, supply)
+                .await?
+                .address(),
+        )
+    }
+
     /// Sends `wei` of ether to `to`.
     pub async fn send_ether(&self, to: Address, wei: U256) -> anyhow::Result<()> {
         let tx = TransactionRequest::default().to(to).value(wei);

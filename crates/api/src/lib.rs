@@ -5,6 +5,7 @@
 //! ones, so a renamed field is a compile error rather than a bug. Optional fields are
 //! omitted when absent, never sent as `null` or `""`.
 
+pub mod assets;
 pub mod auth;
 pub mod error;
 pub mod external;
@@ -15,6 +16,7 @@ pub mod rules;
 pub mod sdk;
 pub mod transactions;
 
+pub use assets::*;
 pub use auth::*;
 pub use error::{ApiErrorBody, ErrorCode, LoginLibraryError, RestErrorCode, ServiceErrorCode};
 pub use external::*;

@@ -7,6 +7,15 @@ sol! {
         event Transfer(address indexed from, address indexed to, uint256 value);
         function balanceOf(address owner) external view returns (uint256);
         function transfer(address to, uint256 amount) external returns (bool);
+        function name() external view returns (string);
+        function symbol() external view returns (string);
+        function decimals() external view returns (uint8);
+    }
+
+    /// The few older tokens (MKR, SAI) whose name and symbol are `bytes32`.
+    interface IERC20Bytes32 {
+        function name() external view returns (bytes32);
+        function symbol() external view returns (bytes32);
     }
 
     interface IERC721 {

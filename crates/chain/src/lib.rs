@@ -11,6 +11,7 @@ mod nfts;
 mod relay;
 pub mod safe_http;
 pub mod simulate;
+mod tokens;
 mod transactions;
 pub mod units;
 
@@ -24,6 +25,7 @@ pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};
 pub use relay::{NodeError, RelayError};
+pub use tokens::{TokenFacts, shown_text};
 pub use transactions::{
     FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError,
 };

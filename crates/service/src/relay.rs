@@ -185,6 +185,7 @@ mod tests {
             )
             .expect("a client"),
             config,
+            added: Default::default(),
         }
     }
 

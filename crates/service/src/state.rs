@@ -50,6 +50,8 @@ pub const MAX_DOWNLOADS: usize = 8;
 pub struct Network {
     pub config: NetworkConfig,
     pub chain: Chain,
+    /// The tokens people added on this network, as far as this instance knows.
+    pub added: Arc<crate::assets::tokens::AddedTokens>,
 }
 
 /// A wallet's owner and the body of operation 1 (`GET /v1/account`), as last read
@@ -95,6 +97,7 @@ impl AppState {
                     Network {
                         config: config.clone(),
                         chain,
+                        added: Default::default(),
                     },
                 ))
             })

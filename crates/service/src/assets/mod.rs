@@ -2,4 +2,5 @@
 //! ([`refresh`]) and their shapes in the spec's answers ([`views`]).
 
 pub mod refresh;
+pub mod tokens;
 pub mod views;

@@ -50,9 +50,12 @@ pub async fn refresh_balance(
 ) -> ApiResult<BalanceResponse> {
     let network = network_of(state, account)?;
     let owner = parse_address(&account.address)?;
+    state
+        .learn_tokens(network, tokens.iter().map(|row| row.contract.as_str()))
+        .await?;
     let tracked: Vec<_> = tokens
         .iter()
-        .filter(|row| views::find_token(&network.config, &row.contract).is_some())
+        .filter(|row| network.token(&row.contract).is_some())
         .collect();
     let contracts = tracked
         .iter()
@@ -82,7 +85,7 @@ pub async fn refresh_balance(
                 "token did not answer balanceOf; keeping the last known balance"
             ),
         }
-        tokens.extend(views::token_balance(&network.config, &row));
+        tokens.extend(views::token_balance(network, &row));
     }
     let native = balances.native.to_string();
     // Nothing changed, nothing to write (and the wallet's view stays right).

@@ -9,6 +9,7 @@ use satchel_chain::Address;
 
 use crate::config::{NetworkConfig, TokenConfig};
 use crate::db::{AccountRow, NftRow, TokenRow};
+use crate::state::Network;
 
 /// Addresses are stored lowercase and shown with their EIP-55 checksum.
 pub fn checksummed(address: &str) -> String {
@@ -75,24 +76,20 @@ pub fn token_coin(network: &NetworkConfig, token: &TokenConfig) -> CoinInfo {
     }
 }
 
-/// The configured token with this (lowercase) contract on the network.
-pub fn find_token<'a>(network: &'a NetworkConfig, contract: &str) -> Option<&'a TokenConfig> {
-    network.tracked_token(contract).map(|(token, _)| token)
-}
-
 /// The `accounts` list: each account's native entry followed by its token entries.
 /// Accounts on networks no longer configured, and tokens no longer tracked, are
 /// left out rather than shown without their coin facts.
 pub fn accounts_list<'a>(
     accounts: &[AccountRow],
     tokens: &[TokenRow],
-    network_of: impl Fn(&str) -> Option<&'a NetworkConfig>,
+    network_of: impl Fn(&str) -> Option<&'a Network>,
 ) -> Vec<Account> {
     let mut list = Vec::with_capacity(accounts.len() + tokens.len());
     for row in accounts {
-        let Some(network) = network_of(&row.network) else {
+        let Some(known) = network_of(&row.network) else {
             continue;
         };
+        let network = &known.config;
         let holder = AccountHolder {
             account_id: row.id.clone(),
             address: checksummed(&row.address),
@@ -106,14 +103,14 @@ pub fn accounts_list<'a>(
             row.balance.clone(),
         ));
         for token in tokens.iter().filter(|t| t.account_id == row.id) {
-            let Some((config, contract)) = network.tracked_token(&token.contract) else {
+            let Some(config) = known.token(&token.contract) else {
                 continue;
             };
             list.push(Account::token(
                 &holder,
                 token.id.clone(),
-                contract.to_owned(),
-                token_coin(network, config),
+                config.contract().to_owned(),
+                token_coin(network, &config),
                 token.balance.clone(),
             ));
         }
@@ -121,13 +118,13 @@ pub fn accounts_list<'a>(
     list
 }
 
-pub fn token_balance(network: &NetworkConfig, token: &TokenRow) -> Option<TokenBalance> {
-    let (config, contract) = network.tracked_token(&token.contract)?;
+pub fn token_balance(network: &Network, token: &TokenRow) -> Option<TokenBalance> {
+    let config = network.token(&token.contract)?;
     Some(TokenBalance {
         balance: token.balance.clone(),
         decimals: config.decimals,
         symbol: config.symbol.clone(),
-        contract: contract.to_owned(),
+        contract: config.contract().to_owned(),
     })
 }
 

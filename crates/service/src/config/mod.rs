@@ -71,6 +71,8 @@ pub struct Settings {
     /// The most NFTs kept per account: what it held before comes first, new
     /// finds fill the rest (spam airdrops cannot grow the list without bound).
     pub max_nfts_per_account: usize,
+    /// The most tokens one account may add by contract address.
+    pub max_added_tokens_per_account: usize,
     /// Sign-ups and verification e-mails one network address may ask for in a
     /// minute (a burst of that many, then one every 60/N seconds).
     pub email_requests_per_address: u32,
@@ -150,6 +152,7 @@ impl Default for Settings {
             rpc_calls_per_minute: 600,
             max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
+            max_added_tokens_per_account: 50,
             email_requests_per_address: 20,
             read_cache_ms: 2_000,
             receipt_poll_ms: 2_000,
@@ -194,6 +197,7 @@ impl fmt::Debug for Settings {
             rpc_calls_per_minute,
             max_pending_per_account,
             max_nfts_per_account,
+            max_added_tokens_per_account,
             email_requests_per_address,
             read_cache_ms,
             receipt_poll_ms,
@@ -232,6 +236,7 @@ impl fmt::Debug for Settings {
             .field("rpc_calls_per_minute", rpc_calls_per_minute)
             .field("max_pending_per_account", max_pending_per_account)
             .field("max_nfts_per_account", max_nfts_per_account)
+            .field("max_added_tokens_per_account", max_added_tokens_per_account)
             .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)
             .field("receipt_poll_ms", receipt_poll_ms)

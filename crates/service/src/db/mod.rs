@@ -5,6 +5,7 @@
 //! there is one implementation to read and test rather than two that drift apart.
 //! Each table's queries live in the file named after it.
 
+mod added_tokens;
 mod apps;
 mod challenges;
 mod external;
@@ -25,6 +26,7 @@ mod wallets;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
+pub use added_tokens::{AddedTokenRow, TokenAdded};
 pub use apps::{AppMatch, AppRow};
 pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};

@@ -48,10 +48,8 @@ pub async fn get_accounts(
                 .await?;
             token.found_live(&state, live)?;
             let wallet = wallet.ok_or_else(|| ApiError::not_found("wallet"))?;
-            state.remember_wallet_view(
-                &query.wallet_id,
-                wallet_view(&state, &query.wallet_id, wallet)?,
-            )
+            let view = wallet_view(&state, &query.wallet_id, wallet).await?;
+            state.remember_wallet_view(&query.wallet_id, view)
         }
     };
     if view.owner != token.user_id() {
@@ -61,10 +59,18 @@ pub async fn get_accounts(
 }
 
 /// Renders a wallet's `GET /v1/account` body.
-fn wallet_view(state: &AppState, wallet_id: &str, wallet: WalletRead) -> ApiResult<WalletView> {
-    let accounts = views::accounts_list(&wallet.accounts, &wallet.tokens, |name| {
-        state.network(name).map(|n| &n.config)
-    });
+async fn wallet_view(
+    state: &AppState,
+    wallet_id: &str,
+    wallet: WalletRead,
+) -> ApiResult<WalletView> {
+    // Tokens added on another instance are learned first (no query when all
+    // are known).
+    state
+        .learn_wallet_tokens(&wallet.accounts, &wallet.tokens)
+        .await?;
+    let accounts =
+        views::accounts_list(&wallet.accounts, &wallet.tokens, |name| state.network(name));
     let body = serde_json::to_vec(&AccountsResponse {
         wallet_id: wallet_id.to_owned(),
         accounts,

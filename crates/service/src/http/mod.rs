@@ -10,6 +10,7 @@ mod identity;
 mod nfts;
 mod pin;
 mod relay;
+mod tokens;
 mod transactions;
 mod updates;
 
@@ -35,6 +36,12 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(accounts::refresh_balance))
         .routes(routes!(nfts::get_nfts))
         .routes(routes!(nfts::refresh_nfts))
+        // Tokens added by contract address, beyond the spec.
+        .routes(routes!(
+            tokens::read_token,
+            tokens::add_token,
+            tokens::remove_token
+        ))
         // Identity and sessions, which the spec leaves to the design.
         .routes(routes!(identity::app_info))
         .routes(routes!(identity::sign_up))

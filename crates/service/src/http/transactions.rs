@@ -149,7 +149,7 @@ pub async fn get_one(
 }
 
 /// Counts a read or quote of `user`'s against their per-minute allowance.
-fn per_user(state: &AppState, user: &AuthUser) -> ApiResult<()> {
+pub(super) fn per_user(state: &AppState, user: &AuthUser) -> ApiResult<()> {
     state
         .limits
         .check(LimitKey::UserRequests {

@@ -7,12 +7,11 @@ use satchel_chain::{Address, U256};
 use super::follow::follow;
 use super::record;
 use crate::assets::refresh::{network_of, parse_address};
-use crate::assets::views::{self, lower_hex};
-use crate::config::NetworkConfig;
+use crate::assets::views::lower_hex;
 use crate::db::{AccountRow, NewTransfer};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
-use crate::state::AppState;
+use crate::state::{AppState, Network};
 
 /// Log windows one activity read scans for incoming transfers, per account.
 const SCAN_WINDOWS: u64 = 4;
@@ -30,6 +29,7 @@ pub async fn activity(state: &AppState, wallet_id: &str) -> ApiResult<Vec<Transa
     let followed = !pending.is_empty();
     follow(state, pending).await;
     let (accounts, tokens) = state.db.wallet_accounts(wallet_id).await?;
+    state.learn_wallet_tokens(&accounts, &tokens).await?;
     let mut scanned = false;
     for account in &accounts {
         let contracts: Vec<Address> = tokens
@@ -38,7 +38,7 @@ pub async fn activity(state: &AppState, wallet_id: &str) -> ApiResult<Vec<Transa
             .filter(|t| {
                 state
                     .network(&account.network)
-                    .is_some_and(|n| views::find_token(&n.config, &t.contract).is_some())
+                    .is_some_and(|n| n.token(&t.contract).is_some())
             })
             .filter_map(|t| t.contract.parse().ok())
             .collect();
@@ -54,6 +54,7 @@ pub async fn activity(state: &AppState, wallet_id: &str) -> ApiResult<Vec<Transa
     } else {
         rows
     };
+    state.learn_moved_tokens(&rows).await?;
     Ok(rows.into_iter().map(|row| record(state, row)).collect())
 }
 
@@ -97,7 +98,7 @@ async fn scan_incoming(
         let transfers: Vec<NewTransfer> = read
             .transfers
             .into_iter()
-            .filter(|t| !is_dust(&network.config, &t.token, t.value))
+            .filter(|t| !is_dust(network, &t.token, t.value))
             .map(|t| NewTransfer {
                 tx_hash: format!("{:#x}", t.tx_hash),
                 log_index: t.log_index as i64,
@@ -127,8 +128,8 @@ async fn scan_incoming(
 /// `dust_below` (by default a millionth of a whole token). Such transfers are
 /// how address poisoning puts a look-alike sender into a wallet's history, so
 /// Activity does not keep them.
-fn is_dust(network: &NetworkConfig, token: &Address, value: U256) -> bool {
-    let Some(token) = views::find_token(network, &lower_hex(token)) else {
+fn is_dust(network: &Network, token: &Address, value: U256) -> bool {
+    let Some(token) = network.token(&lower_hex(token)) else {
         return true;
     };
     value.is_zero() || value < token.dust_below()
@@ -153,6 +154,7 @@ pub async fn transaction(
     if owner != user.user_id {
         return Err(ApiError::forbidden());
     }
+    state.learn_moved_tokens(std::slice::from_ref(&row)).await?;
     if row.status != "pending" {
         return Ok(record(state, row));
     }

@@ -9,7 +9,7 @@ use satchel_api::{BroadcastRequest, RestErrorCode, TransactionRecord};
 use satchel_chain::{Address, Refusal, SendError, U256};
 
 use super::{own_account, record, transferCall, would_fail};
-use crate::assets::views::{self, lower_hex};
+use crate::assets::views::lower_hex;
 use crate::db::TransactionRow;
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
@@ -29,7 +29,7 @@ fn describe(network: &Network, tx: &TxEnvelope) -> ApiResult<(Address, Option<Ad
     let token_transfer = transferCall::abi_decode(tx.input())
         .ok()
         .filter(|_| tx.value().is_zero())
-        .filter(|_| views::find_token(&network.config, &lower_hex(&to)).is_some());
+        .filter(|_| network.token(&lower_hex(&to)).is_some());
     Ok(match token_transfer {
         Some(call) => (call.to, Some(to), call.amount),
         None => (to, None, tx.value()),
@@ -74,6 +74,11 @@ pub async fn broadcast(
         return Err(ApiError::bad_request(
             "the transaction is for another network than the account's",
         ));
+    }
+    if let Some(to) = tx.to() {
+        state
+            .learn_tokens(network, [lower_hex(&to).as_str()])
+            .await?;
     }
     let (counterparty, contract, amount) = describe(network, &tx)?;
     check_pending_room(state, &account.id, tx.nonce()).await?;

@@ -26,6 +26,7 @@ mod prepare;
 pub use activity::{activity, transaction};
 pub use broadcast::broadcast;
 pub use follow::follow_forever;
+pub(crate) use prepare::checked_address;
 pub use prepare::{prepare, prepare_call};
 
 use satchel_api::{RestErrorCode, TransactionDirection, TransactionRecord, TransactionStatus};
@@ -50,7 +51,7 @@ pub(super) fn would_fail(message: impl Into<String>) -> ApiError {
 }
 
 /// The caller's account `account_id`, and its network.
-pub(super) async fn own_account<'a>(
+pub(crate) async fn own_account<'a>(
     state: &'a AppState,
     user: &AuthUser,
     account_id: &str,
@@ -69,12 +70,13 @@ pub(super) async fn own_account<'a>(
 
 /// A stored transaction as the REST interface shows it.
 pub(super) fn record(state: &AppState, row: TransactionRow) -> TransactionRecord {
-    let config = state.network(&row.network).map(|n| &n.config);
+    let network = state.network(&row.network);
+    let config = network.map(|n| &n.config);
     let token = row
         .contract
         .as_deref()
-        .and_then(|c| config.and_then(|n| views::find_token(n, c)));
-    let (symbol, decimals) = match (token, config) {
+        .and_then(|c| network.and_then(|n| n.token(c)));
+    let (symbol, decimals) = match (token.as_deref(), config) {
         (Some(token), _) => (token.symbol.clone(), token.decimals),
         (None, Some(network)) if row.contract.is_none() => {
             (network.symbol.clone(), network.decimals)

@@ -25,6 +25,12 @@ const REPLACEMENT_BUMP_PER_MILLE: u128 = 1_125;
 /// A recipient as given: lowercase or uppercase hex, or mixed case that is its
 /// EIP-55 checksum.
 fn parse_recipient(text: &str) -> ApiResult<Address> {
+    checked_address(text)
+        .ok_or_else(|| ApiError::bad_request("`to` is not an address, or its checksum is wrong"))
+}
+
+/// `0x` and 40 hex digits, in one case or with its EIP-55 checksum.
+pub(crate) fn checked_address(text: &str) -> Option<Address> {
     let hex = text.strip_prefix("0x").unwrap_or_default();
     let one_case = hex == hex.to_lowercase() || hex == hex.to_uppercase();
     let parsed = if one_case {
@@ -32,9 +38,7 @@ fn parse_recipient(text: &str) -> ApiResult<Address> {
     } else {
         Address::parse_checksummed(text, None).ok()
     };
-    parsed
-        .filter(|_| hex.len() == 40)
-        .ok_or_else(|| ApiError::bad_request("`to` is not an address, or its checksum is wrong"))
+    parsed.filter(|_| hex.len() == 40)
 }
 
 fn parse_amount(text: &str) -> ApiResult<U256> {
@@ -95,7 +99,9 @@ pub async fn prepare(
     let token = match &request.contract {
         None => None,
         Some(contract) => {
-            let config = views::find_token(&network.config, contract)
+            state.learn_tokens(network, [contract.as_str()]).await?;
+            let config = network
+                .token(contract)
                 .ok_or_else(|| ApiError::bad_request("not a token of this network"))?;
             Some((
                 parse_recipient(contract)?,
