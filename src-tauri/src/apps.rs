@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use alloy::primitives::Address;
 use parking_lot::Mutex;
+use satchel_api::AddableToken;
 use satchel_api::ServiceErrorCode;
+use satchel_connect::review::asset::AssetToWatch;
 use satchel_connect::review::message::MessageReview;
 use satchel_connect::review::transaction::{CallReview, TransactionToSend};
 use satchel_connect::review::typed::TypedReview;
@@ -53,6 +55,55 @@ pub enum PromptRequest {
     SignTypedData(TypedReview),
     /// Send a transaction.
     SendTransaction(Box<TransactionPrompt>),
+    /// List a token the application suggests.
+    WatchAsset(Box<WatchAssetPrompt>),
+}
+
+/// A token an application suggests: what its contract says of itself (read
+/// by the service now), and what the application claimed.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct WatchAssetPrompt {
+    pub token: AddableToken,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_symbol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_decimals: Option<u32>,
+    /// Why it will not be listed: the application's claim is not the chain's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+}
+
+impl WatchAssetPrompt {
+    fn new(asset: &AssetToWatch, token: AddableToken) -> Self {
+        let symbol_differs = asset.symbol.as_ref().is_some_and(|s| *s != token.symbol);
+        let decimals_differ = asset.decimals.is_some_and(|d| d != token.decimals);
+        let refusal = (symbol_differs || decimals_differ).then(|| {
+            format!(
+                "The application calls this token {} with {} decimals, but its contract says {} with {}: it is not listed.",
+                asset.symbol.as_deref().unwrap_or(&token.symbol),
+                asset.decimals.unwrap_or(token.decimals),
+                token.symbol,
+                token.decimals
+            )
+        });
+        Self {
+            token,
+            asked_symbol: asset.symbol.clone(),
+            asked_decimals: asset.decimals,
+            refusal,
+        }
+    }
+}
+
+/// What the shell read before showing a prompt.
+enum Prepared {
+    Nothing,
+    /// A transaction's preparation (fees, what it moves), or why it failed.
+    Call(Result<CallQuote, SdkError>),
+    /// A suggested token's facts.
+    Token(AddableToken),
 }
 
 /// A transaction an application asks for: what the device read of it, and the
@@ -77,16 +128,37 @@ pub struct SendChoice {
 }
 
 impl PromptRequest {
-    fn of(approval: &Approval, prepared: Option<Result<CallQuote, SdkError>>) -> Self {
+    fn of(approval: &Approval, prepared: Prepared) -> Self {
         match approval {
             Approval::Connect => Self::Connect,
             Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
             Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
+            Approval::WatchAsset(asset) => match prepared {
+                Prepared::Token(token) => {
+                    Self::WatchAsset(Box::new(WatchAssetPrompt::new(asset, token)))
+                }
+                // Always read before its page shows; shown refused otherwise.
+                _ => Self::WatchAsset(Box::new(WatchAssetPrompt {
+                    token: AddableToken {
+                        contract: asset.contract.to_checksum(None),
+                        network: asset.network.clone(),
+                        name: String::new(),
+                        symbol: String::new(),
+                        decimals: 0,
+                        balance: "0".into(),
+                        tracked: false,
+                        configured: false,
+                    },
+                    asked_symbol: asset.symbol.clone(),
+                    asked_decimals: asset.decimals,
+                    refusal: Some("the token was not read".into()),
+                })),
+            },
             Approval::SendTransaction(tx) => {
                 let (prepared, refusal) = match prepared {
-                    Some(Ok(quote)) => (Some(quote), None),
-                    Some(Err(e)) => (None, Some(e.message)),
-                    None => (None, Some("it was not prepared".to_owned())),
+                    Prepared::Call(Ok(quote)) => (Some(quote), None),
+                    Prepared::Call(Err(e)) => (None, Some(e.message)),
+                    _ => (None, Some("it was not prepared".to_owned())),
                 };
                 Self::SendTransaction(Box::new(TransactionPrompt {
                     call: tx.review.clone(),
@@ -271,7 +343,7 @@ impl Apps {
                     let fresh = self.prepare(&tx).await;
                     self.replace_request(
                         id,
-                        PromptRequest::of(&Approval::SendTransaction(tx), Some(fresh)),
+                        PromptRequest::of(&Approval::SendTransaction(tx), Prepared::Call(fresh)),
                     );
                     return Err(refused(
                         "the fees changed while this waited: check the new ones and send again",
@@ -288,6 +360,32 @@ impl Apps {
                     })
                     .await?;
                 Approved::Sent(sent.tx_hash)
+            }
+            Approval::WatchAsset(asset) => {
+                let token = match &self.queue.lock().iter().find(|w| w.prompt.id == id) {
+                    Some(Waiting {
+                        prompt:
+                            ConnectPrompt {
+                                request: PromptRequest::WatchAsset(prompt),
+                                ..
+                            },
+                        ..
+                    }) if prompt.refusal.is_none() => prompt.token.clone(),
+                    _ => {
+                        return Err(refused(
+                            "Satchel will not list this token: see why on the page",
+                        ));
+                    }
+                };
+                self.widget
+                    .add_token(
+                        &asset.network,
+                        &token.contract,
+                        &token.symbol,
+                        token.decimals,
+                    )
+                    .await?;
+                Approved::Watched
             }
         };
         self.settle(id, Ok(approved));
@@ -359,16 +457,10 @@ impl Wallet for Apps {
     }
 
     fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {
-        let table = self.widget.network_table();
-        let network = table.network(network)?;
-        network
-            .tokens
-            .iter()
-            .find(|t| t.contract == contract)
-            .map(|t| TokenFacts {
-                symbol: t.symbol.clone(),
-                decimals: t.decimals,
-            })
+        let (symbol, decimals) = self
+            .widget
+            .known_asset(network, Some(&contract.to_string()))?;
+        Some(TokenFacts { symbol, decimals })
     }
 
     async fn read(
@@ -390,8 +482,20 @@ impl Wallet for Apps {
         // A transaction is prepared (fees, simulation) before its page shows; one
         // that would fail shows why, with only Reject.
         let prepared = match &approval {
-            Approval::SendTransaction(tx) => Some(self.prepare(tx).await),
-            _ => None,
+            Approval::SendTransaction(tx) => Prepared::Call(self.prepare(tx).await),
+            Approval::WatchAsset(asset) => {
+                let token = self
+                    .widget
+                    .preview_token(&asset.network, &asset.contract.to_string())
+                    .await
+                    .map_err(|e| ProviderError::invalid_params(e.message))?;
+                // Listed already: nothing to ask.
+                if token.tracked || token.configured {
+                    return Ok(Approved::Watched);
+                }
+                Prepared::Token(token)
+            }
+            _ => Prepared::Nothing,
         };
         let (answer, answered) = oneshot::channel();
         {

@@ -16,7 +16,7 @@ use satchel_sdk::{
     LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
     SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
-use satchel_sdk::{ImportOutcome, NftSendForm, RecipientWarning, SavedAddress};
+use satchel_sdk::{ImportOutcome, NftSendForm, OwnToken, RecipientWarning, SavedAddress};
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
@@ -25,7 +25,9 @@ use satchel_connect::review::siwe::SignIn;
 use satchel_connect::review::transaction::{CallReview, DecodedCall};
 use satchel_connect::review::typed::{TypedField, TypedReview};
 
-use crate::apps::{ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt};
+use crate::apps::{
+    ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt, WatchAssetPrompt,
+};
 use crate::commands::{RefreshWait, SignUpOutcome};
 
 fn declarations() -> String {
@@ -95,11 +97,14 @@ fn declarations() -> String {
         ExpectedChange::decl(&cfg),
         CallQuote::decl(&cfg),
         TransactionPrompt::decl(&cfg),
+        satchel_api::AddableToken::decl(&cfg),
+        WatchAssetPrompt::decl(&cfg),
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         ConnectedApp::decl(&cfg),
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),
+        OwnToken::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

@@ -105,6 +105,10 @@ widget_commands![
     getHiddenCollections,
     hideCollection,
     showCollection,
+    getOwnTokens,
+    previewToken,
+    addToken,
+    removeToken,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the

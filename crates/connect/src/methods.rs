@@ -15,6 +15,7 @@ use alloy::primitives::Address;
 
 use crate::origin::Origin;
 use crate::permissions::Permissions;
+use crate::review::asset::{self, AssetToWatch};
 use crate::review::message::{self, MessageToSign};
 use crate::review::permit::TokenFacts;
 use crate::review::transaction::{self, TransactionToSend};
@@ -51,6 +52,8 @@ pub enum Approval {
     SignTypedData(TypedDataToSign),
     /// Sign and send a transaction (`eth_sendTransaction`).
     SendTransaction(TransactionToSend),
+    /// List a token (`wallet_watchAsset`).
+    WatchAsset(AssetToWatch),
 }
 
 impl Approval {
@@ -61,6 +64,7 @@ impl Approval {
             Self::SignMessage(_) => "personal_sign",
             Self::SignTypedData(_) => "eth_signTypedData_v4",
             Self::SendTransaction(_) => "eth_sendTransaction",
+            Self::WatchAsset(_) => "wallet_watchAsset",
         }
     }
 }
@@ -74,6 +78,8 @@ pub enum Approved {
     Signed(String),
     /// A transaction signed after the person's PIN and broadcast: its hash.
     Sent(String),
+    /// The token is listed (now, or it was already).
+    Watched,
 }
 
 /// What a request needs from the wallet; the desktop shell implements it over
@@ -363,10 +369,12 @@ impl<W: Wallet> Methods<W> {
             }
             "wallet_watchAsset" => {
                 self.require_connected(origin)?;
-                Err(ProviderError::unsupported(format!(
-                    "{} needs its approval page, which this version of Satchel does not have yet",
-                    request.method
-                )))
+                let (network, _) = self.network_of(origin)?;
+                let asset = asset::watch_asset(params, &network)?;
+                match self.ask(origin, Approval::WatchAsset(asset)).await? {
+                    Approved::Watched => Ok(json!(true)),
+                    _ => Err(ProviderError::internal("the token was not listed")),
+                }
             }
             read if READS.contains(&read) => {
                 self.require_connected(origin)?;

@@ -24,7 +24,7 @@ pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedChange,
     ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, ImportOutcome, KeyState, KeyStatus,
-    LoginOptions, LoginProviderChoice, NftSendForm, REFRESH_COOLDOWN, ReceiveInfo,
+    LoginOptions, LoginProviderChoice, NftSendForm, OwnToken, REFRESH_COOLDOWN, ReceiveInfo,
     RecipientWarning, Refresh, RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement,
     SavedAddress, SendForm, SendQuote, SendRequest, SendResult, TxData, Widget, check_address,
     payment_uri, qr_png,

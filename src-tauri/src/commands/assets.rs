@@ -1,8 +1,8 @@
 //! Accounts, balances and NFTs, and what the receive page shows.
 #![allow(non_snake_case)] // command names are the spec's method names
 
-use satchel_api::{AccountBalanceInfo, ServiceAccount, ServiceNft};
-use satchel_sdk::{AccountRef, OrUnknown, ReceiveInfo, Refresh};
+use satchel_api::{AccountBalanceInfo, AddableToken, ServiceAccount, ServiceNft};
+use satchel_sdk::{AccountRef, OrUnknown, OwnToken, ReceiveInfo, Refresh};
 use serde::{Deserialize, Serialize};
 use tauri::Runtime;
 
@@ -132,4 +132,45 @@ pub fn showCollection(
     contract: String,
 ) -> Result<Vec<String>> {
     widget.show_collection(&network, &contract)
+}
+
+/// The tokens the person added by contract address, as they accepted them.
+#[tauri::command]
+pub fn getOwnTokens(widget: WidgetState<'_>) -> Result<Vec<OwnToken>> {
+    widget.own_tokens()
+}
+
+/// What a token contract says of itself and the account's balance of it, for
+/// the Add token page to show before the person adds it.
+#[tauri::command]
+pub async fn previewToken(
+    widget: WidgetState<'_>,
+    network: String,
+    contract: String,
+) -> Result<AddableToken> {
+    widget.preview_token(&network, &contract).await
+}
+
+/// Adds the token the page showed (its symbol and decimals, checked again).
+#[tauri::command]
+pub async fn addToken(
+    widget: WidgetState<'_>,
+    network: String,
+    contract: String,
+    symbol: String,
+    decimals: u32,
+) -> Result<AddableToken> {
+    widget
+        .add_token(&network, &contract, &symbol, decimals)
+        .await
+}
+
+/// Removes a token the person added; the added ones after.
+#[tauri::command]
+pub async fn removeToken(
+    widget: WidgetState<'_>,
+    network: String,
+    contract: String,
+) -> Result<Vec<OwnToken>> {
+    widget.remove_token(&network, &contract).await
 }

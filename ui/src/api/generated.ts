@@ -407,7 +407,32 @@ export type TransactionPrompt = { call: CallReview, prepared?: CallQuote,
  */
 refusal?: string, };
 
-export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt;
+export type AddableToken = { 
+/**
+ * The EIP-55 checksummed contract address.
+ */
+contract: string, network: string, name: string, symbol: string, decimals: number, 
+/**
+ * The account's balance in the smallest unit (an integer string).
+ */
+balance: string, 
+/**
+ * Whether the account tracks the token already.
+ */
+tracked: boolean, 
+/**
+ * Whether the token is one of the network's configured tokens (those
+ * every account tracks, and which cannot be removed).
+ */
+configured: boolean, };
+
+export type WatchAssetPrompt = { token: AddableToken, askedSymbol?: string, askedDecimals?: number, 
+/**
+ * Why it will not be listed: the application's claim is not the chain's.
+ */
+refusal?: string, };
+
+export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "watchAsset" } & WatchAssetPrompt;
 
 export type ConnectPrompt = { id: number, 
 /**
@@ -448,3 +473,9 @@ export type ImportOutcome = { added: number, renamed: number,
  * Lines not taken (1-based), with why.
  */
 refused: Array<string>, };
+
+export type OwnToken = { network: string, 
+/**
+ * EIP-55.
+ */
+contract: string, name: string, symbol: string, decimals: number, };

@@ -5,6 +5,7 @@
 //! signed carries its refusal, which the page shows in red and the shell
 //! enforces whatever the page answers.
 
+pub mod asset;
 pub mod message;
 pub mod permit;
 pub mod siwe;

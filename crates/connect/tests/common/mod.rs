@@ -81,6 +81,7 @@ impl Wallet for Person {
             Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
             // The app signs and broadcasts; the test stands in with a hash.
             Approval::SendTransaction(_) => return Ok(Approved::Sent(TX_HASH.into())),
+            Approval::WatchAsset(_) => return Ok(Approved::Watched),
         };
         let signature = signature.map_err(|e| ProviderError::internal(e.to_string()))?;
         Ok(Approved::Signed(signature.to_string()))

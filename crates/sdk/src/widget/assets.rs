@@ -54,13 +54,22 @@ impl Widget {
             .await?;
         let sealed = self.vault.load(&user_id).await?;
         let listed = list.accounts.len();
+        let own = self.own_tokens.read(&user_id);
         list.accounts.retain(|a| {
-            let known = self.networks.check(
-                &a.network,
-                a.contract.as_deref(),
-                &a.symbol,
-                a.decimals,
-            );
+            let accepted = || {
+                own.iter().any(|t| {
+                    t.network == a.network
+                        && a.contract
+                            .as_deref()
+                            .is_some_and(|c| t.contract.eq_ignore_ascii_case(c))
+                        && t.symbol == a.symbol
+                        && t.decimals == a.decimals
+                })
+            };
+            let known = self
+                .networks
+                .check(&a.network, a.contract.as_deref(), &a.symbol, a.decimals)
+                .or_else(|e| if accepted() { Ok(()) } else { Err(e) });
             if let Err(disagreement) = &known {
                 tracing::warn!(network = %a.network, "an account the service listed is not shown: {disagreement}");
             }

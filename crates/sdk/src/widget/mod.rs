@@ -15,6 +15,7 @@ mod external_login;
 mod hidden;
 mod keys;
 mod mapping;
+mod own_tokens;
 mod pin;
 mod receive;
 mod send;
@@ -47,6 +48,7 @@ pub use external_login::{
     ExternalLoginOutcome, LoginOptions, LoginProviderChoice, RegisterEmailPrompt,
 };
 pub use keys::{KeyState, KeyStatus};
+pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
     ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedChange, FeeOption, FeeSpeed,
@@ -100,6 +102,8 @@ pub struct Widget {
     address_books: address_book::AddressBooks,
     /// The NFT collections the person hid (likewise).
     hidden: hidden::HiddenCollections,
+    /// The tokens the person added, as they accepted them (likewise).
+    own_tokens: own_tokens::OwnTokens,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -142,6 +146,7 @@ impl Widget {
             register_requests: watch::Sender::new(None),
             address_books: Default::default(),
             hidden: Default::default(),
+            own_tokens: Default::default(),
         }
     }
 
@@ -151,6 +156,7 @@ impl Widget {
     pub fn with_data_dir(mut self, dir: std::path::PathBuf) -> Self {
         self.address_books = user_files::UserFiles::in_dir(dir.join("address-book"));
         self.hidden = user_files::UserFiles::in_dir(dir.join("hidden-collections"));
+        self.own_tokens = user_files::UserFiles::in_dir(dir.join("added-tokens"));
         self
     }
 

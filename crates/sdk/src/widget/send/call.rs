@@ -233,7 +233,7 @@ impl Widget {
     ) -> Result<ExpectedChange, SdkError> {
         let known = match change.kind {
             AssetKind::Coin | AssetKind::Erc20 => {
-                self.networks.asset(network, change.contract.as_deref())
+                self.known_asset(network, change.contract.as_deref())
             }
             AssetKind::Erc721 | AssetKind::Erc1155 => None,
         };
