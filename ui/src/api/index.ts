@@ -7,6 +7,7 @@ import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
 import type {
   AccountBalanceInfo,
   ActivityEntry,
+  AddableToken,
   AddressCheck,
   AppError,
   AppInfo,
@@ -18,6 +19,7 @@ import type {
   FeeSpeed,
   ImportOutcome,
   NftSendForm,
+  OwnToken,
   SavedAddress,
   KeyStatus,
   LoginOptions,
@@ -40,6 +42,7 @@ import type {
 export type {
   AccountBalanceInfo,
   ActivityEntry,
+  AddableToken,
   AddressCheck,
   AppError,
   AppInfo,
@@ -62,6 +65,7 @@ export type {
   LoginStatus,
   MessageReview,
   NftSendForm,
+  OwnToken,
   Permit,
   PinStatus,
   PromptRequest,
@@ -80,6 +84,7 @@ export type {
   TypedField,
   TypedReview,
   TransactionStatus,
+  WatchAssetPrompt,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
@@ -230,6 +235,14 @@ export const api = {
   getHiddenCollections: () => invoke<string[]>('getHiddenCollections'),
   hideCollection: (network: string, contract: string) => invoke<string[]>('hideCollection', { network, contract }),
   showCollection: (network: string, contract: string) => invoke<string[]>('showCollection', { network, contract }),
+  /** The tokens the person added by contract address (kept on this device as accepted). */
+  getOwnTokens: () => invoke<OwnToken[]>('getOwnTokens'),
+  /** What a token contract says of itself and the account's balance, read now. */
+  previewToken: (network: string, contract: string) => invoke<AddableToken>('previewToken', { network, contract }),
+  /** Adds the token the page showed; refused when the service's facts are no longer those. */
+  addToken: (network: string, contract: string, symbol: string, decimals: number) =>
+    invoke<AddableToken>('addToken', { network, contract, symbol, decimals }),
+  removeToken: (network: string, contract: string) => invoke<OwnToken[]>('removeToken', { network, contract }),
   /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
   confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
   /** The wallet's transactions, newest first. */

@@ -15,11 +15,14 @@ export function AskingPage({
   prompt,
   title,
   refusal,
+  refusedLabel,
   children,
 }: {
   prompt: ConnectPrompt;
   title: string;
   refusal?: string;
+  /** What the red notice says Satchel will not do (by default: sign). */
+  refusedLabel?: string;
   children: ReactNode;
 }) {
   const { t } = useI18n();
@@ -28,6 +31,7 @@ export function AskingPage({
     signMessage: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
     signTypedData: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
     sendTransaction: prompt.local ? 'tx.askLocal' : 'tx.askWeb',
+    watchAsset: prompt.local ? 'tokens.askLocal' : 'tokens.askWeb',
   } as const satisfies Record<ConnectPrompt['request']['kind'], TextId>;
   return (
     <>
@@ -41,7 +45,7 @@ export function AskingPage({
           {refusal !== undefined && (
             <div className="notice danger" role="alert" data-testid="sign-refusal">
               <p>
-                <strong>{t('sign.refused')}</strong>
+                <strong>{refusedLabel ?? t('sign.refused')}</strong>
               </p>
               {refusal}
             </div>

@@ -1,6 +1,6 @@
 // An application's request through the local provider, over whatever page is
 // open: connect (who asks, what it will see), sign a message, sign typed data,
-// send a transaction.
+// send a transaction, list a token.
 // Closing the window rejects it (the shell answers 4001).
 import { api, type ConnectPrompt } from '../../api';
 import { useI18n } from '../../i18n';
@@ -8,6 +8,7 @@ import { AskingPage, reject } from './Asking';
 import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
 import { SendTransaction } from './SendTransaction';
+import { WatchAsset } from './WatchAsset';
 
 /** `onLogIn`: nobody is logged in and the person chose to log in first; the
  * request waits meanwhile. */
@@ -21,6 +22,8 @@ export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectP
       return <SignTypedData prompt={prompt} review={prompt.request} />;
     case 'sendTransaction':
       return <SendTransaction prompt={prompt} request={prompt.request} />;
+    case 'watchAsset':
+      return <WatchAsset prompt={prompt} asset={prompt.request} />;
   }
 }
 

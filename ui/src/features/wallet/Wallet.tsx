@@ -13,6 +13,7 @@ import { VirtualList } from '../../components/VirtualList';
 import { Activity, ActivityDetail } from './Activity';
 import { Receive } from './Receive';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+import { AddToken } from '../tokens/AddToken';
 import type { SendTarget } from '../send/Send';
 
 /** A token row's height in the 400 px window, until the first rows are measured. */
@@ -78,12 +79,14 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
   // The transaction whose detail shows; the balances stay as they are.
   const [transaction, setTransaction] = useState<ActivityEntry | null>(null);
+  // The network whose Add token page shows.
+  const [addingOn, setAddingOn] = useState<string | null>(null);
   // A sub-page (recovery phrase, Receive, a transaction) shows instead of the
   // balances, which stay (hidden) as they were: back from it, the page is where
   // it was.
   const page = useRef<HTMLElement>(null);
   const scrolled = useRef(0);
-  const sub = phraseOpen || receiving !== null || transaction !== null;
+  const sub = phraseOpen || receiving !== null || transaction !== null || addingOn !== null;
   function leave(open: () => void) {
     scrolled.current = page.current?.scrollTop ?? 0;
     open();
@@ -237,6 +240,15 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         />
       )}
       {receiving && <Receive account={receiving} onBack={() => setReceiving(null)} />}
+      {addingOn !== null && (
+        <AddToken
+          network={addingOn}
+          onBack={() => {
+            setAddingOn(null);
+            void load();
+          }}
+        />
+      )}
       {transaction && (
         <ActivityDetail
           entry={transaction}
@@ -339,6 +351,16 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
                   renderItem={(token) => tokenRow(account, token)}
                 />
               )}
+            </div>
+            <div className="network-foot">
+              <button
+                id={`add-token-${account.network}`}
+                type="button"
+                className="link"
+                onClick={() => leave(() => setAddingOn(account.network))}
+              >
+                {t('tokens.addButton')}
+              </button>
             </div>
           </section>
         ))}
