@@ -84,6 +84,9 @@ pub async fn a_token_added_by_address_is_listed_with_its_exact_balance(backend: 
     let (status, body) = call(&stack, Method::PUT, &path, &ada).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["tracked"], true);
+    // Listed at once with the balance just read, before any refresh.
+    let entries = listed(&stack, &ada, &contract).await;
+    assert_eq!(entries[0]["balance"], "123456789012345", "{entries:?}");
     let (status, body) = stack
         .get(
             &format!("/v1/accountbalance/{account_id}/balance"),

@@ -5,6 +5,7 @@
 //! `target/tmp/ui-screenshots/`. The OAuth logins through the stack's demo
 //! "Google" and "Discord" are in `oauth.rs`.
 
+mod assets;
 mod connect;
 mod dapp;
 mod oauth;

@@ -201,7 +201,11 @@ pub async fn add_token(
 ) -> ApiResult<AddableToken> {
     let (row, mut token) = read_token(state, network, account, contract).await?;
     let max = state.settings.max_added_tokens_per_account;
-    match state.db.add_token(&account.id, &row, max).await? {
+    match state
+        .db
+        .add_token(&account.id, &row, &token.balance, max)
+        .await?
+    {
         TokenAdded::Added => {}
         TokenAdded::AlreadyTracked => {
             return Err(ApiError::new(

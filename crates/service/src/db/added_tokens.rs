@@ -56,12 +56,14 @@ impl Db {
     /// Adds a token to an account: its facts are stored unless someone added
     /// the contract before (the first reading stays, so everyone sees one
     /// token), and the account tracks it, unless it does already or has
-    /// `max_added` added tokens. One transaction: the facts and the tracking
+    /// `max_added` added tokens; its balance starts as `balance`, just read.
+    /// One transaction: the facts and the tracking
     /// are written together or not at all.
     pub async fn add_token(
         &self,
         account_id: &str,
         facts: &AddedTokenRow,
+        balance: &str,
         max_added: usize,
     ) -> DbResult<TokenAdded> {
         let mut tx = self.pool().begin().await?;
@@ -98,13 +100,14 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         sqlx::query(
-            "INSERT INTO token_accounts (id, account_id, contract, position, added) \
-             VALUES ($1, $2, $3, $4, 1)",
+            "INSERT INTO token_accounts (id, account_id, contract, position, balance, added) \
+             VALUES ($1, $2, $3, $4, $5, 1)",
         )
         .bind(new_id())
         .bind(account_id)
         .bind(&facts.contract)
         .bind(last.map_or(0, |p| p + 1))
+        .bind(balance)
         .execute(&mut *tx)
         .await
         .map_err(DbError::from_write)?;
