@@ -101,7 +101,7 @@ impl WatchAssetPrompt {
 enum Prepared {
     Nothing,
     /// A transaction's preparation (fees, what it moves), or why it failed.
-    Call(Result<CallQuote, SdkError>),
+    Call(Box<Result<CallQuote, SdkError>>),
     /// A suggested token's facts.
     Token(AddableToken),
 }
@@ -156,8 +156,10 @@ impl PromptRequest {
             },
             Approval::SendTransaction(tx) => {
                 let (prepared, refusal) = match prepared {
-                    Prepared::Call(Ok(quote)) => (Some(quote), None),
-                    Prepared::Call(Err(e)) => (None, Some(e.message)),
+                    Prepared::Call(prepared) => match *prepared {
+                        Ok(quote) => (Some(quote), None),
+                        Err(e) => (None, Some(e.message)),
+                    },
                     _ => (None, Some("it was not prepared".to_owned())),
                 };
                 Self::SendTransaction(Box::new(TransactionPrompt {
@@ -343,7 +345,10 @@ impl Apps {
                     let fresh = self.prepare(&tx).await;
                     self.replace_request(
                         id,
-                        PromptRequest::of(&Approval::SendTransaction(tx), Prepared::Call(fresh)),
+                        PromptRequest::of(
+                            &Approval::SendTransaction(tx),
+                            Prepared::Call(Box::new(fresh)),
+                        ),
                     );
                     return Err(refused(
                         "the fees changed while this waited: check the new ones and send again",
@@ -482,7 +487,7 @@ impl Wallet for Apps {
         // A transaction is prepared (fees, simulation) before its page shows; one
         // that would fail shows why, with only Reject.
         let prepared = match &approval {
-            Approval::SendTransaction(tx) => Prepared::Call(self.prepare(tx).await),
+            Approval::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
             Approval::WatchAsset(asset) => {
                 let token = self
                     .widget

@@ -89,14 +89,17 @@ mod tests {
     #[test]
     fn other_kinds_and_bad_options_are_refused() {
         let nft = json!({"type": "ERC721", "options": {"address": TOKEN, "tokenId": "1"}});
-        assert_eq!(watch_asset(&nft, "anvil").unwrap_err().code, 4200);
+        assert_eq!(watch_asset(&nft, "anvil").expect_err("an NFT").code, 4200);
         for options in [
             json!({"address": "0x12"}),
             json!({"address": TOKEN, "decimals": 300}),
             json!({"address": TOKEN, "symbol": "x".repeat(65)}),
         ] {
             let asked = json!({"type": "ERC20", "options": options});
-            assert_eq!(watch_asset(&asked, "anvil").unwrap_err().code, -32602);
+            assert_eq!(
+                watch_asset(&asked, "anvil").expect_err("bad options").code,
+                -32602
+            );
         }
     }
 }
