@@ -213,6 +213,64 @@ impl Demo {
         )
     }
 
+    /// `owner` (a key the test holds, with ether for gas) approves `spender`
+    /// for `amount` of the ERC-20 `token`.
+    pub async fn approve_as(
+        &self,
+        owner: &PrivateKeySigner,
+        token: Address,
+        spender: Address,
+        amount: U256,
+    ) -> anyhow::Result<()> {
+        let provider = self.provider_of(owner);
+        DemoToken::new(token, &provider)
+            .approve(spender, amount)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
+    }
+
+    /// `owner` makes `operator` an operator of all its NFTs of the ERC-721
+    /// `nft` (or withdraws it).
+    pub async fn set_operator_as(
+        &self,
+        owner: &PrivateKeySigner,
+        nft: Address,
+        operator: Address,
+        approved: bool,
+    ) -> anyhow::Result<()> {
+        let provider = self.provider_of(owner);
+        DemoNft::new(nft, &provider)
+            .setApprovalForAll(operator, approved)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
+    }
+
+    /// Whether `operator` may move all of `owner`'s NFTs of `nft`.
+    pub async fn is_operator(
+        &self,
+        nft: Address,
+        owner: Address,
+        operator: Address,
+    ) -> anyhow::Result<bool> {
+        Ok(DemoNft::new(nft, &self.provider)
+            .isApprovedForAll(owner, operator)
+            .call()
+            .await?)
+    }
+
+    fn provider_of(&self, signer: &PrivateKeySigner) -> DynProvider {
+        ProviderBuilder::new()
+            .wallet(EthereumWallet::from(signer.clone()))
+            .connect_http(self.rpc_url.clone())
+            .erased()
+    }
+
     /// Sends `wei` of ether to `to`.
     pub async fn send_ether(&self, to: Address, wei: U256) -> anyhow::Result<()> {
         let tx = TransactionRequest::default().to(to).value(wei);

@@ -5,6 +5,7 @@
 mod access;
 mod accounts;
 mod added_tokens;
+mod approvals;
 mod balances;
 mod calls;
 mod device;
@@ -47,6 +48,7 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    approvals::approvals_are_found_in_the_logs_and_withdrawn_ones_go,
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,
     added_tokens::an_account_adds_a_bounded_number_of_tokens,
     relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,

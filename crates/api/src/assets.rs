@@ -1,5 +1,6 @@
 //! Assets beyond the spec: tokens a person adds to an account by contract
-//! address (the service reads the contract's facts on chain).
+//! address (the service reads the contract's facts on chain), and the
+//! approvals an account gave.
 //!
 //! Endpoints (the app headers and the user's bearer token; 403 `Forbidden` for
 //! another user's account, 404 `NotFound` for none):
@@ -12,6 +13,9 @@
 //!   added as many as it may.
 //! - `DELETE /v1/account/{accountId}/tokens/{contract}` → 204: the account stops
 //!   tracking a token it added; 404 for a token it did not add.
+//! - `GET /v1/account/{accountId}/approvals` → [`ApprovalsResponse`]: the ERC-20
+//!   allowances and NFT operators the account gave, from its logs (read a few
+//!   windows further on each call, from where the last call stopped).
 
 use serde::{Deserialize, Serialize};
 
@@ -37,4 +41,48 @@ pub struct AddableToken {
     /// Whether the token is one of the network's configured tokens (those
     /// every account tracks, and which cannot be removed).
     pub configured: bool,
+}
+
+/// What an approval lets its spender do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ApprovalKind {
+    /// An ERC-20 allowance: the spender may move up to `value` of the token.
+    Allowance,
+    /// An operator for all the account's NFTs of the contract.
+    Operator,
+}
+
+/// An approval the account gave, as its newest log says (whether it still
+/// holds is read with a call).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRecord {
+    /// The token or NFT contract (EIP-55).
+    pub contract: String,
+    /// Who may spend or move (EIP-55).
+    pub spender: String,
+    pub kind: ApprovalKind,
+    /// The allowance in the token's smallest unit (an integer string); `1` for
+    /// an operator.
+    pub value: String,
+    pub block_number: u64,
+    pub tx_hash: String,
+}
+
+/// `GET /v1/account/{accountId}/approvals`: the approvals found so far, and
+/// how far the account's logs have been read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalsResponse {
+    pub approvals: Vec<ApprovalRecord>,
+    /// The last block read.
+    pub scanned_to: u64,
+    /// Whether the logs were read up to the newest block (else ask again to
+    /// read on).
+    pub complete: bool,
 }

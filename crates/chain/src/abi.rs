@@ -10,6 +10,16 @@ sol! {
         function name() external view returns (string);
         function symbol() external view returns (string);
         function decimals() external view returns (uint8);
+        event Approval(address indexed owner, address indexed spender, uint256 value);
+        function allowance(address owner, address spender) external view returns (uint256);
+        function approve(address spender, uint256 amount) external returns (bool);
+    }
+
+    /// An operator for all of an owner's NFTs (ERC-721 and ERC-1155 alike).
+    interface IOperators {
+        event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
+        function isApprovedForAll(address owner, address operator) external view returns (bool);
+        function setApprovalForAll(address operator, bool approved) external;
     }
 
     /// The few older tokens (MKR, SAI) whose name and symbol are `bytes32`.

@@ -4,6 +4,7 @@
 //! the node as one JSON-RPC batch, and so do NFT ownership checks and metadata URIs.
 
 mod abi;
+mod approvals;
 mod balances;
 pub mod metadata;
 pub mod networks;
@@ -21,6 +22,7 @@ use alloy::rpc::client::{ClientBuilder, RpcClient};
 use alloy::transports::http::Http;
 
 pub use alloy::primitives::{Address, B256, Bytes, U256};
+pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};

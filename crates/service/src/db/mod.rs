@@ -6,6 +6,7 @@
 //! Each table's queries live in the file named after it.
 
 mod added_tokens;
+mod approvals;
 mod apps;
 mod challenges;
 mod external;
@@ -27,6 +28,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
 pub use added_tokens::{AddedTokenRow, TokenAdded};
+pub use approvals::ApprovalRow;
 pub use apps::{AppMatch, AppRow};
 pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};

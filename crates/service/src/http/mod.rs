@@ -42,6 +42,7 @@ fn operations() -> OpenApiRouter<AppState> {
             tokens::add_token,
             tokens::remove_token
         ))
+        .routes(routes!(tokens::list_approvals))
         // Identity and sessions, which the spec leaves to the design.
         .routes(routes!(identity::app_info))
         .routes(routes!(identity::sign_up))

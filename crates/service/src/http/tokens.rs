@@ -1,14 +1,15 @@
-//! Tokens added by contract address (beyond the spec): read a contract's facts,
-//! track it for an account, stop tracking it.
+//! Beyond the spec: tokens added by contract address (read a contract's
+//! facts, track it for an account, stop tracking it), and the approvals an
+//! account gave.
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use satchel_api::AddableToken;
+use satchel_api::{AddableToken, ApprovalsResponse};
 use satchel_chain::Address;
 
 use super::Path;
 use super::transactions::per_user;
-use crate::assets::tokens;
+use crate::assets::{approvals, tokens};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
 use crate::sending::{checked_address, own_account};
@@ -108,4 +109,31 @@ pub async fn remove_token(
     let contract = contract_of(&contract)?;
     tokens::remove_token(&state, &account, contract).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The ERC-20 allowances and NFT operators the account gave, from its logs
+/// (read on from where the last request stopped, a few windows at a time).
+#[utoipa::path(
+    get,
+    path = "/v1/account/{accountId}/approvals",
+    params(("accountId" = String, Path, description = "accountId from operation 1")),
+    responses(
+        (status = 200, body = ApprovalsResponse),
+        (status = 403, body = satchel_api::ApiErrorBody, description = "Forbidden: the account is another user's"),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such account"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user asked too often"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the network's node failed"),
+    ),
+    security(("appKey" = [], "accessToken" = []))
+)]
+pub async fn list_approvals(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(account_id): Path<String>,
+) -> ApiResult<axum::Json<ApprovalsResponse>> {
+    let (account, network) = own_account(&state, &user, &account_id).await?;
+    per_user(&state, &user)?;
+    Ok(axum::Json(
+        approvals::approvals(&state, network, &account).await?,
+    ))
 }

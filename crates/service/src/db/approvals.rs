@@ -1,0 +1,116 @@
+//! The approvals found in each account's logs, and where its next scan starts.
+
+use super::{Db, DbResult};
+
+/// An approval as stored: lowercase addresses, kind 1 (allowance) or 2
+/// (operator for all).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ApprovalRow {
+    pub contract: String,
+    pub spender: String,
+    pub kind: i64,
+    pub value: String,
+    pub block_number: i64,
+    pub tx_hash: String,
+}
+
+impl Db {
+    /// Where the account's next approval scan starts (`None`: never scanned).
+    pub async fn approval_scan(&self, account_id: &str) -> DbResult<Option<i64>> {
+        Ok(
+            sqlx::query_scalar("SELECT next_block FROM approval_scans WHERE account_id = $1")
+                .bind(account_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// Stores what a scan found (a zero value withdraws an approval) and where
+    /// the next scan starts, in one transaction. An account keeps at most
+    /// `most` approvals: new ones past it are not kept (a spam contract cannot
+    /// grow the list), withdrawals always are.
+    pub async fn store_approvals(
+        &self,
+        account_id: &str,
+        found: &[ApprovalRow],
+        next_block: i64,
+        most: usize,
+    ) -> DbResult<()> {
+        let mut tx = self.pool().begin().await?;
+        let mut kept: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM approvals WHERE account_id = $1")
+                .bind(account_id)
+                .fetch_one(&mut *tx)
+                .await?;
+        for row in found {
+            if row.value == "0" {
+                let gone = sqlx::query(
+                    "DELETE FROM approvals WHERE account_id = $1 AND contract = $2 \
+                     AND spender = $3 AND kind = $4 AND block_number <= $5",
+                )
+                .bind(account_id)
+                .bind(&row.contract)
+                .bind(&row.spender)
+                .bind(row.kind)
+                .bind(row.block_number)
+                .execute(&mut *tx)
+                .await?;
+                kept -= i64::try_from(gone.rows_affected()).unwrap_or(0);
+                continue;
+            }
+            let updated = sqlx::query(
+                "UPDATE approvals SET value = $5, block_number = $6, tx_hash = $7 \
+                 WHERE account_id = $1 AND contract = $2 AND spender = $3 AND kind = $4 \
+                 AND block_number <= $6",
+            )
+            .bind(account_id)
+            .bind(&row.contract)
+            .bind(&row.spender)
+            .bind(row.kind)
+            .bind(&row.value)
+            .bind(row.block_number)
+            .bind(&row.tx_hash)
+            .execute(&mut *tx)
+            .await?;
+            if updated.rows_affected() > 0 || usize::try_from(kept).unwrap_or(usize::MAX) >= most {
+                continue;
+            }
+            let inserted = sqlx::query(
+                "INSERT INTO approvals (account_id, contract, spender, kind, value, block_number, tx_hash) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (account_id, contract, spender, kind) DO NOTHING",
+            )
+            .bind(account_id)
+            .bind(&row.contract)
+            .bind(&row.spender)
+            .bind(row.kind)
+            .bind(&row.value)
+            .bind(row.block_number)
+            .bind(&row.tx_hash)
+            .execute(&mut *tx)
+            .await?;
+            kept += i64::try_from(inserted.rows_affected()).unwrap_or(0);
+        }
+        sqlx::query(
+            "INSERT INTO approval_scans (account_id, next_block) VALUES ($1, $2) \
+             ON CONFLICT (account_id) DO UPDATE SET next_block = excluded.next_block",
+        )
+        .bind(account_id)
+        .bind(next_block)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The account's stored approvals, newest first.
+    pub async fn account_approvals(&self, account_id: &str) -> DbResult<Vec<ApprovalRow>> {
+        Ok(sqlx::query_as(
+            "SELECT contract, spender, kind, value, block_number, tx_hash FROM approvals \
+             WHERE account_id = $1 ORDER BY block_number DESC, contract, spender",
+        )
+        .bind(account_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+}
