@@ -16,7 +16,9 @@ use satchel_sdk::{
     LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
     SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
-use satchel_sdk::{ImportOutcome, NftSendForm, OwnToken, RecipientWarning, SavedAddress};
+use satchel_sdk::{
+    ApprovalEntry, ImportOutcome, NftSendForm, OwnToken, RecipientWarning, RevokeForm, SavedAddress,
+};
 use ts_rs::{Config, TS};
 
 use satchel_connect::review::message::MessageReview;
@@ -105,6 +107,9 @@ fn declarations() -> String {
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),
         OwnToken::decl(&cfg),
+        satchel_api::ApprovalKind::decl(&cfg),
+        ApprovalEntry::decl(&cfg),
+        RevokeForm::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

@@ -109,6 +109,8 @@ widget_commands![
     previewToken,
     addToken,
     removeToken,
+    getApprovals,
+    prepareRevoke,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the

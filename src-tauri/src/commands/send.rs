@@ -4,8 +4,8 @@
 
 use satchel_api::ServiceErrorCode;
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, NftSendForm, ReplaceAction,
-    SdkError, SendForm, SendQuote, SendRequest, SendResult, TxData,
+    AccountRef, ActivityEntry, AddressCheck, ApprovalEntry, CallQuote, ConfirmSend, NftSendForm,
+    ReplaceAction, RevokeForm, SdkError, SendForm, SendQuote, SendRequest, SendResult, TxData,
 };
 use tauri::ipc::Channel;
 use tauri::{Runtime, WebviewWindow};
@@ -84,6 +84,20 @@ pub async fn prepareReplacement(
 #[tauri::command]
 pub async fn prepareNftSend(widget: WidgetState<'_>, form: NftSendForm) -> Result<CallQuote> {
     widget.prepare_nft_send(&form).await
+}
+
+/// The approvals the person's accounts gave that hold now (each checked with
+/// a call), newest first.
+#[tauri::command]
+pub async fn getApprovals(widget: WidgetState<'_>) -> Result<Vec<ApprovalEntry>> {
+    widget.approvals().await
+}
+
+/// Quotes the revocation of an approval (`approve(spender, 0)` or
+/// `setApprovalForAll(operator, false)`); `confirmSend` signs it.
+#[tauri::command]
+pub async fn prepareRevoke(widget: WidgetState<'_>, form: RevokeForm) -> Result<CallQuote> {
+    widget.prepare_revoke(&form).await
 }
 
 #[tauri::command]

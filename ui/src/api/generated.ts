@@ -479,3 +479,34 @@ export type OwnToken = { network: string,
  * EIP-55.
  */
 contract: string, name: string, symbol: string, decimals: number, };
+
+export type ApprovalKind = "allowance" | "operator";
+
+export type ApprovalEntry = { network: string, 
+/**
+ * The account that gave it (EIP-55).
+ */
+account: string, 
+/**
+ * The token or NFT collection (EIP-55).
+ */
+contract: string, 
+/**
+ * Who may spend or move (EIP-55).
+ */
+spender: string, 
+/**
+ * The spender's name in the person's address book.
+ */
+spenderName?: string, kind: ApprovalKind, 
+/**
+ * An allowance as the chain says it now, in the token's units when this
+ * device knows the token (else its smallest units); absent for an operator.
+ */
+amount?: string, symbol?: string, 
+/**
+ * No practical limit (2^128 or more of the smallest unit).
+ */
+unlimited: boolean, blockNumber: number, txHash: string, };
+
+export type RevokeForm = { network: string, account: string, contract: string, spender: string, kind: ApprovalKind, };

@@ -11,6 +11,7 @@ import type {
   AddressCheck,
   AppError,
   AppInfo,
+  ApprovalEntry,
   CallQuote,
   ConfirmSend,
   ConnectPrompt,
@@ -20,6 +21,7 @@ import type {
   ImportOutcome,
   NftSendForm,
   OwnToken,
+  RevokeForm,
   SavedAddress,
   KeyStatus,
   LoginOptions,
@@ -43,6 +45,7 @@ export type {
   AccountBalanceInfo,
   ActivityEntry,
   AddableToken,
+  ApprovalEntry,
   AddressCheck,
   AppError,
   AppInfo,
@@ -243,6 +246,10 @@ export const api = {
   addToken: (network: string, contract: string, symbol: string, decimals: number) =>
     invoke<AddableToken>('addToken', { network, contract, symbol, decimals }),
   removeToken: (network: string, contract: string) => invoke<OwnToken[]>('removeToken', { network, contract }),
+  /** The allowances and NFT operators the accounts gave that hold now, newest first. */
+  getApprovals: () => invoke<ApprovalEntry[]>('getApprovals'),
+  /** The review of an approval's revocation; `confirmSend` signs it. */
+  prepareRevoke: (form: RevokeForm) => invoke<CallQuote>('prepareRevoke', { form }),
   /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
   confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
   /** The wallet's transactions, newest first. */

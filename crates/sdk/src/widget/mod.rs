@@ -8,6 +8,7 @@
 
 mod address_book;
 mod allow_lists;
+mod approvals;
 mod assets;
 mod connect;
 mod cooldowns;
@@ -40,6 +41,7 @@ use crate::thumbnail::Thumbnails;
 use crate::vault::KdfStrength;
 pub use address_book::{ImportOutcome, RecipientWarning, SavedAddress};
 use allow_lists::AllowLists;
+pub use approvals::{ApprovalEntry, RevokeForm};
 pub use assets::AccountRef;
 pub use connect::RelayRefusal;
 use cooldowns::Cooldowns;

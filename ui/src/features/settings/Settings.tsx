@@ -6,6 +6,7 @@ import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { ExportKey } from '../keys/ExportKey';
 import { AddressBook } from './AddressBook';
+import { Approvals } from './Approvals';
 import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
@@ -74,9 +75,9 @@ function ListButton({ id, label, hint, onClick }: { id: string; label: string; h
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
-  const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey' | 'book'>('main');
+  const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey' | 'book' | 'approvals'>('main');
   const [pinChanged, setPinChanged] = useState(false);
-  const open = (next: 'phrase' | 'changePin' | 'exportKey' | 'book') => {
+  const open = (next: 'phrase' | 'changePin' | 'exportKey' | 'book' | 'approvals') => {
     setPinChanged(false);
     setView(next);
   };
@@ -97,6 +98,9 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
   }
   if (view === 'book') {
     return <AddressBook onBack={() => setView('main')} />;
+  }
+  if (view === 'approvals') {
+    return <Approvals onBack={() => setView('main')} />;
   }
   if (view === 'exportKey') {
     return <ExportKey onDone={() => setView('main')} />;
@@ -156,6 +160,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
       </section>
       <section className="card">
         <ListButton id="settings-book" label={t('settings.book')} hint={t('settings.bookHint')} onClick={() => open('book')} />
+        <ListButton id="settings-approvals" label={t('approvals.title')} hint={t('approvals.hint')} onClick={() => open('approvals')} />
       </section>
       <ConnectedApps />
       <button id="settings-logout" className="danger" onClick={logout}>

@@ -111,7 +111,7 @@ fn cancelled() -> SdkError {
     SdkError::service(ServiceErrorCode::UserCancelled, "the send was cancelled")
 }
 
-fn invalid(message: impl Into<String>) -> SdkError {
+pub(crate) fn invalid(message: impl Into<String>) -> SdkError {
     SdkError::service(ServiceErrorCode::InvalidParameters, message)
 }
 

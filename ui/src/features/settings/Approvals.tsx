@@ -1,0 +1,171 @@
+// What the person allowed others to spend or move: each ERC-20 allowance and
+// NFT operator that still holds (the app checked each with a call), with its
+// spender, its amount (unlimited in red) and when it was given; Revoke sends
+// the withdrawal through the same review and PIN as any transaction.
+import { useCallback, useEffect, useState } from 'react';
+import { api, type ActivityEntry, type ApprovalEntry, type CallQuote, type FeeSpeed } from '../../api';
+import { useAction } from '../../hooks/useAction';
+import { useEscape } from '../../hooks/useEscape';
+import { useI18n } from '../../i18n';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { ExpectedChanges } from '../../components/ExpectedChanges';
+import { FeeFacts } from '../../components/FeeFacts';
+import { FullAddress } from '../../components/FullAddress';
+import { Header } from '../../components/Header';
+import { PinPrompt } from '../../components/Pin';
+import { Skeleton } from '../../components/Skeleton';
+import { displayAmount, shortAddress } from '../../lib/format';
+import { SPEEDS, optionFor } from '../send/SendReview';
+
+const keyOf = (a: ApprovalEntry) => `${a.network}:${a.contract}:${a.spender}:${a.kind}`;
+
+export function Approvals({ onBack }: { onBack: () => void }) {
+  const { t } = useI18n();
+  const [approvals, setApprovals] = useState<ApprovalEntry[] | null>(null);
+  const [revoking, setRevoking] = useState<ApprovalEntry | null>(null);
+  // Revocations sent and not yet read back as gone: shown as pending.
+  const [sent, setSent] = useState<Record<string, ActivityEntry>>({});
+  const { error, run } = useAction();
+  useEscape(revoking ? () => setRevoking(null) : onBack);
+
+  const load = useCallback(() => run(async () => setApprovals(await api.getApprovals()), { busy: false }), [run]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (revoking) {
+    return (
+      <Revoke
+        approval={revoking}
+        onBack={() => setRevoking(null)}
+        onSent={(entry) => {
+          setSent((s) => ({ ...s, [keyOf(revoking)]: entry }));
+          setRevoking(null);
+        }}
+      />
+    );
+  }
+  return (
+    <div className="subpage">
+      <Header title={t('approvals.title')} onBack={onBack} />
+      <main className="page">
+        <p className="muted small">{t('approvals.intro')}</p>
+        <ErrorNotice error={error} onRetry={load} />
+        {approvals === null && !error && (
+          <div className="card" aria-busy="true" aria-label={t('common.loading')}>
+            <Skeleton height={16} />
+            <Skeleton height={16} width="60%" />
+          </div>
+        )}
+        {approvals?.length === 0 && (
+          <div className="card muted" data-testid="approvals-empty">
+            {t('approvals.none')}
+          </div>
+        )}
+        {approvals && approvals.length > 0 && (
+          <section className="card" aria-label={t('approvals.title')}>
+            {approvals.map((a) => {
+              const pending = sent[keyOf(a)];
+              return (
+                <div className="row approval" key={keyOf(a)} data-testid="approval" data-kind={a.kind} data-spender={a.spender}>
+                  <span className="label">
+                    <span>
+                      {a.kind === 'operator' ? t('approvals.operator', { contract: shortAddress(a.contract) }) : (a.symbol ?? shortAddress(a.contract))}
+                    </span>
+                    <small>
+                      {t('approvals.spender', { spender: a.spenderName ?? shortAddress(a.spender) })} · {t('approvals.block', { block: a.blockNumber })}
+                    </small>
+                  </span>
+                  <span className={`amount${a.unlimited || a.kind === 'operator' ? ' danger-text' : ''}`} data-testid="approval-amount">
+                    {a.kind === 'operator' ? t('approvals.allNfts') : a.unlimited ? t('approvals.unlimited') : `${displayAmount(a.amount ?? '0')}${a.symbol ? ` ${a.symbol}` : ''}`}
+                  </span>
+                  {pending ? (
+                    <span className="muted small" data-testid="approval-revoking">
+                      {t('approvals.revoking')}
+                    </span>
+                  ) : (
+                    <button type="button" className="secondary" onClick={() => setRevoking(a)} data-testid="approval-revoke">
+                      {t('approvals.revoke')}
+                    </button>
+                  )}
+                </div>
+              );
+            })}
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack: () => void; onSent: (entry: ActivityEntry) => void }) {
+  const { t } = useI18n();
+  const [prepared, setPrepared] = useState<CallQuote | null>(null);
+  const [speed, setSpeed] = useState<FeeSpeed>('normal');
+  const { error, run } = useAction();
+  useEffect(() => {
+    void run(async () =>
+      setPrepared(
+        await api.prepareRevoke({
+          network: approval.network,
+          account: approval.account,
+          contract: approval.contract,
+          spender: approval.spender,
+          kind: approval.kind,
+        }),
+      ),
+    );
+  }, [run, approval]);
+  const quote = prepared?.quote;
+  const option = quote ? optionFor(quote, speed) : undefined;
+  return (
+    <div className="subpage">
+      <Header title={t('approvals.revokeTitle')} onBack={onBack} />
+      <main className="page">
+        <ErrorNotice error={error} />
+        <section className="card review" aria-labelledby="revoke-heading">
+          <h2 id="revoke-heading" data-testid="revoke-summary">
+            {approval.kind === 'operator'
+              ? t('approvals.revokeOperator', { spender: approval.spenderName ?? shortAddress(approval.spender) })
+              : t('approvals.revokeAllowance', { spender: approval.spenderName ?? shortAddress(approval.spender), symbol: approval.symbol ?? shortAddress(approval.contract) })}
+          </h2>
+          <dl className="facts">
+            <dt>{t('approvals.spenderLabel')}</dt>
+            <dd>
+              <FullAddress address={approval.spender} className="compact" />
+            </dd>
+            <dt>{t('approvals.contractLabel')}</dt>
+            <dd>
+              <FullAddress address={approval.contract} className="compact" />
+            </dd>
+          </dl>
+          {prepared && quote && option && (
+            <>
+              {prepared.changes !== undefined && prepared.changes.length > 0 && <ExpectedChanges changes={prepared.changes} />}
+              <div className="segmented" role="group" aria-label={t('send.speed')}>
+                {SPEEDS.map((s) => (
+                  <button key={s} type="button" aria-pressed={speed === s} onClick={() => setSpeed(s)}>
+                    {t(`send.speed.${s}`)}
+                  </button>
+                ))}
+              </div>
+              <dl className="facts">
+                <FeeFacts quote={quote} option={option} />
+              </dl>
+              <PinPrompt
+                id="revoke-pin"
+                framed={false}
+                label={t('send.pinLabel')}
+                submitLabel={t('approvals.revoke')}
+                disabled={!option.enough}
+                onSubmit={async (pin) => onSent(await api.confirmSend({ quoteId: quote.quoteId, speed: option.speed, pin, acceptHighFee: false }))}
+                onCancel={onBack}
+                testIds={{ field: 'revoke-pin', submit: 'revoke-submit' }}
+              />
+            </>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}
