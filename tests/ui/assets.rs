@@ -2,14 +2,16 @@
 //! (deployed by the test) is looked up by its address on the Add token page,
 //! added, and shown with its exact balance; an application's wallet_watchAsset
 //! opens the same facts on an approval page, and a suggestion that lies about
-//! the token is refused.
+//! the token is refused. Then approvals: an allowance and an operator the
+//! wallet gave are listed and revoked, gone on chain and from the page.
 
-use alloy::primitives::U256;
+use alloy::primitives::{Address, B256, Bytes, U256};
+use alloy::sol_types::SolCall as _;
 use satchel_devstack::{LocalStack, StackOptions};
 use satchel_tests::desktop::{Desktop, screenshots};
 use serde_json::{Value, json};
 
-use crate::connect::into_the_wallet;
+use crate::connect::{PIN, into_the_wallet};
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
 async fn call(
@@ -51,7 +53,7 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
         tokio::spawn(async move { call(&http, port, "eth_requestAccounts", json!([])).await })
     };
     app.click("[data-testid='connect-approve']").await?;
-    let address: alloy::primitives::Address = asking.await??["result"][0]
+    let address: Address = asking.await??["result"][0]
         .as_str()
         .unwrap_or_default()
         .parse()?;
@@ -99,7 +101,7 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
         .demo
         .deploy_token("Other Coin", "OTHR", 18, supply)
         .await?;
-    let suggest = |symbol: &'static str, decimals: u64, contract: alloy::primitives::Address| {
+    let suggest = |symbol: &'static str, decimals: u64, contract: Address| {
         let http = http.clone();
         tokio::spawn(async move {
             call(
@@ -135,6 +137,126 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
 
     // Listed already: true at once, nobody is asked.
     assert_eq!(suggest("OTHR", 18, other).await??["result"], true);
+
+    approvals_are_listed_and_revoked(&app, &stack, &http, port, address).await?;
     app.quit().await?;
     Ok(())
+}
+
+/// The program has the wallet approve a spender for all its DEMO and an
+/// operator for all its Pals (each on its page, with the PIN); Settings →
+/// Approvals lists both, unlimited in red; each is revoked with the PIN, and is
+/// gone on chain and from the page.
+async fn approvals_are_listed_and_revoked(
+    app: &satchel_tests::desktop::App,
+    stack: &LocalStack,
+    http: &reqwest::Client,
+    port: u16,
+    owner: Address,
+) -> anyhow::Result<()> {
+    let spender = Address::repeat_byte(0x5e);
+    let operator = Address::repeat_byte(0x0b);
+    let approve = approveCall {
+        spender,
+        amount: U256::MAX,
+    }
+    .abi_encode();
+    let operate = setApprovalForAllCall {
+        operator,
+        approved: true,
+    }
+    .abi_encode();
+    for (contract, data) in [(stack.demo.token18, approve), (stack.demo.pals, operate)] {
+        let http = http.clone();
+        let tx = json!([{"from": owner, "to": contract, "data": Bytes::from(data)}]);
+        let sending =
+            tokio::spawn(async move { call(&http, port, "eth_sendTransaction", tx).await });
+        app.type_into("[data-testid='sign-pin']", PIN).await?;
+        app.click("[data-testid='sign-approve']").await?;
+        let answer = sending.await??;
+        let hash: B256 = answer["result"]
+            .as_str()
+            .ok_or_else(|| anyhow::anyhow!("not sent: {answer}"))?
+            .parse()?;
+        mined(app, stack, hash).await?;
+    }
+    assert_eq!(
+        stack
+            .demo
+            .allowance(stack.demo.token18, owner, spender)
+            .await?,
+        U256::MAX
+    );
+
+    app.click("#nav-settings").await?;
+    app.click("#settings-approvals").await?;
+    app.until("both approvals are listed", || async {
+        Ok(app.count("[data-testid='approval']").await? == 2)
+    })
+    .await?;
+    app.text_when(
+        &format!("[data-testid='approval'][data-kind='allowance'] [data-testid='approval-amount']"),
+        |t| t == "Unlimited",
+    )
+    .await?;
+    app.shot("64-approvals").await?;
+
+    for kind in ["allowance", "operator"] {
+        app.click(&format!(
+            "[data-testid='approval'][data-kind='{kind}'] [data-testid='approval-revoke']"
+        ))
+        .await?;
+        app.find("[data-testid='revoke-pin']").await?;
+        if kind == "allowance" {
+            app.shot("65-revoke-review").await?;
+        }
+        // The dev chain's base fee sinks between blocks, so a fee can be
+        // flagged as high: the person accepts it, as on any review.
+        if app.count("[data-testid='revoke-accept-high-fee']").await? > 0 {
+            app.click("[data-testid='revoke-accept-high-fee']").await?;
+        }
+        app.type_into("[data-testid='revoke-pin']", PIN).await?;
+        app.click("[data-testid='revoke-submit']").await?;
+        app.find("[data-testid='approval-revoking']").await?;
+        let demo = &stack.demo;
+        app.until("the revocation holds on chain", || async {
+            Ok(match kind {
+                "allowance" => demo
+                    .allowance(demo.token18, owner, spender)
+                    .await?
+                    .is_zero(),
+                _ => !demo.is_operator(demo.pals, owner, operator).await?,
+            })
+        })
+        .await?;
+        // Read again: gone from the page.
+        app.click(".subpage [aria-label='Back']").await?;
+        app.click("#settings-approvals").await?;
+        let left = usize::from(kind == "allowance");
+        app.until("the revoked approval is gone from the page", || async {
+            Ok(app.count("[data-testid='approval']").await? == left)
+        })
+        .await?;
+    }
+    app.find("[data-testid='approvals-empty']").await?;
+    app.shot("66-approvals-revoked").await?;
+    Ok(())
+}
+
+async fn mined(
+    app: &satchel_tests::desktop::App,
+    stack: &LocalStack,
+    hash: B256,
+) -> anyhow::Result<()> {
+    use alloy::providers::{Provider as _, ProviderBuilder};
+    let chain = ProviderBuilder::new().connect_http(stack.anvil.url.clone());
+    app.until("the transaction is mined", || async {
+        Ok(chain.get_transaction_receipt(hash).await?.is_some())
+    })
+    .await
+}
+
+alloy::sol! {
+    function approve(address spender, uint256 amount) external returns (bool);
+    function setApprovalForAll(address operator, bool approved) external;
 }

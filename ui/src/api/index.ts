@@ -61,6 +61,7 @@ export type {
   ExternalLoginOutcome,
   FeeOption,
   FeeSpeed,
+  HighFee,
   ImportOutcome,
   KeyState,
   KeyStatus,

@@ -9,6 +9,7 @@ import { api } from '../../api';
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
 import { FeeFacts } from '../../components/FeeFacts';
+import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { ExpectedChanges } from '../../components/ExpectedChanges';
 import { PinPrompt } from '../../components/Pin';
 import { formatUnits } from '../../lib/amount';
@@ -73,15 +74,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
               {t('send.notEnough', { symbol: quote.coinSymbol })}
             </div>
           )}
-          {highFee && (
-            <div className="notice danger" role="alert" data-testid="tx-high-fee">
-              <p>{t(`send.highFee.${highFee}`, { fee: option.fee, symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
-              <div className="check">
-                <input id="tx-accept-high-fee" type="checkbox" checked={acceptedHighFee} onChange={(e) => setAcceptedHighFee(e.target.checked)} />
-                <label htmlFor="tx-accept-high-fee">{t('send.acceptHighFee')}</label>
-              </div>
-            </div>
-          )}
+          {highFee && <HighFeeNotice id="tx" highFee={highFee} quote={quote} option={option} accepted={acceptedHighFee} onAccept={setAcceptedHighFee} />}
         </>
       )}
       {quote && <RecipientWarnings quote={quote} accepted={acceptedDanger} onAccept={setAcceptedDanger} />}

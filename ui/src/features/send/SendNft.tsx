@@ -9,6 +9,7 @@ import { Header } from '../../components/Header';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ExpectedChanges } from '../../components/ExpectedChanges';
 import { FeeFacts } from '../../components/FeeFacts';
+import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { FullAddress } from '../../components/FullAddress';
 import { PinPrompt } from '../../components/Pin';
 import { RecipientWarnings, SPEEDS, optionFor } from './SendReview';
@@ -95,15 +96,7 @@ export function SendNft({ nft, onBack, onSent }: { nft: ServiceNft; onBack: () =
             <dl className="facts">
               <FeeFacts quote={quote} option={option} />
             </dl>
-            {highFee && (
-              <div className="notice danger" role="alert">
-                <p>{t(`send.highFee.${highFee}`, { fee: option.fee, symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
-                <div className="check">
-                  <input id="nft-accept-high-fee" type="checkbox" checked={acceptedHighFee} onChange={(e) => setAcceptedHighFee(e.target.checked)} />
-                  <label htmlFor="nft-accept-high-fee">{t('send.acceptHighFee')}</label>
-                </div>
-              </div>
-            )}
+            {highFee && <HighFeeNotice id="nft" highFee={highFee} quote={quote} option={option} accepted={acceptedHighFee} onAccept={setAcceptedHighFee} />}
             <RecipientWarnings quote={quote} accepted={acceptedDanger} onAccept={setAcceptedDanger} />
             <PinPrompt
               id="nft-send-pin"

@@ -4,6 +4,7 @@ import { api, isAppError, type ActivityEntry, type AppError, type FeeOption, typ
 import { useI18n } from '../../i18n';
 import { PinPrompt } from '../../components/Pin';
 import { FeeFacts } from '../../components/FeeFacts';
+import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { FullAddress } from '../../components/FullAddress';
 
 export const SPEEDS: FeeSpeed[] = ['slow', 'normal', 'fast'];
@@ -89,21 +90,7 @@ export function SendReview({
         <dd data-testid="send-confirm-network">{t('receive.network', { network: quote.network, chainId: quote.chainId })}</dd>
         {option && <FeeFacts quote={quote} option={option} />}
       </dl>
-      {highFee && (
-        <div className="notice danger" role="alert" data-testid="send-high-fee">
-          <p>{t(`send.highFee.${highFee}`, { fee: option?.fee ?? '', symbol: quote.coinSymbol, base: quote.baseFeeGwei })}</p>
-          <div className="check">
-            <input
-              id="send-accept-high-fee"
-              type="checkbox"
-              checked={acceptedHighFee}
-              onChange={(e) => setAcceptedHighFee(e.target.checked)}
-              data-testid="send-accept-high-fee"
-            />
-            <label htmlFor="send-accept-high-fee">{t('send.acceptHighFee')}</label>
-          </div>
-        </div>
-      )}
+      {highFee && <HighFeeNotice id="send" highFee={highFee} quote={quote} option={option} accepted={acceptedHighFee} onAccept={setAcceptedHighFee} />}
       <RecipientWarnings quote={quote} accepted={acceptedDanger} onAccept={setAcceptedDanger} />
       {quote.recipientIsSelf && !action && (
         <div className="notice warning" role="note">

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { ExpectedChanges } from '../../components/ExpectedChanges';
 import { FeeFacts } from '../../components/FeeFacts';
 import { FullAddress } from '../../components/FullAddress';
+import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { Header } from '../../components/Header';
 import { PinPrompt } from '../../components/Pin';
 import { Skeleton } from '../../components/Skeleton';
@@ -102,6 +103,7 @@ function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack:
   const { t } = useI18n();
   const [prepared, setPrepared] = useState<CallQuote | null>(null);
   const [speed, setSpeed] = useState<FeeSpeed>('normal');
+  const [acceptedHighFee, setAcceptedHighFee] = useState(false);
   const { error, run } = useAction();
   useEffect(() => {
     void run(async () =>
@@ -118,6 +120,7 @@ function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack:
   }, [run, approval]);
   const quote = prepared?.quote;
   const option = quote ? optionFor(quote, speed) : undefined;
+  const highFee = option?.highFee;
   return (
     <div className="subpage">
       <Header title={t('approvals.revokeTitle')} onBack={onBack} />
@@ -152,13 +155,16 @@ function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack:
               <dl className="facts">
                 <FeeFacts quote={quote} option={option} />
               </dl>
+              {highFee && <HighFeeNotice id="revoke" highFee={highFee} quote={quote} option={option} accepted={acceptedHighFee} onAccept={setAcceptedHighFee} />}
               <PinPrompt
                 id="revoke-pin"
                 framed={false}
                 label={t('send.pinLabel')}
                 submitLabel={t('approvals.revoke')}
-                disabled={!option.enough}
-                onSubmit={async (pin) => onSent(await api.confirmSend({ quoteId: quote.quoteId, speed: option.speed, pin, acceptHighFee: false }))}
+                disabled={!option.enough || (highFee !== undefined && !acceptedHighFee)}
+                onSubmit={async (pin) =>
+                  onSent(await api.confirmSend({ quoteId: quote.quoteId, speed: option.speed, pin, acceptHighFee: highFee !== undefined && acceptedHighFee }))
+                }
                 onCancel={onBack}
                 testIds={{ field: 'revoke-pin', submit: 'revoke-submit' }}
               />
