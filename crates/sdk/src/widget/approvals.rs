@@ -157,7 +157,7 @@ impl Widget {
                 });
             }
         }
-        entries.sort_by(|a, b| b.block_number.cmp(&a.block_number));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.block_number));
         Ok(entries)
     }
 
