@@ -195,7 +195,7 @@ async fn approvals_are_listed_and_revoked(
     })
     .await?;
     app.text_when(
-        &format!("[data-testid='approval'][data-kind='allowance'] [data-testid='approval-amount']"),
+        "[data-testid='approval'][data-kind='allowance'] [data-testid='approval-amount']",
         |t| t == "Unlimited",
     )
     .await?;
