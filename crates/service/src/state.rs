@@ -51,7 +51,33 @@ pub struct Network {
     pub config: NetworkConfig,
     pub chain: Chain,
     /// The tokens people added on this network, as far as this instance knows.
-    pub added: Arc<crate::assets::tokens::AddedTokens>,
+    pub added: Arc<AddedTokens>,
+}
+
+/// Added tokens an instance keeps in memory per network. Their facts never
+/// change once stored, so every instance may keep them as long as it likes;
+/// one not kept is read from the database again.
+const ADDED_KEPT: u64 = 65_536;
+
+/// The added tokens this instance has read, by lowercase contract
+/// (the assets module fills it and looks tokens up in it).
+#[derive(Debug)]
+pub struct AddedTokens(TtlCache<String, Arc<crate::config::TokenConfig>>);
+
+impl Default for AddedTokens {
+    fn default() -> Self {
+        Self(TtlCache::new(Duration::from_secs(24 * 3600), ADDED_KEPT))
+    }
+}
+
+impl AddedTokens {
+    pub fn get(&self, contract: &str) -> Option<Arc<crate::config::TokenConfig>> {
+        self.0.get(contract)
+    }
+
+    pub fn insert(&self, contract: String, token: Arc<crate::config::TokenConfig>) {
+        self.0.insert(contract, token);
+    }
 }
 
 /// A wallet's owner and the body of operation 1 (`GET /v1/account`), as last read

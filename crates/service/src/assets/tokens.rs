@@ -4,32 +4,15 @@
 
 use std::ops::Deref;
 use std::sync::Arc;
-use std::time::Duration;
 
 use satchel_api::AddableToken;
 use satchel_chain::Address;
 
 use crate::assets::views::{checksummed, lower_hex};
-use crate::cache::TtlCache;
 use crate::config::TokenConfig;
 use crate::db::{AccountRow, AddedTokenRow, TokenAdded};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
-
-/// Added tokens an instance keeps in memory per network. Their facts never
-/// change once stored, so every instance may keep them as long as it likes;
-/// one not kept is read from the database again.
-const ADDED_KEPT: u64 = 65_536;
-
-/// The added tokens this instance has read, by lowercase contract.
-#[derive(Debug)]
-pub struct AddedTokens(TtlCache<String, Arc<TokenConfig>>);
-
-impl Default for AddedTokens {
-    fn default() -> Self {
-        Self(TtlCache::new(Duration::from_secs(24 * 3600), ADDED_KEPT))
-    }
-}
 
 /// A token of a network, configured or added, with its checksummed contract.
 pub enum TokenRef<'a> {
@@ -65,7 +48,6 @@ impl Network {
             return Some(TokenRef::Configured(token, checksummed));
         }
         self.added
-            .0
             .get(&contract.to_ascii_lowercase())
             .map(TokenRef::Added)
     }
@@ -80,7 +62,7 @@ impl Network {
             ids: String::new(),
             dust_below: None,
         };
-        self.added.0.insert(row.contract, Arc::new(token));
+        self.added.insert(row.contract, Arc::new(token));
     }
 }
 
