@@ -1,8 +1,9 @@
-// Add a token by its contract address: the service reads what the contract
-// says of itself, the person looks at it and adds it; the tokens they added
-// are listed under it, each with Remove.
+// A network's tokens: add one by its contract address (the service reads what
+// the contract says of itself, the person looks at it and adds it), remove
+// one they added, and hide or show any (kept on this device, as NFT
+// collections are: the wallet leaves hidden ones out until asked).
 import { useEffect, useState } from 'react';
-import { api, type AddableToken, type OwnToken } from '../../api';
+import { api, collectionKey, type AddableToken, type OwnToken, type TokenBalanceInfo } from '../../api';
 import { useAction } from '../../hooks/useAction';
 import { useEscape } from '../../hooks/useEscape';
 import { useI18n } from '../../i18n';
@@ -11,7 +12,21 @@ import { Header } from '../../components/Header';
 import { shortAddress } from '../../lib/format';
 import { TokenFacts } from './TokenFacts';
 
-export function AddToken({ network, onBack }: { network: string; onBack: () => void }) {
+export function AddToken({
+  network,
+  tokens = [],
+  hidden = [],
+  onHidden,
+  onBack,
+}: {
+  network: string;
+  /** The network's tokens as the wallet lists them, to hide or show. */
+  tokens?: TokenBalanceInfo[];
+  /** The hidden keys (`network:contract`). */
+  hidden?: string[];
+  onHidden?: (keys: string[]) => void;
+  onBack: () => void;
+}) {
   const { t } = useI18n();
   const [contract, setContract] = useState('');
   const [token, setToken] = useState<AddableToken | null>(null);
@@ -40,6 +55,12 @@ export function AddToken({ network, onBack }: { network: string; onBack: () => v
       setAdded(await api.removeToken(own.network, own.contract));
     });
   const mine = added.filter((own) => own.network === network);
+  const toggle = (token: TokenBalanceInfo) =>
+    run(async () => {
+      const isHidden = hidden.includes(collectionKey(network, token.contract));
+      const keys = await (isHidden ? api.showCollection(network, token.contract) : api.hideCollection(network, token.contract));
+      onHidden?.(keys);
+    });
 
   return (
     <div className="subpage">
@@ -93,6 +114,25 @@ export function AddToken({ network, onBack }: { network: string; onBack: () => v
                 </button>
               </div>
             )}
+          </section>
+        )}
+        {tokens.length > 0 && (
+          <section className="card" aria-labelledby="network-tokens-heading">
+            <h2 id="network-tokens-heading">{t('tokens.shown')}</h2>
+            {tokens.map((token) => {
+              const isHidden = hidden.includes(collectionKey(network, token.contract));
+              return (
+                <div className="row" key={token.contract} data-testid={`token-row-${token.symbol}`}>
+                  <span className="label">
+                    {token.symbol}
+                    <small>{isHidden ? t('tokens.hiddenNow') : shortAddress(token.contract)}</small>
+                  </span>
+                  <button type="button" className="secondary" disabled={busy} onClick={() => void toggle(token)} data-testid={`toggle-token-${token.symbol}`}>
+                    {isHidden ? t('tokens.show') : t('tokens.hide')}
+                  </button>
+                </div>
+              );
+            })}
           </section>
         )}
         {mine.length > 0 && (

@@ -42,7 +42,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -94,6 +94,46 @@ describe('Wallet', () => {
     expect(ipc.count('getBalance')).toBe(2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+  });
+
+  it('leaves hidden tokens out until the person asks to see them, and hides one from the tokens page', async () => {
+    const spam = '0x3333333333333333333333333333333333333333';
+    let hidden = [`ethereum:${spam}`];
+    const ipc = mockCommands({
+      getActivity: noActivity,
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getHiddenCollections: () => hidden,
+      hideCollection: () => {
+        hidden = [...hidden, `ethereum:${TOKEN.toLowerCase()}`];
+        return hidden;
+      },
+      getOwnTokens: () => [],
+      getBalance: () => [
+        balance({
+          tokens: [
+            { symbol: 'DEMO', balance: '5', contract: TOKEN },
+            { symbol: 'SPAM', balance: '1000', contract: spam },
+          ],
+        }),
+      ],
+    });
+    layOut();
+    const page = renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('balance-DEMO')).toBeInTheDocument();
+    expect(screen.queryByTestId('balance-SPAM')).toBeNull();
+    await page.user.click(screen.getByRole('button', { name: 'Show hidden (1)' }));
+    expect(screen.getByTestId('balance-SPAM')).toBeInTheDocument();
+    await page.user.click(screen.getByRole('button', { name: 'Hide hidden' }));
+    expect(screen.queryByTestId('balance-SPAM')).toBeNull();
+
+    await page.user.click(screen.getByRole('button', { name: 'Add or hide tokens' }));
+    expect(screen.getByTestId('token-row-SPAM')).toHaveTextContent('Hidden from your wallet');
+    await page.user.click(screen.getByTestId('toggle-token-DEMO'));
+    await tick();
+    expect(ipc.argsOf('hideCollection')).toStrictEqual([{ network: 'ethereum', contract: TOKEN }]);
+    expect(screen.getByTestId('token-row-DEMO')).toHaveTextContent('Hidden from your wallet');
   });
 
   it('shows amounts shortened, never in exponent form, with the full value in the title', async () => {

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
@@ -79,8 +79,15 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
   // The transaction whose detail shows; the balances stay as they are.
   const [transaction, setTransaction] = useState<ActivityEntry | null>(null);
-  // The network whose Add token page shows.
+  // The network whose tokens page (add, remove, hide) shows.
   const [addingOn, setAddingOn] = useState<string | null>(null);
+  // Tokens the person hid (`network:contract`, kept on this device), left out
+  // of the list unless they ask to see them.
+  const [hidden, setHidden] = useState<string[]>([]);
+  const [showHidden, setShowHidden] = useState(false);
+  useEffect(() => {
+    api.getHiddenCollections().then(setHidden, () => undefined);
+  }, []);
   // A sub-page (recovery phrase, Receive, a transaction) shows instead of the
   // balances, which stay (hidden) as they were: back from it, the page is where
   // it was.
@@ -171,13 +178,17 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const shownAccounts = useMemo(
     () =>
       (balances ?? [])
-        .map((account) => ({
-          account,
-          coin: matches(wanted, account.symbol),
-          tokens: wanted.trim() === '' ? account.tokens : account.tokens.filter((token) => matches(wanted, token.symbol, token.contract)),
-        }))
+        .map((account) => {
+          const visible = showHidden ? account.tokens : account.tokens.filter((token) => !hidden.includes(collectionKey(account.network, token.contract)));
+          return {
+            account,
+            coin: matches(wanted, account.symbol),
+            tokens: wanted.trim() === '' ? visible : visible.filter((token) => matches(wanted, token.symbol, token.contract)),
+            hiddenCount: account.tokens.length - account.tokens.filter((token) => !hidden.includes(collectionKey(account.network, token.contract))).length,
+          };
+        })
         .filter(({ coin, tokens }) => coin || tokens.length > 0),
-    [balances, wanted],
+    [balances, wanted, hidden, showHidden],
   );
   const search = (q: string) => {
     setQuery(q);
@@ -243,6 +254,9 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
       {addingOn !== null && (
         <AddToken
           network={addingOn}
+          tokens={balances?.find((a) => a.network === addingOn)?.tokens ?? []}
+          hidden={hidden}
+          onHidden={setHidden}
           onBack={() => {
             setAddingOn(null);
             void load();
@@ -300,7 +314,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
             {t('wallet.noMatch', { query: wanted.trim() })}
           </NoMatch>
         )}
-        {shownAccounts.map(({ account, coin, tokens }) => (
+        {shownAccounts.map(({ account, coin, tokens, hiddenCount }) => (
           <section className="card network" key={`${account.network}:${account.address}`} aria-label={account.network}>
             <div className="network-head">
               <span className="name">{account.network}</span>
@@ -341,8 +355,8 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
               )}
               {tokens.length > 0 && (
                 <VirtualList
-                  // A new search is a new list, drawn from the top.
-                  key={wanted}
+                  // A new search, or hidden tokens shown, is a new list, drawn from the top.
+                  key={`${wanted}:${showHidden}:${hidden.length}`}
                   className="token-rows"
                   label={t('wallet.tokens', { network: account.network })}
                   items={tokens}
@@ -353,13 +367,18 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
               )}
             </div>
             <div className="network-foot">
+              {(hiddenCount > 0 || showHidden) && (
+                <button id={`hidden-tokens-${account.network}`} type="button" className="link" aria-pressed={showHidden} onClick={() => setShowHidden(!showHidden)}>
+                  {showHidden ? t('tokens.hideHidden') : t('tokens.showHidden', { count: hiddenCount })}
+                </button>
+              )}
               <button
                 id={`add-token-${account.network}`}
                 type="button"
                 className="link"
                 onClick={() => leave(() => setAddingOn(account.network))}
               >
-                {t('tokens.addButton')}
+                {t('tokens.manage')}
               </button>
             </div>
           </section>
