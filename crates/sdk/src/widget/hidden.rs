@@ -1,6 +1,7 @@
-//! NFT collections the person hid (spam, airdrops they did not ask for): kept
-//! on this device per user, as `network:contract` (lowercase); the grid leaves
-//! them out until the person asks to see them.
+//! NFT collections and tokens the person hid (spam, airdrops they did not ask
+//! for): kept on this device per user, as `network:contract` (lowercase; a
+//! contract is a collection or a token, never both); the NFT grid and the
+//! wallet's token list leave them out until the person asks to see them.
 
 use alloy::primitives::Address;
 
