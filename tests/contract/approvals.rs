@@ -77,4 +77,32 @@ pub async fn approvals_are_found_in_the_logs_and_withdrawn_ones_go(backend: Back
         .filter_map(|a| a["kind"].as_str())
         .collect();
     assert_eq!(kinds, ["operator"], "{body}");
+
+    // One contract logging approvals for many spenders (as a spam contract
+    // naming this owner could) keeps only a few: it cannot crowd out the rest.
+    for n in 1..=(satchel_chain::SPENDERS_PER_CONTRACT as u8 + 3) {
+        demo.approve_as(
+            &ada.signer,
+            demo.dollar6,
+            Address::repeat_byte(n),
+            U256::from(1u64),
+        )
+        .await
+        .expect("an allowance");
+    }
+    let (_, body) = stack.get(&path, &ada.token).await;
+    let of_dollar = body["approvals"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|a| a["contract"] == demo.dollar6.to_checksum(None))
+        .count();
+    assert_eq!(of_dollar, satchel_chain::SPENDERS_PER_CONTRACT, "{body}");
+    let operators = body["approvals"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|a| a["kind"] == "operator")
+        .count();
+    assert_eq!(operators, 1, "the operator is still listed: {body}");
 }

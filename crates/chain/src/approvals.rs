@@ -3,7 +3,7 @@
 //! approved)` of NFT contracts, the newest per contract and spender. Logs only
 //! say what was allowed once; whether it still holds is read with a call.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use alloy::primitives::{Address, B256, U256};
 use alloy::rpc::types::{Filter, Log};
@@ -14,6 +14,10 @@ use crate::{Chain, Result, rpc_error};
 
 /// The most approval logs one read keeps (a spam contract can emit any number).
 pub const MAX_APPROVAL_LOGS: usize = 1_000;
+/// The most spenders kept per contract and kind: anyone can deploy a contract
+/// that logs "approvals" naming any owner, and one such contract must not
+/// crowd out the approvals the owner really gave.
+pub const SPENDERS_PER_CONTRACT: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ApprovalKind {
@@ -62,6 +66,7 @@ impl Chain {
             .await
             .map_err(rpc_error)?;
         let mut newest: BTreeMap<(Address, Address, ApprovalKind), ApprovalLog> = BTreeMap::new();
+        let mut spenders: HashMap<(Address, ApprovalKind), usize> = HashMap::new();
         for log in logs {
             let (Some(block_number), Some(tx_hash)) = (log.block_number, log.transaction_hash)
             else {
@@ -88,8 +93,12 @@ impl Chain {
                 continue;
             };
             let key = (log.address(), spender, kind);
-            if !newest.contains_key(&key) && newest.len() >= MAX_APPROVAL_LOGS {
-                continue;
+            if !newest.contains_key(&key) {
+                let of_contract = spenders.entry((log.address(), kind)).or_default();
+                if newest.len() >= MAX_APPROVAL_LOGS || *of_contract >= SPENDERS_PER_CONTRACT {
+                    continue;
+                }
+                *of_contract += 1;
             }
             // Logs come in block order: a later one replaces an earlier one.
             newest.insert(

@@ -22,7 +22,7 @@ use alloy::rpc::client::{ClientBuilder, RpcClient};
 use alloy::transports::http::Http;
 
 pub use alloy::primitives::{Address, B256, Bytes, U256};
-pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS};
+pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS, SPENDERS_PER_CONTRACT};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};

@@ -37,8 +37,12 @@ pub fn watch_asset(params: &Value, network: &str) -> Result<AssetToWatch, Provid
     let contract: Address = options
         .get("address")
         .and_then(Value::as_str)
-        .and_then(|a| a.parse().ok())
-        .ok_or_else(|| ProviderError::invalid_params("options.address is not an address"))?;
+        .and_then(checked_address)
+        .ok_or_else(|| {
+            ProviderError::invalid_params(
+                "options.address is not an address, or its checksum is wrong",
+            )
+        })?;
     let symbol = match options.get("symbol") {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if s.chars().count() <= 64 => Some(s.clone()),
@@ -64,6 +68,17 @@ pub fn watch_asset(params: &Value, network: &str) -> Result<AssetToWatch, Provid
         symbol,
         decimals,
     })
+}
+
+/// `0x` and 40 hex digits, in one case or with its EIP-55 checksum.
+fn checked_address(text: &str) -> Option<Address> {
+    let hex = text.strip_prefix("0x").filter(|h| h.len() == 40)?;
+    let one_case = hex == hex.to_lowercase() || hex == hex.to_uppercase();
+    if one_case {
+        text.parse().ok()
+    } else {
+        Address::parse_checksummed(text, None).ok()
+    }
 }
 
 #[cfg(test)]
@@ -92,6 +107,8 @@ mod tests {
         assert_eq!(watch_asset(&nft, "anvil").expect_err("an NFT").code, 4200);
         for options in [
             json!({"address": "0x12"}),
+            // A typo in a checksummed address (its last letter's case).
+            json!({"address": "0x5FbDB2315678afecb367f032d93F642f64180aA3"}),
             json!({"address": TOKEN, "decimals": 300}),
             json!({"address": TOKEN, "symbol": "x".repeat(65)}),
         ] {

@@ -28,7 +28,8 @@ mod abi {
     }
 }
 
-/// The approvals checked per account (the service keeps at most 500).
+/// The approvals checked per listing, all accounts together (each check is
+/// a relay call, counted against the person's relay allowance).
 pub const MAX_CHECKED: usize = 200;
 /// Reads of the service's scan per listing, each reading further back.
 const SCAN_READS: usize = 5;
@@ -76,9 +77,7 @@ pub struct RevokeForm {
 }
 
 fn parse(address: &str) -> Result<Address, SdkError> {
-    address
-        .parse()
-        .map_err(|_| super::send::invalid("not an address"))
+    super::send::check_address(address)
 }
 
 impl Widget {
@@ -87,6 +86,7 @@ impl Widget {
         let accounts = self.accounts().await?;
         let saved = self.saved_addresses().unwrap_or_default();
         let mut entries = Vec::new();
+        let mut budget = MAX_CHECKED;
         for account in accounts.accounts.iter().filter(|a| a.contract.is_none()) {
             let path = format!("v1/account/{}/approvals", account.account_id);
             let mut listed: ApprovalsResponse = self
@@ -103,27 +103,33 @@ impl Widget {
                     .await?;
             }
             let owner = parse(&account.address)?;
-            let checks = listed
-                .approvals
-                .into_iter()
-                .take(MAX_CHECKED)
-                .map(|record| {
-                    let network = account.network.clone();
-                    async move {
-                        let contract = parse(&record.contract)?;
-                        let spender = parse(&record.spender)?;
-                        let now = self
-                            .approval_now(&network, owner, contract, spender, record.kind)
-                            .await?;
-                        Ok::<_, SdkError>((record, contract, spender, now))
-                    }
-                });
+            let take = listed.approvals.len().min(budget);
+            budget -= take;
+            let checks = listed.approvals.into_iter().take(take).map(|record| {
+                let network = account.network.clone();
+                async move {
+                    let contract = parse(&record.contract)?;
+                    let spender = parse(&record.spender)?;
+                    let now = self
+                        .approval_now(&network, owner, contract, spender, record.kind)
+                        .await?;
+                    Ok::<_, SdkError>((record, contract, spender, now))
+                }
+            });
             let checked: Vec<_> = futures::stream::iter(checks)
                 .buffered(CHECKS_AT_ONCE)
                 .collect()
                 .await;
             for result in checked {
-                let (record, contract, spender, now) = result?;
+                // One that cannot be checked now is not shown (nor does it
+                // keep the others from showing).
+                let (record, contract, spender, now) = match result {
+                    Ok(checked) => checked,
+                    Err(e) => {
+                        tracing::info!("an approval could not be checked: {}", e.message);
+                        continue;
+                    }
+                };
                 if now.is_zero() {
                     continue;
                 }

@@ -77,10 +77,7 @@ impl Widget {
                 "{network} is not one of this app's networks"
             )));
         }
-        let contract: Address = contract
-            .trim()
-            .parse()
-            .map_err(|_| invalid("the token's contract is not an address"))?;
+        let contract: Address = crate::widget::send::check_address(contract)?;
         let accounts = self.accounts().await?;
         let account = accounts
             .accounts
@@ -114,7 +111,9 @@ impl Widget {
             .networks
             .asset(network, Some(&token.contract))
             .is_some();
-        token.tracked |= self
+        // Tracked by the service (added on another device) is not listed here
+        // until the person accepts it on this one.
+        token.tracked = self
             .own_tokens()?
             .iter()
             .any(|t| t.is(network, &token.contract));

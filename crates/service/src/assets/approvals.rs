@@ -63,6 +63,7 @@ pub async fn approvals(
                 &rows,
                 i64::try_from(next).unwrap_or(i64::MAX),
                 MAX_APPROVALS,
+                satchel_chain::SPENDERS_PER_CONTRACT,
             )
             .await?;
     }

@@ -67,6 +67,13 @@ impl Db {
         max_added: usize,
     ) -> DbResult<TokenAdded> {
         let mut tx = self.pool().begin().await?;
+        // A write first: the account's row is locked (PostgreSQL) or the
+        // database's writer taken (SQLite) before anything is counted, so two
+        // additions at once cannot both pass the bound.
+        sqlx::query("UPDATE accounts SET balance = balance WHERE id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
         let tracked: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM token_accounts WHERE account_id = $1 AND contract = $2",
         )

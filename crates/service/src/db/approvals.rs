@@ -27,16 +27,25 @@ impl Db {
 
     /// Stores what a scan found (a zero value withdraws an approval) and where
     /// the next scan starts, in one transaction. An account keeps at most
-    /// `most` approvals: new ones past it are not kept (a spam contract cannot
-    /// grow the list), withdrawals always are.
+    /// `most` approvals, and `per_contract` spenders of one contract and kind:
+    /// new ones past either are not kept (a spam contract cannot grow the
+    /// list, nor crowd out the others), withdrawals always are.
     pub async fn store_approvals(
         &self,
         account_id: &str,
         found: &[ApprovalRow],
         next_block: i64,
         most: usize,
+        per_contract: usize,
     ) -> DbResult<()> {
         let mut tx = self.pool().begin().await?;
+        // A write first: the account's row is locked (PostgreSQL) or the
+        // database's writer taken (SQLite) before anything is counted, so two
+        // scans at once cannot both pass the bounds.
+        sqlx::query("UPDATE accounts SET balance = balance WHERE id = $1")
+            .bind(account_id)
+            .execute(&mut *tx)
+            .await?;
         let mut kept: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM approvals WHERE account_id = $1")
                 .bind(account_id)
@@ -73,6 +82,17 @@ impl Db {
             .execute(&mut *tx)
             .await?;
             if updated.rows_affected() > 0 || usize::try_from(kept).unwrap_or(usize::MAX) >= most {
+                continue;
+            }
+            let of_contract: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM approvals WHERE account_id = $1 AND contract = $2 AND kind = $3",
+            )
+            .bind(account_id)
+            .bind(&row.contract)
+            .bind(row.kind)
+            .fetch_one(&mut *tx)
+            .await?;
+            if usize::try_from(of_contract).unwrap_or(usize::MAX) >= per_contract {
                 continue;
             }
             let inserted = sqlx::query(

@@ -12,7 +12,7 @@ use satchel_chain::{Address, Bytes, FeeMarket, Refusal, SendError, U256};
 
 use super::{own_account, transferCall, would_fail};
 use crate::assets::refresh::parse_address;
-use crate::assets::views;
+use crate::assets::views::{self, lower_hex};
 use crate::db::{AccountRow, TransactionRow};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
@@ -99,15 +99,13 @@ pub async fn prepare(
     let token = match &request.contract {
         None => None,
         Some(contract) => {
-            state.learn_tokens(network, [contract.as_str()]).await?;
+            let address = parse_recipient(contract)?;
+            let lower = lower_hex(&address);
+            state.learn_tokens(network, [lower.as_str()]).await?;
             let config = network
-                .token(contract)
+                .token(&lower)
                 .ok_or_else(|| ApiError::bad_request("not a token of this network"))?;
-            Some((
-                parse_recipient(contract)?,
-                config.decimals,
-                config.symbol.clone(),
-            ))
+            Some((address, config.decimals, config.symbol.clone()))
         }
     };
     let (tx_to, value, input) = match &token {

@@ -17,7 +17,7 @@ export function WatchAsset({ prompt, asset }: { prompt: ConnectPrompt; asset: Wa
       <TokenFacts token={asset.token} />
       <ErrorNotice error={error} />
       <div className="actions">
-        <button type="button" className={refused ? 'primary' : 'secondary'} onClick={() => reject(prompt.id)} data-testid="sign-reject">
+        <button type="button" className={refused ? 'primary' : 'secondary'} disabled={busy} onClick={() => reject(prompt.id)} data-testid="sign-reject">
           {t('sign.reject')}
         </button>
         {!refused && (

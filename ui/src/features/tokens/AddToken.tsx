@@ -77,6 +77,8 @@ export function AddToken({
           <input
             id="add-token-contract"
             value={contract}
+            // While a look-up runs the address stays as asked, so the answer is its own.
+            readOnly={busy}
             onChange={(e) => {
               setContract(e.target.value);
               setToken(null);
