@@ -9,26 +9,10 @@ use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::sol_types::SolCall as _;
 use satchel_devstack::{LocalStack, StackOptions};
 use satchel_tests::desktop::{Desktop, screenshots};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::connect::{PIN, into_the_wallet};
+use crate::connect::{PIN, call, into_the_wallet};
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
-
-async fn call(
-    http: &reqwest::Client,
-    port: u16,
-    method: &str,
-    params: Value,
-) -> anyhow::Result<Value> {
-    Ok(http
-        .post(format!("http://127.0.0.1:{port}/"))
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest_one()

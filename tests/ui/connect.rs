@@ -21,7 +21,7 @@ pub(crate) const PIN: &str = "135790";
 const DAPP: &str = "http://localhost:5173";
 
 /// A JSON-RPC call as a local program makes it (no `Origin`); its answer.
-async fn call(
+pub(crate) async fn call(
     http: &reqwest::Client,
     port: u16,
     method: &str,
