@@ -12,7 +12,7 @@ import { FeeFacts } from '../../components/FeeFacts';
 import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { FullAddress } from '../../components/FullAddress';
 import { PinPrompt } from '../../components/Pin';
-import { RecipientWarnings, SPEEDS, optionFor } from './SendReview';
+import { RecipientWarnings, SpeedPicker, optionFor } from './SendReview';
 
 export function SendNft({ nft, onBack, onSent }: { nft: ServiceNft; onBack: () => void; onSent: (entry: ActivityEntry) => void }) {
   const { t } = useI18n();
@@ -86,13 +86,7 @@ export function SendNft({ nft, onBack, onSent }: { nft: ServiceNft; onBack: () =
             </dl>
             <h3 className="small">{t('tx.changes')}</h3>
             {prepared.changes === undefined ? <p className="muted small">{t('tx.noSimulation')}</p> : <ExpectedChanges changes={prepared.changes} testId="nft-send-changes" />}
-            <div className="segmented" role="group" aria-label={t('send.speed')}>
-              {SPEEDS.map((s) => (
-                <button key={s} type="button" aria-pressed={speed === s} onClick={() => setSpeed(s)}>
-                  {t(`send.speed.${s}`)}
-                </button>
-              ))}
-            </div>
+            <SpeedPicker speed={speed} onChange={setSpeed} />
             <dl className="facts">
               <FeeFacts quote={quote} option={option} />
             </dl>

@@ -9,6 +9,20 @@ import { FullAddress } from '../../components/FullAddress';
 
 export const SPEEDS: FeeSpeed[] = ['slow', 'normal', 'fast'];
 
+/** The three fee speeds as one segmented control. */
+export function SpeedPicker({ speed, onChange }: { speed: FeeSpeed; onChange: (speed: FeeSpeed) => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="segmented" role="group" aria-label={t('send.speed')}>
+      {SPEEDS.map((s) => (
+        <button key={s} type="button" aria-pressed={speed === s} onClick={() => onChange(s)}>
+          {t(`send.speed.${s}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The quote's option for `speed`, or its only one (a replacement's). */
 export function optionFor(quote: SendQuote, speed: FeeSpeed): FeeOption | undefined {
   return quote.options.find((o) => o.speed === speed) ?? quote.options[0];

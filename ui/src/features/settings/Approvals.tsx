@@ -16,7 +16,7 @@ import { Header } from '../../components/Header';
 import { PinPrompt } from '../../components/Pin';
 import { Skeleton } from '../../components/Skeleton';
 import { displayAmount, shortAddress } from '../../lib/format';
-import { SPEEDS, optionFor } from '../send/SendReview';
+import { SpeedPicker, optionFor } from '../send/SendReview';
 
 const keyOf = (a: ApprovalEntry) => `${a.network}:${a.contract}:${a.spender}:${a.kind}`;
 
@@ -145,13 +145,7 @@ function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack:
           {prepared && quote && option && (
             <>
               {prepared.changes !== undefined && prepared.changes.length > 0 && <ExpectedChanges changes={prepared.changes} />}
-              <div className="segmented" role="group" aria-label={t('send.speed')}>
-                {SPEEDS.map((s) => (
-                  <button key={s} type="button" aria-pressed={speed === s} onClick={() => setSpeed(s)}>
-                    {t(`send.speed.${s}`)}
-                  </button>
-                ))}
-              </div>
+              <SpeedPicker speed={speed} onChange={setSpeed} />
               <dl className="facts">
                 <FeeFacts quote={quote} option={option} />
               </dl>
