@@ -104,6 +104,7 @@ async fn main() -> anyhow::Result<()> {
     for address in &args.fund {
         stack.demo.fund(*address).await?;
     }
+    let market = tokio::spawn(stack.demo.clone().move_prices());
     let provider_url = format!("http://127.0.0.1:{}", args.provider_port);
     let dapp = if args.dapp_port == 0 {
         None
@@ -127,6 +128,7 @@ async fn main() -> anyhow::Result<()> {
          {identity}\
          {dapp_line}\
          \x20 faucet        every new wallet gets 10 ETH, DEMO, DUSD and NFTs\n\
+         \x20 prices        demo feeds (USD, EUR) move a little every minute\n\
          \x20 e-mails       {outbox} (verification links of new sign-ups)\n\
          \x20 access token  satchel-service --config {config} admin mint-token --user {user_id}\n\
          Press Ctrl-C to stop.",
@@ -141,5 +143,6 @@ async fn main() -> anyhow::Result<()> {
         identity = identity_lines(&stack),
     );
     stop_requested().await?;
+    market.abort();
     stack.stop().await
 }

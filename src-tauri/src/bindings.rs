@@ -110,6 +110,8 @@ fn declarations() -> String {
         satchel_api::ApprovalKind::decl(&cfg),
         ApprovalEntry::decl(&cfg),
         RevokeForm::decl(&cfg),
+        satchel_api::AssetValue::decl(&cfg),
+        satchel_api::WalletValues::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

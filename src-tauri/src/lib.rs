@@ -111,6 +111,7 @@ widget_commands![
     removeToken,
     getApprovals,
     prepareRevoke,
+    getValues,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the

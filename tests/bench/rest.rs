@@ -96,6 +96,7 @@ async fn main() {
                         icon_url: String::new(),
                         ids: String::new(),
                         dust_below: None,
+                        price_feeds: Default::default(),
                     }),
             );
     })

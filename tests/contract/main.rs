@@ -14,6 +14,7 @@ mod hardening;
 mod identity;
 mod keys;
 mod nfts;
+mod prices;
 mod recovery;
 mod relay;
 mod sending;
@@ -48,6 +49,7 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    prices::prices_come_from_the_feeds_exactly_and_follow_them,
     approvals::approvals_are_found_in_the_logs_and_withdrawn_ones_go,
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,
     added_tokens::an_account_adds_a_bounded_number_of_tokens,

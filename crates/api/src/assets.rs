@@ -16,6 +16,8 @@
 //! - `GET /v1/account/{accountId}/approvals` → [`ApprovalsResponse`]: the ERC-20
 //!   allowances and NFT operators the account gave, from its logs (read a few
 //!   windows further on each call, from where the last call stopped).
+//! - `GET /v1/prices?currency=usd` → [`PricesResponse`]: each coin and token's
+//!   price from the Chainlink feed the service's configuration names for it.
 
 use serde::{Deserialize, Serialize};
 
@@ -85,4 +87,93 @@ pub struct ApprovalsResponse {
     /// Whether the logs were read up to the newest block (else ask again to
     /// read on).
     pub complete: bool,
+}
+
+/// `GET /v1/prices`'s query: the quote currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::IntoParams))]
+#[serde(rename_all = "camelCase")]
+pub struct PricesQuery {
+    /// A lowercase ISO 4217 code; default `usd`.
+    #[cfg_attr(feature = "openapi", param(pattern = "^[a-z]{3}$"))]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+}
+
+/// `GET /v1/prices`: the latest price of each coin and configured token that
+/// has a feed in the currency, as the feeds on chain answer (read again after
+/// the service's price cache time).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PricesResponse {
+    pub currency: String,
+    /// Every currency some feed is configured in.
+    pub currencies: Vec<String>,
+    /// A price older than this many seconds is stale.
+    pub stale_after_secs: u64,
+    /// Assets without a feed in the currency, or whose feed did not answer
+    /// sensibly, are left out.
+    pub prices: Vec<AssetPrice>,
+}
+
+/// One asset's price: a whole coin or token in the currency.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AssetPrice {
+    pub network: String,
+    /// The token's checksummed contract; omitted for the network's coin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    /// A decimal string, exactly as the feed answered.
+    pub price: String,
+    /// When the feed was last updated (Unix seconds).
+    pub updated_at: u64,
+}
+
+/// What the wallet is worth in a currency, as the device works it out from its
+/// balances and the service's prices (the desktop's `getValues`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct WalletValues {
+    /// Uppercase ISO 4217 code (`USD`).
+    pub currency: String,
+    /// The currencies the person may choose from (uppercase).
+    pub currencies: Vec<String>,
+    /// The sum of every shown asset's value, to the cent; omitted when an
+    /// asset held has no price or a stale one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<String>,
+    /// The update time of the oldest price in the total (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priced_at: Option<u64>,
+    /// The symbols of held assets without a fresh price: why there is no total.
+    pub unpriced: Vec<String>,
+    pub assets: Vec<AssetValue>,
+}
+
+/// One coin or token of an account and what it is worth.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct AssetValue {
+    pub network: String,
+    pub address: String,
+    /// The token's contract; omitted for the coin.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contract: Option<String>,
+    pub symbol: String,
+    /// One whole unit's price (decimal string); omitted without a feed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<String>,
+    /// The balance's value to the cent (rounded down); omitted without a price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// When the price's feed was last updated (Unix seconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<u64>,
+    /// Whether the price is older than the service's staleness bound.
+    pub stale: bool,
 }

@@ -41,6 +41,12 @@ sol! {
         function uri(uint256 id) external view returns (string);
     }
 
+    /// A Chainlink price feed (the part of `AggregatorV3Interface` a wallet reads).
+    interface IAggregatorV3 {
+        function decimals() external view returns (uint8);
+        function latestRoundData() external view returns (uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound);
+    }
+
     /// Optional collection-level facts: a name and an ERC-7572 `contractURI`.
     interface ICollection {
         function name() external view returns (string);

@@ -9,6 +9,7 @@ mod balances;
 pub mod metadata;
 pub mod networks;
 mod nfts;
+mod prices;
 mod relay;
 pub mod safe_http;
 pub mod simulate;
@@ -26,6 +27,7 @@ pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS, SPENDERS_PER_C
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
 pub use nfts::{Collection, NftKind, NftRef};
+pub use prices::{FeedAnswer, MAX_FEEDS};
 pub use relay::{NodeError, RelayError};
 pub use tokens::{TokenFacts, shown_text};
 pub use transactions::{

@@ -186,6 +186,7 @@ mod tests {
             .expect("a client"),
             config,
             added: Default::default(),
+            prices: std::sync::Arc::new(crate::state::PriceCache::new(std::time::Duration::ZERO)),
         }
     }
 

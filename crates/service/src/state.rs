@@ -52,6 +52,29 @@ pub struct Network {
     pub chain: Chain,
     /// The tokens people added on this network, as far as this instance knows.
     pub added: Arc<AddedTokens>,
+    /// The prices last read from this network's feeds, per currency.
+    pub prices: Arc<PriceCache>,
+}
+
+/// A network's prices by currency, kept for `price_cache_secs` (the assets
+/// module reads and fills it); one request at a time reads the feeds, the
+/// others then find what it read.
+#[derive(Debug)]
+pub struct PriceCache {
+    pub by_currency: TtlCache<String, Arc<Vec<satchel_api::AssetPrice>>>,
+    pub reading: tokio::sync::Mutex<()>,
+}
+
+impl PriceCache {
+    /// Currencies kept at once: only configured ones are ever read.
+    const CURRENCIES: u64 = 64;
+
+    pub fn new(ttl: Duration) -> Self {
+        Self {
+            by_currency: TtlCache::new(ttl, Self::CURRENCIES),
+            reading: tokio::sync::Mutex::new(()),
+        }
+    }
 }
 
 /// Added tokens an instance keeps in memory per network. Their facts never
@@ -124,6 +147,9 @@ impl AppState {
                         config: config.clone(),
                         chain,
                         added: Default::default(),
+                        prices: Arc::new(PriceCache::new(Duration::from_secs(
+                            settings.price_cache_secs,
+                        ))),
                     },
                 ))
             })

@@ -43,6 +43,16 @@ pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanc
     widget.refresh_balances().await
 }
 
+/// What each coin and token is worth in `currency` (ISO 4217, USD when none),
+/// and the wallet's total when every held asset has a fresh price.
+#[tauri::command]
+pub async fn getValues(
+    widget: WidgetState<'_>,
+    currency: Option<String>,
+) -> Result<satchel_api::WalletValues> {
+    widget.get_values(currency.as_deref()).await
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct NftOptions {

@@ -510,3 +510,48 @@ amount?: string, symbol?: string,
 unlimited: boolean, blockNumber: number, txHash: string, };
 
 export type RevokeForm = { network: string, account: string, contract: string, spender: string, kind: ApprovalKind, };
+
+export type AssetValue = { network: string, address: string, 
+/**
+ * The token's contract; omitted for the coin.
+ */
+contract?: string, symbol: string, 
+/**
+ * One whole unit's price (decimal string); omitted without a feed.
+ */
+price?: string, 
+/**
+ * The balance's value to the cent (rounded down); omitted without a price.
+ */
+value?: string, 
+/**
+ * When the price's feed was last updated (Unix seconds).
+ */
+updatedAt?: number, 
+/**
+ * Whether the price is older than the service's staleness bound.
+ */
+stale: boolean, };
+
+export type WalletValues = { 
+/**
+ * Uppercase ISO 4217 code (`USD`).
+ */
+currency: string, 
+/**
+ * The currencies the person may choose from (uppercase).
+ */
+currencies: Array<string>, 
+/**
+ * The sum of every shown asset's value, to the cent; omitted when an
+ * asset held has no price or a stale one.
+ */
+total?: string, 
+/**
+ * The update time of the oldest price in the total (Unix seconds).
+ */
+pricedAt?: number, 
+/**
+ * The symbols of held assets without a fresh price: why there is no total.
+ */
+unpriced: Array<string>, assets: Array<AssetValue>, };

@@ -21,6 +21,7 @@ mod pin;
 mod receive;
 mod send;
 mod user_files;
+mod values;
 
 use std::sync::{Arc, OnceLock};
 

@@ -61,6 +61,7 @@ impl Network {
             icon_url: String::new(),
             ids: String::new(),
             dust_below: None,
+            price_feeds: Default::default(),
         };
         self.added.insert(row.contract, Arc::new(token));
     }

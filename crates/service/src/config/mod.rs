@@ -15,7 +15,7 @@ use url::Url;
 mod networks;
 mod redact;
 
-pub use networks::{NetworkConfig, TokenConfig};
+pub use networks::{NetworkConfig, PriceFeeds, TokenConfig, is_currency_code};
 use redact::Redacted;
 
 /// Everything the service is configured with. A setting missing from the file
@@ -73,6 +73,13 @@ pub struct Settings {
     pub max_nfts_per_account: usize,
     /// The most tokens one account may add by contract address.
     pub max_added_tokens_per_account: usize,
+    /// How long a network's prices, read from its feeds, are answered from
+    /// memory before the feeds are read again.
+    pub price_cache_secs: u64,
+    /// A price whose feed was last updated longer ago than this is stale: the
+    /// device shows it as such and no total with it (Chainlink's feeds update
+    /// at least hourly or daily, by their heartbeat).
+    pub price_stale_secs: u64,
     /// Sign-ups and verification e-mails one network address may ask for in a
     /// minute (a burst of that many, then one every 60/N seconds).
     pub email_requests_per_address: u32,
@@ -153,6 +160,8 @@ impl Default for Settings {
             max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
             max_added_tokens_per_account: 50,
+            price_cache_secs: 30,
+            price_stale_secs: 24 * 60 * 60,
             email_requests_per_address: 20,
             read_cache_ms: 2_000,
             receipt_poll_ms: 2_000,
@@ -198,6 +207,8 @@ impl fmt::Debug for Settings {
             max_pending_per_account,
             max_nfts_per_account,
             max_added_tokens_per_account,
+            price_cache_secs,
+            price_stale_secs,
             email_requests_per_address,
             read_cache_ms,
             receipt_poll_ms,
@@ -237,6 +248,8 @@ impl fmt::Debug for Settings {
             .field("max_pending_per_account", max_pending_per_account)
             .field("max_nfts_per_account", max_nfts_per_account)
             .field("max_added_tokens_per_account", max_added_tokens_per_account)
+            .field("price_cache_secs", price_cache_secs)
+            .field("price_stale_secs", price_stale_secs)
             .field("email_requests_per_address", email_requests_per_address)
             .field("read_cache_ms", read_cache_ms)
             .field("receipt_poll_ms", receipt_poll_ms)
@@ -367,6 +380,22 @@ impl Settings {
                 "network {}: set nft_start_block (the block to look for NFT transfers from, e.g. the block the app launched at); 0 is only for a chain on this machine",
                 network.name
             );
+            let feeds_valid = |feeds: &PriceFeeds, of: &str| {
+                for (currency, feed) in feeds {
+                    anyhow::ensure!(
+                        is_currency_code(currency),
+                        "network {}: {of}'s price feed currency {currency:?} is not a lowercase three-letter code (usd, eur)",
+                        network.name
+                    );
+                    anyhow::ensure!(
+                        feed.parse::<satchel_chain::Address>().is_ok(),
+                        "network {}: {of}'s {currency} price feed has a malformed address",
+                        network.name
+                    );
+                }
+                Ok(())
+            };
+            feeds_valid(&network.price_feeds, &network.symbol)?;
             for token in &network.tokens {
                 anyhow::ensure!(
                     token.contract.parse::<satchel_chain::Address>().is_ok(),
@@ -374,6 +403,7 @@ impl Settings {
                     network.name,
                     token.symbol
                 );
+                feeds_valid(&token.price_feeds, &token.symbol)?;
             }
         }
         Ok(())

@@ -29,6 +29,10 @@ pub struct NetworkConfig {
     /// Most blocks one `eth_getLogs` may span on this node. Default: 10,000.
     #[serde(default = "NetworkConfig::default_log_window")]
     pub log_window: u64,
+    /// The coin's price feeds by quote currency: lowercase ISO 4217 code to a
+    /// Chainlink `AggregatorV3Interface` contract on this network (`usd = "0x…"`).
+    #[serde(default, skip_serializing_if = "PriceFeeds::is_empty")]
+    pub price_feeds: PriceFeeds,
     #[serde(default)]
     pub tokens: Vec<TokenConfig>,
     /// `tokens` by lowercase contract, made on first use.
@@ -122,6 +126,17 @@ pub struct TokenConfig {
     /// unset: a millionth of a whole token.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dust_below: Option<String>,
+    /// The token's price feeds, as [`NetworkConfig::price_feeds`].
+    #[serde(default, skip_serializing_if = "PriceFeeds::is_empty")]
+    pub price_feeds: PriceFeeds,
+}
+
+/// Price feeds by quote currency (lowercase ISO 4217 code) to the feed's contract.
+pub type PriceFeeds = std::collections::BTreeMap<String, String>;
+
+/// Whether `code` is a currency code as feeds are named by: three lowercase letters.
+pub fn is_currency_code(code: &str) -> bool {
+    code.len() == 3 && code.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 impl TokenConfig {

@@ -9,6 +9,7 @@ mod external;
 mod identity;
 mod nfts;
 mod pin;
+mod prices;
 mod relay;
 mod tokens;
 mod transactions;
@@ -43,6 +44,7 @@ fn operations() -> OpenApiRouter<AppState> {
             tokens::remove_token
         ))
         .routes(routes!(tokens::list_approvals))
+        .routes(routes!(prices::list_prices))
         // Identity and sessions, which the spec leaves to the design.
         .routes(routes!(identity::app_info))
         .routes(routes!(identity::sign_up))
