@@ -267,7 +267,7 @@ impl Demo {
         every_minute.tick().await;
         loop {
             every_minute.tick().await;
-            for ((symbol, currency), _) in &self.feeds {
+            for (symbol, currency) in self.feeds.keys() {
                 let Ok(now) = self.price(symbol, currency).await else {
                     continue;
                 };

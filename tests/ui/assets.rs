@@ -3,7 +3,8 @@
 //! added, and shown with its exact balance; an application's wallet_watchAsset
 //! opens the same facts on an approval page, and a suggestion that lies about
 //! the token is refused. Then approvals: an allowance and an operator the
-//! wallet gave are listed and revoked, gone on chain and from the page.
+//! wallet gave are listed and revoked, gone on chain and from the page. First,
+//! the wallet's values at the demo price feeds, and a feed moved on chain.
 
 use alloy::primitives::{Address, B256, Bytes, U256};
 use alloy::sol_types::SolCall as _;
@@ -29,6 +30,34 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
     let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
     let app = desktop.open(application(), &shots).await?;
     into_the_wallet(&app).await?;
+
+    // What the faucet's 10 ETH, 1,250.5 DEMO and 420.25 DUSD are worth at the
+    // demo feeds' prices ($3,000, $1.25, $1): each to the cent, and the total.
+    app.text_when("[data-testid='wallet-total']", |t| t == "$31,983.37")
+        .await?;
+    assert_eq!(
+        app.text_now("[data-testid='value-DEMO']").await.as_deref(),
+        Some("$1,563.12")
+    );
+    app.shot("67-wallet-values").await?;
+    // The ETH feed moves on chain: the page shows the new value once the
+    // service's price cache time has passed (read again as the window comes
+    // back to the front).
+    stack.demo.set_price("ETH", "usd", "3100").await?;
+    app.until("the total follows the moved feed", || async {
+        app.script("window.dispatchEvent(new Event('focus'))")
+            .await?;
+        Ok(app
+            .text_now("[data-testid='wallet-total']")
+            .await
+            .as_deref()
+            == Some("$32,983.37"))
+    })
+    .await?;
+    assert_eq!(
+        app.text_now("[data-testid='value-ETH']").await.as_deref(),
+        Some("$31,000.00")
+    );
 
     // A local program connects, which tells the test the wallet's address.
     let http = reqwest::Client::new();
@@ -77,6 +106,10 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
         .script("return document.querySelector(\"[data-testid='balance-FRSH']\").title")
         .await?;
     assert_eq!(exact, "1234.567890123");
+    // No feed prices it: no value, and no total while it is held and shown.
+    app.text_when("[data-testid='wallet-no-total']", |t| t.contains("FRSH"))
+        .await?;
+    assert_eq!(app.count("[data-testid='value-FRSH']").await?, 0);
     app.shot("61-added-token-in-wallet").await?;
 
     // An application suggests another token; the page shows the contract's own

@@ -126,20 +126,20 @@ mod tests {
     fn a_working_feed_is_believed_and_shown_exactly() {
         let answer = checked(
             8,
-            I256::try_from(301_250_000_000i64).unwrap(),
+            I256::try_from(301_250_000_000i64).expect("fits"),
             U256::from(NOW - 30),
             7,
             7,
             NOW,
         )
-        .unwrap();
+        .expect("believed");
         assert_eq!(answer.price(), "3012.5");
         assert_eq!(answer.updated_at, NOW - 30);
     }
 
     #[test]
     fn what_a_working_feed_never_answers_is_refused() {
-        let price = I256::try_from(100i64).unwrap();
+        let price = I256::try_from(100i64).expect("fits");
         // Zero and negative prices.
         assert!(checked(8, I256::ZERO, U256::from(NOW), 1, 1, NOW).is_none());
         assert!(checked(8, -price, U256::from(NOW), 1, 1, NOW).is_none());

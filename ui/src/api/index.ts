@@ -39,6 +39,7 @@ import type {
   RegisterEmailPrompt,
   ServiceUser,
   SignUpOutcome,
+  WalletValues,
 } from './generated';
 
 export type {
@@ -93,6 +94,8 @@ export type {
   ServiceNft,
   ServiceUser,
   TokenBalanceInfo,
+  AssetValue,
+  WalletValues,
 } from './generated';
 
 // ---- Hand-written until generated (issue #13) ---------------------------------
@@ -247,6 +250,8 @@ export const api = {
   addToken: (network: string, contract: string, symbol: string, decimals: number) =>
     invoke<AddableToken>('addToken', { network, contract, symbol, decimals }),
   removeToken: (network: string, contract: string) => invoke<OwnToken[]>('removeToken', { network, contract }),
+  /** Each coin and token's value in `currency` (ISO 4217) from the service's price feeds, and the total when every price is fresh. */
+  getValues: (currency: string) => invoke<WalletValues>('getValues', { currency }),
   /** The allowances and NFT operators the accounts gave that hold now, newest first. */
   getApprovals: () => invoke<ApprovalEntry[]>('getApprovals'),
   /** The review of an approval's revocation; `confirmSend` signs it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressGroups, displayAmount, shortAddress } from './format';
+import { addressGroups, displayAmount, money, shortAddress } from './format';
 
 describe('displayAmount', () => {
   it('groups the whole part in thousands and keeps a short fraction as it is', () => {
@@ -69,5 +69,17 @@ describe('addressGroups', () => {
     expect(addressGroups('0x123456')).toEqual(['0x', '1234', '56']);
     expect(addressGroups('abcdefghij')).toEqual(['abcd', 'efgh', 'ij']);
     expect(addressGroups('')).toEqual([]);
+  });
+});
+
+describe('money', () => {
+  it('shows exact decimal strings to the cent with the sign where it goes', () => {
+    expect(money('1234.5', 'USD')).toBe('$1,234.50');
+    expect(money('9007199254740993.07', 'USD')).toBe('$9,007,199,254,740,993.07');
+    expect(money('0.00', 'EUR')).toBe('€0.00');
+    expect(money('12', 'USD')).toBe('$12.00');
+  });
+  it('names a currency the platform does not know by its code', () => {
+    expect(money('5.25', 'XQQ')).toMatch(/5\.25/);
   });
 });

@@ -21,3 +21,27 @@ export function displayAmount(amount: string, maxFraction = 6): string {
   if (cut === '' && whole === '0' && /[1-9]/.test(fraction)) return `< 0.${'0'.repeat(maxFraction - 1)}1`;
   return cut ? `${grouped}.${cut}` : grouped;
 }
+
+/** The currency's sign and where it goes (`$` before, `kr` after), from the
+ * platform's own formatting of a constant; the code itself when unknown. */
+function currencySign(currency: string): { sign: string; before: boolean } {
+  try {
+    const parts = new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(1);
+    const sign = parts.findIndex((p) => p.type === 'currency');
+    const number = parts.findIndex((p) => p.type === 'integer');
+    if (sign >= 0) return { sign: parts[sign].value, before: sign < number };
+  } catch {
+    // Not a currency the platform knows: its code.
+  }
+  return { sign: currency, before: false };
+}
+
+/** A value in a currency to the cent (`"1234.5"` → `$1,234.50`), from its exact
+ * decimal string: never through a floating-point number. */
+export function money(value: string, currency: string): string {
+  const [whole, fraction = ''] = value.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const amount = `${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
+  const { sign, before } = currencySign(currency);
+  return before ? `${sign}${amount}` : `${amount} ${sign}`;
+}

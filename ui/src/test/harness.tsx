@@ -9,6 +9,7 @@ import { mockConvertFileSrc, mockIPC } from '@tauri-apps/api/mocks';
 import { afterEach, expect, vi } from 'vitest';
 import type {
   AccountBalanceInfo,
+  WalletValues,
   ActivityEntry,
   AppError,
   AppInfo,
@@ -60,6 +61,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   // The send form's saved and recent recipients: none unless a test says otherwise.
   getSavedAddresses: () => [],
   getRecentRecipients: () => [],
+  // Prices: the service has none unless a test says otherwise (no values shown).
+  getValues: () => fail('ApiRequestError', 'no prices'),
 };
 
 /** Answers the app's commands with `handlers`; records every call. A handler that
@@ -269,6 +272,19 @@ export const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 export function balance(overrides: Partial<AccountBalanceInfo> = {}): AccountBalanceInfo {
   return { network: 'ethereum', address: ADDRESS, symbol: 'ETH', balance: '1250.5', tokens: [], ...overrides };
+}
+
+/** `getValues`'s answer: by default 1,250.5 ETH on ethereum at $3,000, a total. */
+export function walletValues(overrides: Partial<WalletValues> = {}): WalletValues {
+  return {
+    currency: 'USD',
+    currencies: ['EUR', 'USD'],
+    total: '3751500.00',
+    pricedAt: Math.floor(Date.now() / 1000) - 30,
+    unpriced: [],
+    assets: [{ network: 'ethereum', address: ADDRESS, symbol: 'ETH', price: '3000', value: '3751500.00', updatedAt: Math.floor(Date.now() / 1000) - 30, stale: false }],
+    ...overrides,
+  };
 }
 
 /** A token's contract (checksummed), as the local chain's first deployment. */

@@ -160,7 +160,7 @@ impl Default for Settings {
             max_pending_per_account: 16,
             max_nfts_per_account: 10_000,
             max_added_tokens_per_account: 50,
-            price_cache_secs: 30,
+            price_cache_secs: 10,
             price_stale_secs: 24 * 60 * 60,
             email_requests_per_address: 20,
             read_cache_ms: 2_000,

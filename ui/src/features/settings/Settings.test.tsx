@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from './Settings';
 import ja from '../../i18n/locales/ja.json';
 import ko from '../../i18n/locales/ko.json';
-import { WORDS, fail, mockCommands, pinStatus, renderPage, seconds, serviceUser, tick } from '../../test/harness';
+import { WORDS, fail, mockCommands, pinStatus, renderPage, seconds, serviceUser, tick, walletValues } from '../../test/harness';
 
 function renderSettings() {
   const onLoggedOut = vi.fn();
@@ -20,6 +20,24 @@ describe('Settings', () => {
     renderSettings();
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByText('Signed in with: email')).toBeInTheDocument();
+  });
+
+  it('offers the currencies the service has prices in, and remembers the choice', async () => {
+    localStorage.clear();
+    mockCommands({ getValues: () => walletValues({ currencies: ['EUR', 'USD'] }) });
+    const page = renderSettings();
+    await tick();
+    expect(screen.getByRole('button', { name: 'USD' })).toHaveAttribute('aria-pressed', 'true');
+    await page.user.click(screen.getByRole('button', { name: 'EUR' }));
+    expect(screen.getByRole('button', { name: 'EUR' })).toHaveAttribute('aria-pressed', 'true');
+    expect(localStorage.getItem('satchel.currency')).toBe('EUR');
+  });
+
+  it('offers no currency when the service has no prices', async () => {
+    mockCommands({});
+    renderSettings();
+    await tick();
+    expect(screen.queryByText('Currency')).not.toBeInTheDocument();
   });
 
   it('shows no update when none waits', async () => {

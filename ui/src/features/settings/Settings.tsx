@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, asAppError, type ServiceUser } from '../../api';
 import { useI18n, type Language } from '../../i18n';
 import { useTheme, type Theme } from '../../hooks/useTheme';
+import { useCurrency } from '../../hooks/useCurrency';
 import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { ExportKey } from '../keys/ExportKey';
@@ -75,6 +76,15 @@ function ListButton({ id, label, hint, onClick }: { id: string; label: string; h
 export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLoggedOut: () => void }) {
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
+  const [currency, setCurrency] = useCurrency();
+  // The currencies the service has prices in; none: no choice to show.
+  const [currencies, setCurrencies] = useState<string[]>([]);
+  useEffect(() => {
+    api.getValues(currency).then(
+      (values) => setCurrencies(values.currencies),
+      () => undefined,
+    );
+  }, []);
   const [view, setView] = useState<'main' | 'phrase' | 'changePin' | 'exportKey' | 'book' | 'approvals'>('main');
   const [pinChanged, setPinChanged] = useState(false);
   const open = (next: 'phrase' | 'changePin' | 'exportKey' | 'book' | 'approvals') => {
@@ -149,6 +159,18 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
             </button>
           ))}
         </div>
+        {currencies.length > 0 && (
+          <>
+            <div className="muted">{t('settings.currency')}</div>
+            <div className="segmented">
+              {currencies.map((code) => (
+                <button key={code} id={`currency-${code}`} aria-pressed={currency === code} onClick={() => setCurrency(code)}>
+                  {code}
+                </button>
+              ))}
+            </div>
+          </>
+        )}
       </section>
       <section className="card" aria-labelledby="settings-security">
         <div id="settings-security" className="muted">

@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../../api';
-import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick } from '../../test/harness';
+import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick, walletValues } from '../../test/harness';
 import { layOut } from '../../test/layout';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
@@ -42,7 +42,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections' && c !== 'getValues')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -388,8 +388,8 @@ describe('Wallet', () => {
     expect(coin).toHaveClass('icon-button');
     expect(screen.getByRole('button', { name: 'Receive TKN' })).toHaveAttribute('id', 'receive-anvil-TKN');
     // In the coin's row and the token's, beside their amounts.
-    expect(screen.getByTestId('balance-ETH').parentElement).toContainElement(coin);
-    expect(screen.getByTestId('balance-TKN').parentElement).toContainElement(screen.getByRole('button', { name: 'Receive TKN' }));
+    expect(screen.getByTestId('balance-ETH').closest('.row')).toContainElement(coin);
+    expect(screen.getByTestId('balance-TKN').closest('.row')).toContainElement(screen.getByRole('button', { name: 'Receive TKN' }));
   });
 
   it('opens Receive for the coin and for a token, and goes back to the balances it had with Esc and Back', async () => {
@@ -453,7 +453,7 @@ describe('Wallet', () => {
     const coin = screen.getByRole('button', { name: 'Send ETH' });
     expect(coin).toHaveAttribute('id', 'send-anvil');
     expect(coin).toHaveAttribute('data-testid', 'send-ETH');
-    expect(screen.getByTestId('balance-ETH').parentElement).toContainElement(coin);
+    expect(screen.getByTestId('balance-ETH').closest('.row')).toContainElement(coin);
     const token = screen.getByTestId('send-TKN');
     expect(token).toHaveAttribute('id', 'send-anvil-TKN');
     expect(token).toHaveAccessibleName('Send TKN');
@@ -621,5 +621,93 @@ describe('Wallet with 1,000 tokens', () => {
     await tick();
     expect(screen.getByRole('button', { name: 'Receive T999' })).toHaveFocus();
     expect(screen.queryByTestId('balance-T0')).not.toBeInTheDocument();
+  });
+});
+
+describe('Wallet values', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    localStorage.clear();
+  });
+  const base = { getActivity: noActivity, getKeyState: confirmed, getRefreshWait: waits(30) };
+  const withToken = () => [balance({ network: 'anvil', tokens: [{ symbol: 'DEMO', balance: '5', contract: TOKEN }] })];
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it("shows the total with its prices' age, and each row's value under its amount", async () => {
+    const ipc = mockCommands({
+      ...base,
+      getBalance: withToken,
+      getValues: () =>
+        walletValues({
+          total: '3757.25',
+          pricedAt: now() - 90,
+          assets: [
+            { network: 'anvil', address: ADDRESS, symbol: 'ETH', price: '3000', value: '3751.50', updatedAt: now() - 30, stale: false },
+            { network: 'anvil', address: ADDRESS, contract: TOKEN, symbol: 'DEMO', price: '1.15', value: '5.75', updatedAt: now() - 90, stale: false },
+          ],
+        }),
+    });
+    renderPage(<Wallet />);
+    await tick();
+    expect(ipc.argsOf('getValues')[0]).toEqual({ currency: 'USD' });
+    expect(screen.getByTestId('wallet-total')).toHaveTextContent('$3,757.25');
+    expect(screen.getByText('Prices 1 min old')).toBeInTheDocument();
+    expect(screen.getByTestId('value-ETH')).toHaveTextContent('$3,751.50');
+    expect(screen.getByTestId('value-DEMO')).toHaveTextContent('$5.75');
+    expect(screen.getByTestId('value-DEMO')).toHaveAttribute('title', '1 DEMO = 1.15 USD, 1 min old');
+    expect(screen.getByTestId('value-DEMO').closest('.row')).toContainElement(screen.getByTestId('balance-DEMO'));
+  });
+
+  it('shows no total when a held asset has no current price, and a stale price in amber', async () => {
+    mockCommands({
+      ...base,
+      getBalance: withToken,
+      getValues: () =>
+        walletValues({
+          total: undefined,
+          pricedAt: undefined,
+          unpriced: ['ETH', 'DEMO'],
+          assets: [{ network: 'anvil', address: ADDRESS, symbol: 'ETH', price: '3000', value: '3751.50', updatedAt: now() - 2 * 86400, stale: true }],
+        }),
+    });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.queryByTestId('wallet-total')).not.toBeInTheDocument();
+    expect(screen.getByTestId('wallet-no-total')).toHaveTextContent('No total: no current price for ETH, DEMO');
+    expect(screen.getByTestId('value-ETH')).toHaveTextContent('$3,751.50 · stale');
+    expect(screen.getByTestId('value-ETH')).toHaveClass('stale');
+    expect(screen.queryByTestId('value-DEMO')).not.toBeInTheDocument();
+  });
+
+  it('shows no values when prices cannot be read, and the balances as ever', async () => {
+    mockCommands({ ...base, getBalance: withToken });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    expect(screen.queryByRole('region', { name: 'Total value' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('value-ETH')).not.toBeInTheDocument();
+  });
+
+  it('reads the values again, in the chosen currency, when the window comes back to the front', async () => {
+    localStorage.setItem('satchel.currency', 'EUR');
+    let price = '2760';
+    const ipc = mockCommands({
+      ...base,
+      getBalance: () => [balance({ network: 'anvil', balance: '2' })],
+      getValues: () =>
+        walletValues({
+          currency: 'EUR',
+          total: (Number(price) * 2).toFixed(2),
+          assets: [{ network: 'anvil', address: ADDRESS, symbol: 'ETH', price, value: (Number(price) * 2).toFixed(2), updatedAt: now(), stale: false }],
+        }),
+    });
+    renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('wallet-total')).toHaveTextContent('€5,520.00');
+    price = '2800';
+    fireEvent.focus(window);
+    await tick();
+    expect(ipc.argsOf('getValues').map((a) => a.currency)).toEqual(['EUR', 'EUR']);
+    expect(screen.getByTestId('wallet-total')).toHaveTextContent('€5,600.00');
   });
 });

@@ -1,12 +1,13 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type AssetValue, type TokenBalanceInfo, type WalletValues } from '../../api';
+import { savedCurrency } from '../../hooks/useCurrency';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Skeleton } from '../../components/Skeleton';
-import { displayAmount, shortAddress } from '../../lib/format';
+import { displayAmount, money, shortAddress } from '../../lib/format';
 import { copyText } from '../../lib/copy';
 import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
 import { VirtualList } from '../../components/VirtualList';
@@ -55,6 +56,33 @@ function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onCli
   );
 }
 
+/** How old a price is, in the largest whole unit: "12 s", "5 min", "3 h", "2 d". */
+function useAge() {
+  const { t } = useI18n();
+  return (seconds: number) => {
+    const s = Math.max(0, Math.floor(seconds));
+    if (s < 60) return t('wallet.ageSeconds', { n: s });
+    if (s < 3600) return t('wallet.ageMinutes', { n: Math.floor(s / 60) });
+    if (s < 86400) return t('wallet.ageHours', { n: Math.floor(s / 3600) });
+    return t('wallet.ageDays', { n: Math.floor(s / 86400) });
+  };
+}
+
+/** A row's value in the chosen currency under its amount: muted, amber when the
+ * price is stale; the price and its age on hover. */
+function RowValue({ value, symbol, currency, now }: { value: AssetValue | undefined; symbol: string; currency: string; now: number }) {
+  const { t } = useI18n();
+  const age = useAge();
+  if (!value?.value || !value.price || value.updatedAt === undefined) return null;
+  const title = t('wallet.priceTitle', { symbol, price: value.price, currency, age: age(now / 1000 - value.updatedAt) });
+  return (
+    <small className={value.stale ? 'value stale' : 'value'} title={title} data-testid={`value-${symbol}`}>
+      {money(value.value, currency)}
+      {value.stale && ` · ${t('wallet.stale')}`}
+    </small>
+  );
+}
+
 /**
  * The balances per network, each account's coin and tokens with Send and Receive,
  * and the activity under them. `onSend`: opens the send page for a row;
@@ -68,6 +96,19 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('balances');
   const now = useClock();
+  const age = useAge();
+  // What the holdings are worth: read after the balances, and again when the
+  // window comes back to the front (prices move while it is away). A failure
+  // shows no values, never wrong ones.
+  const [values, setValues] = useState<WalletValues | null>(null);
+  const readValues = () => api.getValues(savedCurrency()).then(setValues, () => setValues(null));
+  useEffect(() => {
+    const again = () => void readValues();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, []);
+  const valueOf = (network: string, contract?: string) =>
+    values?.assets.find((v) => v.network === network && (v.contract ?? '').toLowerCase() === (contract ?? '').toLowerCase());
 
   // A wallet whose recovery phrase was never checked reminds the person of it.
   const [remind, setRemind] = useState(false);
@@ -121,6 +162,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
     run(
       async () => {
         setBalances(await api.getBalance());
+        void readValues();
         // What the app refused while listing them; a keychain that cannot say
         // fails nothing here.
         api.getKeyState().then(
@@ -137,6 +179,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
       try {
         setBalances(await api.refreshBalance());
         setUpdatedAt(Date.now());
+        void readValues();
       } finally {
         void cooldown.sync();
       }
@@ -208,8 +251,11 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         {token.symbol}
         <small>{shortAddress(token.contract)}</small>
       </span>
-      <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
-        {displayAmount(token.balance)}
+      <span className="amount-stack">
+        <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
+          {displayAmount(token.balance)}
+        </span>
+        <RowValue value={valueOf(account.network, token.contract)} symbol={token.symbol} currency={values?.currency ?? ''} now={now} />
       </span>
       {onSend && (
         <SendButton
@@ -287,6 +333,18 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
             </button>
           </section>
         )}
+        {values && balances && balances.length > 0 && (
+          <section id="wallet-total" className="total" aria-label={t('wallet.total')}>
+            {values.total !== undefined ? (
+              <>
+                <strong data-testid="wallet-total">{money(values.total, values.currency)}</strong>
+                {values.pricedAt !== undefined && <small>{t('wallet.pricesAge', { age: age(now / 1000 - values.pricedAt) })}</small>}
+              </>
+            ) : (
+              <small data-testid="wallet-no-total">{t('wallet.noTotal', { symbols: values.unpriced.join(', ') })}</small>
+            )}
+          </section>
+        )}
         <div className="toolbar">
           <span id="wallet-updated">
             {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
@@ -330,8 +388,11 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
                     {account.symbol}
                     <small>{account.network}</small>
                   </span>
-                  <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
-                    {displayAmount(account.balance)}
+                  <span className="amount-stack">
+                    <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
+                      {displayAmount(account.balance)}
+                    </span>
+                    <RowValue value={valueOf(account.network)} symbol={account.symbol} currency={values?.currency ?? ''} now={now} />
                   </span>
                   {onSend && (
                     <SendButton
