@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalEntry } from '../../api';
 import { Approvals } from './Approvals';
-import { ADDRESS, RECIPIENT, TOKEN, activityEntry, mockCommands, pinStatus, renderPage, sendQuote, tick } from '../../test/harness';
+import { ADDRESS, RECIPIENT, TOKEN, activityEntry, mockCommands, pinStatus, renderPage, seconds, sendQuote, tick } from '../../test/harness';
 
 const PALS = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512';
 
@@ -76,5 +76,56 @@ describe('Approvals', () => {
     expect(ipc.argsOf('confirmSend')).toStrictEqual([{ confirm: expect.objectContaining({ pin: '135790', acceptHighFee: false }) }]);
     expect(screen.getByTestId('approval-revoking')).toHaveTextContent('Revoking…');
     expect(screen.queryByTestId('approval-revoke')).toBeNull();
+  });
+
+  /** Revokes the one approval listed; the activity then says `status` of it. */
+  async function revokeAndFollow(status: () => 'pending' | 'mined' | 'failed', listed: () => ApprovalEntry[]) {
+    const ipc = mockCommands({
+      getApprovals: listed,
+      prepareRevoke: () => ({ quote: sendQuote({ to: TOKEN }) }),
+      confirmSend: () => activityEntry(),
+      getPinStatus: () => pinStatus(),
+      getActivity: () => [activityEntry({ status: status() })],
+    });
+    const page = renderPage(<Approvals onBack={() => undefined} />);
+    await tick();
+    await page.user.click(screen.getByTestId('approval-revoke'));
+    await tick();
+    await page.user.type(screen.getByTestId('revoke-pin'), '135790');
+    await page.user.click(screen.getByTestId('revoke-submit'));
+    await tick();
+    return ipc;
+  }
+
+  it('follows a revocation until it is mined, then reads the list again without it', async () => {
+    let status: 'pending' | 'mined' = 'pending';
+    let mined = false;
+    const ipc = await revokeAndFollow(
+      () => status,
+      () => (mined ? [] : [approval()]),
+    );
+    await seconds(4);
+    expect(ipc.count('getActivity')).toBeGreaterThanOrEqual(1);
+    expect(screen.getByTestId('approval-revoking')).toBeInTheDocument();
+    status = 'mined';
+    mined = true;
+    await seconds(4);
+    expect(ipc.count('getApprovals')).toBe(2);
+    expect(screen.getByTestId('approvals-empty')).toBeInTheDocument();
+    // Nothing left to follow: no more reads.
+    const reads = ipc.count('getActivity');
+    await seconds(10);
+    expect(ipc.count('getActivity')).toBe(reads);
+  });
+
+  it('says so when a revocation fails, and offers Revoke again', async () => {
+    await revokeAndFollow(
+      () => 'failed',
+      () => [approval()],
+    );
+    await seconds(4);
+    expect(screen.queryByTestId('approval-revoking')).toBeNull();
+    expect(screen.getByTestId('approval-revoke-failed')).toHaveTextContent('The revocation failed: this approval still holds.');
+    expect(screen.getByTestId('approval-revoke')).toBeEnabled();
   });
 });

@@ -2,7 +2,7 @@
 // NFT operator that still holds (the app checked each with a call), with its
 // spender, its amount (unlimited in red) and when it was given; Revoke sends
 // the withdrawal through the same review and PIN as any transaction.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, type ActivityEntry, type ApprovalEntry, type CallQuote, type FeeSpeed } from '../../api';
 import { useAction } from '../../hooks/useAction';
 import { useEscape } from '../../hooks/useEscape';
@@ -17,6 +17,7 @@ import { PinPrompt } from '../../components/Pin';
 import { Skeleton } from '../../components/Skeleton';
 import { displayAmount, shortAddress } from '../../lib/format';
 import { SpeedPicker, optionFor } from '../send/SendReview';
+import { POLL_EVERY } from '../wallet/Activity';
 
 const keyOf = (a: ApprovalEntry) => `${a.network}:${a.contract}:${a.spender}:${a.kind}`;
 
@@ -26,6 +27,8 @@ export function Approvals({ onBack }: { onBack: () => void }) {
   const [revoking, setRevoking] = useState<ApprovalEntry | null>(null);
   // Revocations sent and not yet read back as gone: shown as pending.
   const [sent, setSent] = useState<Record<string, ActivityEntry>>({});
+  // Revocations whose transaction failed (or was dropped): the approval holds.
+  const [failed, setFailed] = useState<string[]>([]);
   const { error, run } = useAction();
   useEscape(revoking ? () => setRevoking(null) : onBack);
 
@@ -34,6 +37,46 @@ export function Approvals({ onBack }: { onBack: () => void }) {
     void load();
   }, [load]);
 
+  // While a revocation is pending, its transaction is followed as Activity
+  // follows it: once it ended the list is read again (mined, the approval no
+  // longer holds and is gone); failed or dropped, the row says so and offers
+  // Revoke again.
+  const sentNow = useRef(sent);
+  useEffect(() => {
+    sentNow.current = sent;
+  }, [sent]);
+  const following = Object.keys(sent).length > 0;
+  useEffect(() => {
+    if (!following) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = () => {
+      timer = setTimeout(() => {
+        api.getActivity().then(
+          (list) => {
+            if (!live) return;
+            const ended = Object.entries(sentNow.current).flatMap(([key, entry]) => {
+              const status = list.find((e) => e.txHash === entry.txHash)?.status ?? 'pending';
+              return status === 'pending' ? [] : [{ key, failed: status === 'failed' || status === 'dropped' }];
+            });
+            if (ended.length === 0) return next();
+            setSent((s) => Object.fromEntries(Object.entries(s).filter(([key]) => !ended.some((e) => e.key === key))));
+            setFailed((f) => [...f, ...ended.filter((e) => e.failed).map((e) => e.key)]);
+            void load();
+          },
+          () => {
+            if (live) next();
+          },
+        );
+      }, POLL_EVERY);
+    };
+    next();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [following, load]);
+
   if (revoking) {
     return (
       <Revoke
@@ -41,6 +84,7 @@ export function Approvals({ onBack }: { onBack: () => void }) {
         onBack={() => setRevoking(null)}
         onSent={(entry) => {
           setSent((s) => ({ ...s, [keyOf(revoking)]: entry }));
+          setFailed((f) => f.filter((key) => key !== keyOf(revoking)));
           setRevoking(null);
         }}
       />
@@ -85,9 +129,16 @@ export function Approvals({ onBack }: { onBack: () => void }) {
                       {t('approvals.revoking')}
                     </span>
                   ) : (
-                    <button type="button" className="secondary" onClick={() => setRevoking(a)} data-testid="approval-revoke">
-                      {t('approvals.revoke')}
-                    </button>
+                    <span className="stack-end">
+                      {failed.includes(keyOf(a)) && (
+                        <small className="danger-text" role="alert" data-testid="approval-revoke-failed">
+                          {t('approvals.revokeFailed')}
+                        </small>
+                      )}
+                      <button type="button" className="secondary" onClick={() => setRevoking(a)} data-testid="approval-revoke">
+                        {t('approvals.revoke')}
+                      </button>
+                    </span>
                   )}
                 </div>
               );

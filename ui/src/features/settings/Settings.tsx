@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, asAppError, type ServiceUser } from '../../api';
 import { useI18n, type Language } from '../../i18n';
 import { useTheme, type Theme } from '../../hooks/useTheme';
-import { useCurrency } from '../../hooks/useCurrency';
+import { savedCurrency, useCurrency } from '../../hooks/useCurrency';
 import { ChangePin } from '../keys/ChangePin';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { ExportKey } from '../keys/ExportKey';
@@ -80,7 +80,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
   // The currencies the service has prices in; none: no choice to show.
   const [currencies, setCurrencies] = useState<string[]>([]);
   useEffect(() => {
-    api.getValues(currency).then(
+    api.getValues(savedCurrency()).then(
       (values) => setCurrencies(values.currencies),
       () => undefined,
     );

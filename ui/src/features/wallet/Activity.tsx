@@ -16,7 +16,7 @@ import { SaveAddress } from '../settings/SaveAddress';
 import { displayAmount, shortAddress } from '../../lib/format';
 
 /** How often the activity is read while a transaction in it is pending. */
-const POLL_EVERY = 3000;
+export const POLL_EVERY = 3000;
 
 /** "Sent 0.1 ETH to 0x12…cd", "Received 5 USDC from 0x…", "Cancelled transaction". */
 export function describeEntry(entry: ActivityEntry, t: Translate, exact = false): string {
