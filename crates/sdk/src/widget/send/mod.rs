@@ -1,6 +1,7 @@
 //! Sending on the device: one flow, quote → review → sign → broadcast, and the
 //! checks on what the service quotes. Replacements (speed up, cancel) are in
-//! `replace.rs`, the activity in `activity.rs`, the page's types in `types.rs`.
+//! `replace.rs`, the activity in `activity.rs`, the page's types in `types.rs`,
+//! the kept quotes in `quotes.rs`, an application's `send` in `requests.rs`.
 //!
 //! Sending: the page asks for a quote (the service prepares nonce, fees and gas
 //! and simulates the transfer), the person reviews it and confirms with the PIN,
@@ -12,8 +13,7 @@
 //! limit and the fees, and it checks the chain id against the app's networks. A
 //! quote is kept here, so what is signed is what the page showed.
 
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
 use alloy::eips::eip2718::Encodable2718;
@@ -25,16 +25,21 @@ use satchel_api::{
     Account, BroadcastRequest, PrepareRequest, PreparedTransaction, ServiceErrorCode,
     TransactionDirection, TransactionList, TransactionRecord, TransactionStatus,
 };
-use tokio::sync::oneshot;
 
 mod activity;
 mod call;
 mod fees;
+mod quotes;
+mod recipient;
 mod replace;
+mod requests;
 mod types;
 
 pub use call::{CallQuote, ExpectedChange, NftSendForm};
 use fees::{fee_caps, fee_options, high_fee};
+pub(super) use quotes::Sends;
+use quotes::{QUOTE_LIFETIME, StoredQuote};
+pub use recipient::check_address;
 pub use types::*;
 
 use super::{AccountRef, Widget};
@@ -46,93 +51,8 @@ alloy::sol! {
     function transfer(address to, uint256 amount) returns (bool);
 }
 
-/// How long a quote may be confirmed: the fees and nonce go stale after that.
-const QUOTE_LIFETIME: Duration = Duration::from_secs(10 * 60);
-/// Quotes kept at once (the newest); the page needs only its current one.
-const QUOTES_KEPT: usize = 8;
-
-/// What is signed when a quote is confirmed.
-#[derive(Debug, Clone)]
-struct StoredQuote {
-    id: String,
-    made: Instant,
-    account_id: String,
-    chain_id: u64,
-    from: Address,
-    nonce: u64,
-    gas_limit: u64,
-    to: Address,
-    value: U256,
-    input: Bytes,
-    /// (speed, max fee per gas, max priority fee per gas), in wei.
-    fees: Vec<(FeeSpeed, u128, u128)>,
-    /// The speeds whose fee is unusually high: confirmed only when accepted.
-    high_fees: Vec<FeeSpeed>,
-}
-
-/// The quotes the page may confirm and the application's `send` waiting on it.
-#[derive(Debug, Default)]
-pub(super) struct Sends {
-    quotes: VecDeque<StoredQuote>,
-    waiting: Option<(u64, oneshot::Sender<Result<SendResult, SdkError>>)>,
-    next_request: u64,
-}
-
-impl Sends {
-    fn keep(&mut self, quote: StoredQuote) {
-        self.quotes.retain(|q| q.made.elapsed() < QUOTE_LIFETIME);
-        while self.quotes.len() >= QUOTES_KEPT {
-            self.quotes.pop_front();
-        }
-        self.quotes.push_back(quote);
-    }
-
-    fn take(&mut self, id: &str) -> Option<StoredQuote> {
-        let at = self.quotes.iter().position(|q| q.id == id)?;
-        self.quotes
-            .remove(at)
-            .filter(|q| q.made.elapsed() < QUOTE_LIFETIME)
-    }
-
-    /// Ends the waiting `send` `id` (if it is the one waiting) with `result`.
-    fn settle(&mut self, id: u64, result: Result<SendResult, SdkError>) {
-        if self
-            .waiting
-            .as_ref()
-            .is_some_and(|(waiting, _)| *waiting == id)
-            && let Some((_, sender)) = self.waiting.take()
-        {
-            let _ = sender.send(result);
-        }
-    }
-}
-
-fn cancelled() -> SdkError {
-    SdkError::service(ServiceErrorCode::UserCancelled, "the send was cancelled")
-}
-
 pub(crate) fn invalid(message: impl Into<String>) -> SdkError {
     SdkError::service(ServiceErrorCode::InvalidParameters, message)
-}
-
-/// Checks a typed address: 40 hex digits after `0x`; mixed case must be its
-/// EIP-55 checksum (a typo changes it), one case has none to check.
-pub fn check_address(text: &str) -> Result<Address, SdkError> {
-    let text = text.trim();
-    let hex = text
-        .strip_prefix("0x")
-        .filter(|h| h.len() == 40 && h.bytes().all(|b| b.is_ascii_hexdigit()))
-        .ok_or_else(|| invalid("not an address: 0x and 40 hexadecimal digits"))?;
-    let address: Address = text
-        .parse()
-        .map_err(|_| invalid("not an address: 0x and 40 hexadecimal digits"))?;
-    let one_case = hex == hex.to_lowercase() || hex == hex.to_uppercase();
-    if !one_case && address.to_checksum(None) != text {
-        return Err(invalid(
-            "the address's checksum does not match: check it for a typo",
-        ));
-    }
-    Ok(address)
 }
 
 fn gwei(wei: u128) -> String {
@@ -195,64 +115,6 @@ impl Widget {
             is_aa: None,
         })
         .await
-    }
-
-    /// An application's `send`: checks the account, hands the page what to open
-    /// with, and gives the receiver that resolves when the page confirms (the
-    /// transaction hash) or cancels (`UserCancelled`). A newer `send` cancels
-    /// the one waiting.
-    pub async fn begin_send(
-        &self,
-        account: &AccountRef,
-        tx_data: Option<TxData>,
-    ) -> Result<(SendRequest, oneshot::Receiver<Result<SendResult, SdkError>>), SdkError> {
-        let entry = self.own_account(account).await?;
-        let tx_data = tx_data.unwrap_or_default();
-        let (sender, receiver) = oneshot::channel();
-        let mut state = self.state.lock();
-        let sends = &mut state.sends;
-        sends.next_request += 1;
-        let id = sends.next_request;
-        if let Some((_, earlier)) = sends.waiting.replace((id, sender)) {
-            let _ = earlier.send(Err(cancelled()));
-        }
-        let request = SendRequest {
-            id,
-            account: crate::widget::mapping::service_account(&entry),
-            to: tx_data.to.or(tx_data.to_address).filter(|t| !t.is_empty()),
-            amount: tx_data.amount.filter(|a| !a.is_empty()),
-        };
-        drop(state);
-        self.send_requests.send_replace(Some(request.clone()));
-        Ok((request, receiver))
-    }
-
-    /// Each application `send` as it comes, for the page to open the form.
-    pub fn watch_send_requests(&self) -> tokio::sync::watch::Receiver<Option<SendRequest>> {
-        self.send_requests.subscribe()
-    }
-
-    /// The person closed the send page: the application's `send` gets
-    /// `UserCancelled`.
-    pub fn cancel_send(&self, request_id: u64) {
-        self.state.lock().sends.settle(request_id, Err(cancelled()));
-    }
-
-    /// Checks a recipient as it is typed.
-    pub fn check_recipient(
-        &self,
-        account: &AccountRef,
-        to: &str,
-    ) -> Result<AddressCheck, SdkError> {
-        let address = check_address(to)?;
-        let from: Address = account
-            .address
-            .parse()
-            .map_err(|_| invalid("not one of your accounts"))?;
-        Ok(AddressCheck {
-            address: address.to_checksum(None),
-            is_self: address == from,
-        })
     }
 
     /// Quotes a send: checks the form, asks the service to prepare and simulate

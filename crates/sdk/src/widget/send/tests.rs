@@ -1,4 +1,7 @@
 use super::*;
+use quotes::QUOTES_KEPT;
+use requests::cancelled;
+use tokio::sync::oneshot;
 
 #[test]
 fn addresses_need_their_checksum_when_mixed_case() {
