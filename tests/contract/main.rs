@@ -12,6 +12,7 @@ mod device;
 mod external;
 mod hardening;
 mod identity;
+mod instances;
 mod keys;
 mod nfts;
 mod prices;

@@ -9,6 +9,13 @@
 //! a `governor` limiter; the limiters live in a `moka` cache bounded by the
 //! bytes of their keys, and a limiter idle for a whole minute (back at its full
 //! allowance, so nothing is lost) is dropped.
+//!
+//! On PostgreSQL, which several instances may share, the keys a client could
+//! otherwise multiply by the instances (refreshes, e-mails, a network address's
+//! sign-ups and logins, the service's mail budget) are counted in the database
+//! instead ([`Limits::take`]), one allowance for all instances; a user's reads
+//! and relayed calls stay per instance (each request takes one, and the node
+//! is protected by each instance's bound). On SQLite there is one instance.
 
 use std::fmt;
 use std::num::NonZeroU32;
@@ -113,6 +120,11 @@ pub struct Limits<C: Clock = DefaultClock> {
     mail: Limiter<C>,
     /// ...and a quarter kept for account mail.
     account_mail: Limiter<C>,
+    per_minute: PerMinute,
+    /// The database the shared keys are counted in, when instances share one.
+    shared: Option<crate::db::Db>,
+    /// Turns taken in the database, for its now-and-then sweep.
+    shared_turns: std::sync::atomic::AtomicU64,
 }
 
 /// The limits of [`Limits`], per minute: each at least one.
@@ -161,6 +173,35 @@ impl Limits {
     pub fn new(per_minute: PerMinute) -> Self {
         Self::with_clock(per_minute, DefaultClock::default())
     }
+
+    /// Counts the shared keys in `db` when it is one several instances may
+    /// share (PostgreSQL).
+    pub fn shared_through(mut self, db: &crate::db::Db) -> Self {
+        self.shared = db.is_shared().then(|| db.clone());
+        self
+    }
+}
+
+/// The service's e-mail budget split: (any mail, kept for account mail), a
+/// quarter kept.
+fn mail_shares(emails: u32) -> (u32, u32) {
+    let account = emails.div_ceil(4);
+    (emails.saturating_sub(account), account)
+}
+
+/// Unix milliseconds now, for the counts in the database.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+impl LimitKey<'_> {
+    /// Whether instances sharing a database count this key together: all but a
+    /// user's reads and relayed calls, which every request takes.
+    pub fn is_shared(&self) -> bool {
+        !matches!(self, Self::UserRequests { .. } | Self::RpcCalls { .. })
+    }
 }
 
 impl<C> Limits<C>
@@ -170,8 +211,7 @@ where
 {
     pub fn with_clock(per_minute: PerMinute, clock: C) -> Self {
         let per = |n: u32| Quota::per_minute(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN));
-        let account_share = per_minute.emails.div_ceil(4);
-        let general_share = per_minute.emails.saturating_sub(account_share);
+        let (general_share, account_share) = mail_shares(per_minute.emails);
         Self {
             quota: per(per_minute.refresh),
             address_quota: per(per_minute.address),
@@ -182,6 +222,9 @@ where
             mail: RateLimiter::direct_with_clock(per(general_share), clock.clone()),
             account_mail: RateLimiter::direct_with_clock(per(account_share), clock.clone()),
             clock,
+            per_minute,
+            shared: None,
+            shared_turns: Default::default(),
             limiters: moka::sync::Cache::builder()
                 .weigher(|key: &String, _| {
                     u32::try_from(key.len())
@@ -194,8 +237,84 @@ where
         }
     }
 
-    /// Counts a refresh of `key` if it is allowed; `Err` carries how long until the
-    /// next one is.
+    /// Counts `key` where instances share their counts (the database, on
+    /// PostgreSQL, for [`LimitKey::is_shared`] keys), else here. A database
+    /// that cannot be asked leaves the count to this instance.
+    pub async fn take(&self, key: LimitKey<'_>) -> Result<(), Duration> {
+        if key.is_shared()
+            && let Some(taken) = self
+                .take_shared(&key.to_string(), self.per_minute_of(key))
+                .await
+        {
+            return taken;
+        }
+        self.check(key)
+    }
+
+    /// One turn of `key` from the database's count; `None` without one.
+    async fn take_shared(&self, key: &str, per_minute: u32) -> Option<Result<(), Duration>> {
+        use std::sync::atomic::Ordering;
+        let db = self.shared.as_ref()?;
+        let now = now_ms();
+        let turns = self.shared_turns.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Err(e) = db.sweep_rate_limits(turns, now).await {
+            tracing::warn!("shared rate limits not swept: {e}");
+        }
+        match db.take_turn(key, per_minute, now).await {
+            Ok(taken) => Some(taken),
+            Err(e) => {
+                tracing::warn!("shared rate limit not read, counted by this instance: {e}");
+                None
+            }
+        }
+    }
+
+    /// [`Limits::check_mail`], counted where instances share their counts.
+    pub async fn take_mail(
+        &self,
+        app_id: &str,
+        recipient: &str,
+        kind: MailKind,
+    ) -> Result<(), Duration> {
+        if self.shared.is_none() {
+            return self.check_mail(app_id, recipient, kind);
+        }
+        self.take(LimitKey::MailTo { recipient }).await?;
+        self.take(LimitKey::MailForApp { app_id }).await?;
+        let (general, account) = mail_shares(self.per_minute.emails);
+        if kind == MailKind::Account
+            && let Some(Ok(())) = self.take_shared("mail:account", account).await
+        {
+            return Ok(());
+        }
+        match self.take_shared("mail:general", general).await {
+            Some(taken) => taken,
+            None => self.check_mail(app_id, recipient, kind),
+        }
+    }
+
+    /// The allowance per minute of `key`'s kind.
+    fn per_minute_of(&self, key: LimitKey<'_>) -> u32 {
+        let per = &self.per_minute;
+        match key {
+            LimitKey::SignUpFrom { .. }
+            | LimitKey::ResendFrom { .. }
+            | LimitKey::PasswordResetFrom { .. }
+            | LimitKey::ExternalLoginFrom { .. } => per.address,
+            LimitKey::UserRequests { .. } => per.user,
+            LimitKey::RpcCalls { .. } => per.rpc_calls,
+            LimitKey::MailTo { .. } => per.recipient_emails,
+            LimitKey::MailForApp { .. } => per.app_emails,
+            LimitKey::Balance { .. }
+            | LimitKey::Nfts { .. }
+            | LimitKey::VerificationEmail { .. }
+            | LimitKey::PinUnlockEmail { .. }
+            | LimitKey::PasswordReset { .. } => per.refresh,
+        }
+    }
+
+    /// Counts a refresh of `key` here if it is allowed; `Err` carries how long
+    /// until the next one is.
     pub fn check(&self, key: LimitKey<'_>) -> Result<(), Duration> {
         let quota = match key {
             LimitKey::SignUpFrom { .. }

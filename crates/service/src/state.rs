@@ -171,13 +171,14 @@ impl AppState {
             live_sessions: TtlCache::new(read_ttl, 65_536),
             wallets: TtlCache::new(read_ttl, 16_384),
         };
+        let limits = Arc::new(Limits::new(PerMinute::from_settings(&settings)).shared_through(&db));
         Ok(Self {
             db,
             keys: Arc::new(keys),
             pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
             metadata,
-            limits: Arc::new(Limits::new(PerMinute::from_settings(&settings))),
+            limits,
             login_failures: Arc::new(LoginFailures::new(
                 settings.login_failures_per_account,
                 settings.login_failures_per_address,

@@ -15,6 +15,7 @@ mod links;
 mod nfts;
 mod password_resets;
 mod pin_unlocks;
+mod rate_limits;
 mod refresh_tokens;
 mod seed;
 mod sessions;
@@ -139,6 +140,12 @@ impl Db {
 
     pub(crate) fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// Whether this is PostgreSQL, which several instances may share (SQLite
+    /// is one instance's own file).
+    pub fn is_shared(&self) -> bool {
+        self.backend == Backend::Postgres
     }
 
     pub async fn close(&self) {

@@ -111,9 +111,10 @@ pub async fn refresh_balance(
     }
     state
         .limits
-        .check(LimitKey::Balance {
+        .take(LimitKey::Balance {
             account_id: &account_id,
         })
+        .await
         .map_err(|wait| ApiError::rate_limited("balance refreshed too often", wait))?;
     Ok(Json(
         refresh::refresh_balance(&state, &account, &tokens).await?,

@@ -253,8 +253,8 @@ fn counted_as(address: IpAddr) -> IpAddr {
 }
 
 /// Counts a request from one network address against its limit.
-pub(crate) fn per_address(state: &AppState, key: LimitKey<'_>) -> ApiResult<()> {
-    state.limits.check(key).map_err(|wait| {
+pub(crate) async fn per_address(state: &AppState, key: LimitKey<'_>) -> ApiResult<()> {
+    state.limits.take(key).await.map_err(|wait| {
         crate::error::ApiError::rate_limited("too many requests from this address", wait)
     })
 }

@@ -86,7 +86,7 @@ pub async fn password_reset(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, LimitKey::PasswordResetFrom { address })?;
+        per_address(&state, LimitKey::PasswordResetFrom { address }).await?;
     }
     identity::email::request_password_reset(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)

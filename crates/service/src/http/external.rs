@@ -34,9 +34,9 @@ fn login_reply(login: ExternalLogin) -> Response {
 
 /// Each external login may make the service call a provider: counted per
 /// network address.
-fn count_login(state: &AppState, address: Option<std::net::IpAddr>) -> ApiResult<()> {
+async fn count_login(state: &AppState, address: Option<std::net::IpAddr>) -> ApiResult<()> {
     match address {
-        Some(address) => per_address(state, LimitKey::ExternalLoginFrom { address }),
+        Some(address) => per_address(state, LimitKey::ExternalLoginFrom { address }).await,
         None => Ok(()),
     }
 }
@@ -59,7 +59,7 @@ pub async fn oauth_token(
     Json(body): Json<OAuthCodeExchange>,
 ) -> ApiResult<Response> {
     let app = app.policy(&state).await?;
-    count_login(&state, address)?;
+    count_login(&state, address).await?;
     Ok(login_reply(
         external::oauth_login(&state, &app, body).await?,
     ))
@@ -81,7 +81,7 @@ pub async fn id_token(
     Json(body): Json<IdTokenLogin>,
 ) -> ApiResult<Response> {
     let app = app.policy(&state).await?;
-    count_login(&state, address)?;
+    count_login(&state, address).await?;
     Ok(login_reply(
         external::id_token_login(&state, &app, body).await?,
     ))
@@ -105,7 +105,7 @@ pub async fn access_token(
     Json(body): Json<AccessTokenLogin>,
 ) -> ApiResult<Response> {
     let app = app.policy(&state).await?;
-    count_login(&state, address)?;
+    count_login(&state, address).await?;
     Ok(login_reply(
         external::access_token_login(&state, &app, body).await?,
     ))
@@ -129,7 +129,7 @@ pub async fn send_verify_email(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, LimitKey::ResendFrom { address })?;
+        per_address(&state, LimitKey::ResendFrom { address }).await?;
     }
     registration::send_verify_email(&state, &app, body).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -36,7 +36,7 @@ pub async fn sign_up(
 ) -> Reply<SignUpResponse> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, LimitKey::SignUpFrom { address })?;
+        per_address(&state, LimitKey::SignUpFrom { address }).await?;
     }
     Ok(axum::Json(
         identity::email::sign_up(&state, &app, body).await?,
@@ -58,7 +58,7 @@ pub async fn resend(
 ) -> ApiResult<StatusCode> {
     let app = app.policy(&state).await?;
     if let Some(address) = address {
-        per_address(&state, LimitKey::ResendFrom { address })?;
+        per_address(&state, LimitKey::ResendFrom { address }).await?;
     }
     identity::email::resend_verification(&state, &app, &body.email).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -58,9 +58,10 @@ pub async fn refresh_nfts(
     owned_wallet(&state, &user, &query).await?;
     state
         .limits
-        .check(LimitKey::Nfts {
+        .take(LimitKey::Nfts {
             wallet_id: &query.wallet_id,
         })
+        .await
         .map_err(|wait| ApiError::rate_limited("NFTs refreshed too often", wait))?;
     let body = refresh::refresh_nfts(&state, &query.wallet_id).await?;
     Ok(RawJson(body.into()))

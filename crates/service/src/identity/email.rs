@@ -195,7 +195,7 @@ async fn send_verification(
     email: &str,
     lifetime_secs: i64,
 ) -> ApiResult<()> {
-    super::check_mail(state, &app.id, email, MailKind::Verification)?;
+    super::check_mail(state, &app.id, email, MailKind::Verification).await?;
     let secret = random_secret();
     state
         .db
@@ -218,10 +218,11 @@ pub async fn resend_verification(state: &AppState, app: &AppRow, email: &str) ->
     }
     state
         .limits
-        .check(LimitKey::VerificationEmail {
+        .take(LimitKey::VerificationEmail {
             app_id: &app.id,
             email: &email,
         })
+        .await
         .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     match live_identity(state, app, &email).await? {
         Some(identity) if !identity.verified() => {
@@ -332,10 +333,11 @@ pub async fn request_password_reset(state: &AppState, app: &AppRow, email: &str)
     // Counted for every address, registered or not, so a 429 tells nothing.
     state
         .limits
-        .check(LimitKey::PasswordReset {
+        .take(LimitKey::PasswordReset {
             app_id: &app.id,
             email: &email,
         })
+        .await
         .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     let Some(identity) = live_identity(state, app, &email).await? else {
         return Ok(());
@@ -354,7 +356,7 @@ async fn send_password_reset(
     app: &AppRow,
     identity: &IdentityRow,
 ) -> ApiResult<()> {
-    super::check_mail(state, &app.id, &identity.email, MailKind::Account)?;
+    super::check_mail(state, &app.id, &identity.email, MailKind::Account).await?;
     let secret = random_secret();
     state
         .db

@@ -44,7 +44,7 @@ fn require_provider(app: &AppRow, provider: Provider) -> ApiResult<()> {
 
 /// Counts an e-mail of `kind` to `recipient` of `app`'s people against the
 /// recipient's, the app's and the service's allowances.
-pub(crate) fn check_mail(
+pub(crate) async fn check_mail(
     state: &AppState,
     app_id: &str,
     recipient: &str,
@@ -52,7 +52,8 @@ pub(crate) fn check_mail(
 ) -> ApiResult<()> {
     state
         .limits
-        .check_mail(app_id, recipient, kind)
+        .take_mail(app_id, recipient, kind)
+        .await
         .map_err(|wait| ApiError::rate_limited("too many e-mails are being sent", wait))
 }
 

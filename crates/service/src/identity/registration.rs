@@ -83,12 +83,13 @@ pub async fn send_verify_email(
     }
     state
         .limits
-        .check(LimitKey::VerificationEmail {
+        .take(LimitKey::VerificationEmail {
             app_id: &app.id,
             email: &identity.id,
         })
+        .await
         .map_err(|wait| ApiError::rate_limited("a link was sent a moment ago", wait))?;
-    super::check_mail(state, &app.id, &email, MailKind::Verification)?;
+    super::check_mail(state, &app.id, &email, MailKind::Verification).await?;
     let secret = random_secret();
     state
         .db

@@ -351,7 +351,8 @@ pub async fn send_unlock_email(
     }
     state
         .limits
-        .check(LimitKey::PinUnlockEmail { wallet_id })
+        .take(LimitKey::PinUnlockEmail { wallet_id })
+        .await
         .map_err(|wait| ApiError::rate_limited("asked a moment ago", wait))?;
     let (email, _) = state
         .db
@@ -369,7 +370,7 @@ pub async fn send_unlock_email(
         .await?
         .map_or_else(|| "Satchel".to_owned(), |app| app.name);
     let token = random_secret();
-    crate::identity::check_mail(state, &user.app_id, &email, MailKind::Account)?;
+    crate::identity::check_mail(state, &user.app_id, &email, MailKind::Account).await?;
     state
         .db
         .create_pin_unlock(wallet_id, &secret_hash(&token), UNLOCK_LINK_LIFETIME_SECS)
@@ -439,7 +440,7 @@ async fn tell_owner(state: &AppState, wallet_id: &str, notice: Notice) -> ApiRes
     if email.is_empty() {
         return Ok(());
     }
-    crate::identity::check_mail(state, &app_id, &email, MailKind::Account)?;
+    crate::identity::check_mail(state, &app_id, &email, MailKind::Account).await?;
     let sent = match notice {
         Notice::Unlocked => state.mailer.send_pin_unlocked(&email, &app_name).await,
         Notice::Restored => state.mailer.send_restored(&email, &app_name).await,

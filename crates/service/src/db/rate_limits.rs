@@ -1,0 +1,64 @@
+//! Rate limits kept in the database, so that the instances on one PostgreSQL
+//! database count one allowance together: the generic cell rate algorithm
+//! (GCRA), one atomic statement per turn taken.
+
+use std::time::Duration;
+
+use super::{Db, DbResult};
+
+/// Deletes the rows of keys back at their full allowance once per this many
+/// turns taken, so the table holds about a minute's keys.
+const SWEEP_EVERY: u64 = 1024;
+
+impl Db {
+    /// Takes one of `key`'s turns, `per_minute` of them a minute (a burst of
+    /// that many, then one more each `60 s / per_minute`), as of `now_ms`: `Ok`
+    /// when one was free, else how long until one is.
+    pub async fn take_turn(
+        &self,
+        key: &str,
+        per_minute: u32,
+        now_ms: i64,
+    ) -> DbResult<Result<(), Duration>> {
+        let per_minute = i64::from(per_minute.max(1));
+        // One turn's share of the minute, and how far ahead of now the full
+        // allowance may be (the burst).
+        let interval = 60_000 / per_minute;
+        let tolerance = interval * (per_minute - 1);
+        let taken: Option<(i64,)> = sqlx::query_as(
+            "INSERT INTO rate_limits (key, tat_ms) VALUES ($1, $2 + $3) \
+             ON CONFLICT (key) DO UPDATE SET tat_ms = \
+               (CASE WHEN rate_limits.tat_ms > $2 THEN rate_limits.tat_ms ELSE $2 END) + $3 \
+             WHERE (CASE WHEN rate_limits.tat_ms > $2 THEN rate_limits.tat_ms ELSE $2 END) - $2 <= $4 \
+             RETURNING tat_ms",
+        )
+        .bind(key)
+        .bind(now_ms)
+        .bind(interval)
+        .bind(tolerance)
+        .fetch_optional(self.pool())
+        .await?;
+        if taken.is_some() {
+            return Ok(Ok(()));
+        }
+        let full_at: Option<(i64,)> =
+            sqlx::query_as("SELECT tat_ms FROM rate_limits WHERE key = $1")
+                .bind(key)
+                .fetch_optional(self.pool())
+                .await?;
+        let wait = full_at.map_or(1, |(tat,)| (tat - tolerance - now_ms).max(1));
+        Ok(Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1))))
+    }
+
+    /// Deletes the keys back at their full allowance, now and then (once per
+    /// [`SWEEP_EVERY`] turns, counted by the caller).
+    pub async fn sweep_rate_limits(&self, turns: u64, now_ms: i64) -> DbResult<()> {
+        if turns.is_multiple_of(SWEEP_EVERY) {
+            sqlx::query("DELETE FROM rate_limits WHERE tat_ms < $1")
+                .bind(now_ms)
+                .execute(self.pool())
+                .await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,52 @@
+//! Several instances on one PostgreSQL database behave as one: a client
+//! alternating between them gets one allowance, not one per instance.
+
+use satchel_devstack::RunningService;
+use satchel_tests::{Backend, Stack, send};
+
+use crate::first_account_id;
+
+/// Two instances of the service on one PostgreSQL database: a balance refresh
+/// allowance of 3 a minute is 3 in all, whichever instance is asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_postgres_count_one_allowance() {
+    let Some(backend) = Backend::postgres() else {
+        return;
+    };
+    let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 3).await;
+    // The same settings (database, `pin_secret`, public URL: one service behind
+    // a load balancer), on another port.
+    let settings = (*stack.service.state.settings).clone();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .expect("a port");
+    let second = RunningService::start_on(listener, settings)
+        .await
+        .expect("a second instance on the same database");
+    let ada = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &ada).await;
+    let path = format!("v1/accountbalance/{account_id}/balance");
+    let refresh = |base: &url::Url| {
+        let request = stack
+            .http
+            .get(format!("{base}{path}"))
+            .header("X-API-KEY", &stack.app_key)
+            .header("X-API-DOMAIN", &stack.domain)
+            .header("X-SDK-TYPE", "desktop_rest_api")
+            .header("Content-Type", "application/json")
+            .bearer_auth(&ada.token);
+        send(request)
+    };
+    let (first, other) = (&stack.service.base_url, &second.base_url);
+    for (n, base) in [first, other, first].into_iter().enumerate() {
+        let (status, body) = refresh(base).await;
+        assert_eq!(status, 200, "refresh {n}: {body}");
+    }
+    // The allowance is spent on both instances alike.
+    for base in [other, first] {
+        let (status, body) = refresh(base).await;
+        assert_eq!(status, 429, "{body}");
+        assert_eq!(body["code"], "TooManyRequests", "{body}");
+    }
+    second.shutdown().await.expect("stopped");
+}
