@@ -289,7 +289,35 @@ pub async fn the_receipt_follower_reads_the_least_recently_read_first(backend: B
     let bob = stack.user("bob@example.com").await;
     let ada_account = crate::first_account_id(&stack, &ada).await;
     let bob_account = crate::first_account_id(&stack, &bob).await;
-    let row = |wallet: &str, account: &str, n: u8| satchel_service::db::TransactionRow {
+    let row = pending_row;
+    // Ada's three never-mined transfers are older than Bob's one.
+    for n in 1..=3 {
+        db.insert_sent(&row(&ada.wallet_id, &ada_account, n))
+            .await
+            .expect("stored");
+    }
+    db.insert_sent(&row(&bob.wallet_id, &bob_account, 9))
+        .await
+        .expect("stored");
+    let first = db.pending_transactions(2, 100, 1).await.expect("read");
+    assert!(
+        first.iter().all(|r| r.account_id == ada_account),
+        "{first:?}"
+    );
+    let second = db.pending_transactions(2, 101, 1).await.expect("read");
+    assert!(
+        second.iter().any(|r| r.account_id == bob_account),
+        "Bob's is read in the next pass, not after Ada's forever: {second:?}"
+    );
+}
+
+fn hex_byte(n: u8) -> String {
+    format!("{n:02x}")
+}
+
+/// A sent transaction never mined, the `n`th (its hash, nonce and time).
+fn pending_row(wallet: &str, account: &str, n: u8) -> satchel_service::db::TransactionRow {
+    satchel_service::db::TransactionRow {
         wallet_id: wallet.into(),
         account_id: account.into(),
         network: "anvil".into(),
@@ -307,27 +335,60 @@ pub async fn the_receipt_follower_reads_the_least_recently_read_first(backend: B
         block_number: None,
         replaced_by: None,
         created_at: i64::from(n),
-    };
-    // Ada's three never-mined transfers are older than Bob's one.
-    for n in 1..=3 {
-        db.insert_sent(&row(&ada.wallet_id, &ada_account, n))
+    }
+}
+
+/// Two instances' receipt followers passing at the same moment (two pools on
+/// one database) claim each pending transaction once between them, and
+/// neither reads it again within the pass's time.
+pub async fn two_followers_at_once_claim_each_pending_transaction_once(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.receipt_poll_ms = 3_600_000).await;
+    let db = &stack.service.state.db;
+    let other = satchel_service::db::Db::connect(&stack.service.state.settings.database_url())
+        .await
+        .expect("a second instance's pool");
+    let ada = stack.user("ada@example.com").await;
+    let account = crate::first_account_id(&stack, &ada).await;
+    for n in 1..=40 {
+        db.insert_sent(&pending_row(&ada.wallet_id, &account, n))
             .await
             .expect("stored");
     }
-    db.insert_sent(&row(&bob.wallet_id, &bob_account, 9))
-        .await
-        .expect("stored");
-    let first = db.pending_transactions(2, 100).await.expect("read");
-    assert!(first.iter().all(|r| r.account_id == ada_account));
-    let second = db.pending_transactions(2, 101).await.expect("read");
-    assert!(
-        second.iter().any(|r| r.account_id == bob_account),
-        "Bob's is read in the next pass, not after Ada's forever: {second:?}"
+    let (mine, theirs) = tokio::join!(
+        db.pending_transactions(25, 100, 2),
+        other.pending_transactions(25, 100, 2)
     );
-}
-
-fn hex_byte(n: u8) -> String {
-    format!("{n:02x}")
+    let (mine, theirs) = (mine.expect("claimed"), theirs.expect("claimed"));
+    assert!(
+        mine.len() <= 25 && theirs.len() <= 25,
+        "a pass claims at most its batch"
+    );
+    let mut hashes: Vec<&str> = mine
+        .iter()
+        .chain(&theirs)
+        .map(|r| r.tx_hash.as_str())
+        .collect();
+    hashes.sort_unstable();
+    let claimed = hashes.len();
+    hashes.dedup();
+    assert_eq!(hashes.len(), claimed, "one transaction claimed twice");
+    assert_eq!(claimed, 40, "{} and {}", mine.len(), theirs.len());
+    // Within the pass's time nothing is claimed again; after it, all is.
+    assert!(
+        other
+            .pending_transactions(25, 101, 2)
+            .await
+            .expect("read")
+            .is_empty()
+    );
+    assert_eq!(
+        db.pending_transactions(100, 102, 2)
+            .await
+            .expect("read")
+            .len(),
+        40
+    );
+    other.close().await;
 }
 
 pub async fn an_id_with_a_nul_character_names_nothing_on_every_engine(backend: Backend) {

@@ -68,6 +68,7 @@ on_every_backend!(
     hardening::an_id_with_a_nul_character_names_nothing_on_every_engine,
     hardening::an_account_keeps_a_bounded_number_of_pending_transactions,
     hardening::the_receipt_follower_reads_the_least_recently_read_first,
+    hardening::two_followers_at_once_claim_each_pending_transaction_once,
     accounts::accounts_list_native_then_token_entries_field_by_field,
     accounts::missing_query_parameters_are_a_400_with_the_error_body,
     accounts::an_unknown_wallet_is_a_404,

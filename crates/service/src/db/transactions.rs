@@ -171,30 +171,40 @@ impl Db {
         Ok(row.map(|r| (r.tx, r.user_id)))
     }
 
-    /// The oldest pending sent transactions, at most `limit`.
-    /// Up to `limit` pending transactions, those read least recently first,
-    /// marked as read `at` (so the next pass takes others).
-    pub async fn pending_transactions(&self, limit: i64, at: i64) -> DbResult<Vec<TransactionRow>> {
-        let rows: Vec<TransactionRow> = sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM transactions WHERE status = 'pending' \
-             ORDER BY checked_at, created_at, id LIMIT $1"
+    /// Claims up to `limit` pending transactions for one pass of the receipt
+    /// follower, those read least recently first, and marks them read `at`: a
+    /// transaction read in the last `pass_secs` (by this instance or another
+    /// on the same database) is left to that pass, so each is followed by one
+    /// instance at a time. One statement, so two instances claiming at once
+    /// never take the same row (on PostgreSQL the rows another is claiming are
+    /// skipped; SQLite has one writer). The claim is materialized: inlined into
+    /// the update, PostgreSQL may run its `LIMIT` more than once.
+    pub async fn pending_transactions(
+        &self,
+        limit: i64,
+        at: i64,
+        pass_secs: i64,
+    ) -> DbResult<Vec<TransactionRow>> {
+        let skip_claimed = if self.is_shared() {
+            " FOR UPDATE SKIP LOCKED"
+        } else {
+            ""
+        };
+        let mut rows: Vec<TransactionRow> = sqlx::query_as(&format!(
+            "WITH claimed AS MATERIALIZED ( \
+               SELECT id FROM transactions \
+               WHERE log_index = -1 AND status = 'pending' AND checked_at <= $3 \
+               ORDER BY checked_at, created_at, id LIMIT $1{skip_claimed}) \
+             UPDATE transactions SET checked_at = $2 \
+             WHERE id IN (SELECT id FROM claimed) AND checked_at <= $3 \
+             RETURNING {COLUMNS}"
         ))
         .bind(limit)
+        .bind(at)
+        .bind(at.saturating_sub(pass_secs))
         .fetch_all(self.pool())
         .await?;
-        let mut tx = self.pool().begin().await?;
-        for row in &rows {
-            sqlx::query(
-                "UPDATE transactions SET checked_at = $3 \
-                 WHERE account_id = $1 AND tx_hash = $2 AND log_index = -1",
-            )
-            .bind(&row.account_id)
-            .bind(&row.tx_hash)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
-        }
-        tx.commit().await?;
+        rows.sort_by_key(|r| r.created_at);
         Ok(rows)
     }
 

@@ -101,13 +101,16 @@ async fn refresh_after_mined(state: &AppState, row: &TransactionRow) {
 /// Follows pending transactions every `receipt_poll_ms` until the service stops.
 pub async fn follow_forever(state: AppState) {
     let period = Duration::from_millis(state.settings.receipt_poll_ms.max(100));
+    // A pass claims what it reads for a pass's time (in whole seconds, as
+    // stored): another instance's pass meanwhile reads other transactions.
+    let pass_secs = i64::try_from(period.as_secs().max(1)).unwrap_or(1);
     let mut ticks = tokio::time::interval(period);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
         match state
             .db
-            .pending_transactions(FOLLOW_BATCH, crate::clock::now())
+            .pending_transactions(FOLLOW_BATCH, crate::clock::now(), pass_secs)
             .await
         {
             Ok(rows) => follow(&state, rows).await,
