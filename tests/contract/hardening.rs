@@ -299,12 +299,18 @@ pub async fn the_receipt_follower_reads_the_least_recently_read_first(backend: B
     db.insert_sent(&row(&bob.wallet_id, &bob_account, 9))
         .await
         .expect("stored");
-    let first = db.pending_transactions(2, 100, 1).await.expect("read");
+    let first = db
+        .pending_transactions(2, 100, 30, "a")
+        .await
+        .expect("read");
     assert!(
         first.iter().all(|r| r.account_id == ada_account),
         "{first:?}"
     );
-    let second = db.pending_transactions(2, 101, 1).await.expect("read");
+    let second = db
+        .pending_transactions(2, 101, 30, "a")
+        .await
+        .expect("read");
     assert!(
         second.iter().any(|r| r.account_id == bob_account),
         "Bob's is read in the next pass, not after Ada's forever: {second:?}"
@@ -339,8 +345,9 @@ fn pending_row(wallet: &str, account: &str, n: u8) -> satchel_service::db::Trans
 }
 
 /// Two instances' receipt followers passing at the same moment (two pools on
-/// one database) claim each pending transaction once between them, and
-/// neither reads it again within the pass's time.
+/// one database) claim each pending transaction once between them; each then
+/// follows its own, and a third takes them over only once both stopped (their
+/// claims unrenewed for the lease).
 pub async fn two_followers_at_once_claim_each_pending_transaction_once(backend: Backend) {
     let stack = Stack::start_with(backend, |s| s.receipt_poll_ms = 3_600_000).await;
     let db = &stack.service.state.db;
@@ -355,8 +362,8 @@ pub async fn two_followers_at_once_claim_each_pending_transaction_once(backend: 
             .expect("stored");
     }
     let (mine, theirs) = tokio::join!(
-        db.pending_transactions(25, 100, 2),
-        other.pending_transactions(25, 100, 2)
+        db.pending_transactions(25, 100, 30, "a"),
+        other.pending_transactions(25, 100, 30, "b")
     );
     let (mine, theirs) = (mine.expect("claimed"), theirs.expect("claimed"));
     assert!(
@@ -373,16 +380,27 @@ pub async fn two_followers_at_once_claim_each_pending_transaction_once(backend: 
     hashes.dedup();
     assert_eq!(hashes.len(), claimed, "one transaction claimed twice");
     assert_eq!(claimed, 40, "{} and {}", mine.len(), theirs.len());
-    // Within the pass's time nothing is claimed again; after it, all is.
+    // Each instance's next pass reads its own again, and none of the other's.
+    let hashes = |rows: &[satchel_service::db::TransactionRow]| {
+        let mut hashes: Vec<String> = rows.iter().map(|r| r.tx_hash.clone()).collect();
+        hashes.sort_unstable();
+        hashes
+    };
+    let again = other
+        .pending_transactions(25, 102, 30, "b")
+        .await
+        .expect("read");
+    assert_eq!(hashes(&again), hashes(&theirs));
+    // A third instance finds nothing to take while both follow theirs, and all
+    // of it once neither has read them for the lease.
     assert!(
-        other
-            .pending_transactions(25, 101, 2)
+        db.pending_transactions(100, 110, 30, "c")
             .await
             .expect("read")
             .is_empty()
     );
     assert_eq!(
-        db.pending_transactions(100, 102, 2)
+        db.pending_transactions(100, 140, 30, "c")
             .await
             .expect("read")
             .len(),

@@ -289,7 +289,12 @@ where
         }
         match self.take_shared("mail:general", general).await {
             Some(taken) => taken,
-            None => self.check_mail(app_id, recipient, kind),
+            // The database failed: this instance's own budget (the recipient's
+            // and the app's were counted above).
+            None => self
+                .mail
+                .check()
+                .map_err(|not_until| not_until.wait_time_from(self.clock.now())),
         }
     }
 

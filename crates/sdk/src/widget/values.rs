@@ -47,9 +47,13 @@ fn cents_text(cents: U256) -> String {
 fn value_in_cents(amount: U256, decimals: u32, price: (U256, u32)) -> Option<U256> {
     let (mantissa, scale) = price;
     let product = amount.checked_mul(mantissa)?;
-    let shift = decimals + scale;
+    let shift = decimals.checked_add(scale)?;
     Some(if shift >= 2 {
-        product / U256::from(10u64).checked_pow(U256::from(shift - 2))?
+        // 10^78 and more exceed any product of 256 bits: less than a cent.
+        match U256::from(10u64).checked_pow(U256::from(shift - 2)) {
+            Some(divisor) => product / divisor,
+            None => U256::ZERO,
+        }
     } else {
         product.checked_mul(U256::from(10u64).pow(U256::from(2 - shift)))?
     })
@@ -97,7 +101,9 @@ pub(crate) fn values_of(
         let cents = quote
             .zip(amount)
             .and_then(|((_, price), amount)| value_in_cents(amount, holding.decimals, price));
-        let held = amount.is_some_and(|a| !a.is_zero());
+        // A balance that does not read as an integer is held, as far as the
+        // total knows: it is not valued, so there is no total.
+        let held = amount.is_none_or(|a| !a.is_zero());
         if held && !holding.hidden {
             match cents.filter(|_| !stale) {
                 Some(cents) => {
@@ -130,6 +136,7 @@ pub(crate) fn values_of(
             .currencies
             .iter()
             .take(MAX_PRICES)
+            .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_lowercase()))
             .map(|c| c.to_ascii_uppercase())
             .collect(),
         total: total.map(cents_text),
@@ -161,9 +168,18 @@ impl Widget {
         let (accounts, mut prices) = (accounts?, prices?);
         prices.currency = currency;
         let hidden = self.hidden.read(&user_id);
+        // An entry the service lists twice is valued once.
+        let mut seen = std::collections::HashSet::new();
         let holdings: Vec<Holding<'_>> = accounts
             .accounts
             .iter()
+            .filter(|a| {
+                seen.insert((
+                    a.network.as_str(),
+                    a.address.to_ascii_lowercase(),
+                    a.contract.as_deref().map(str::to_ascii_lowercase),
+                ))
+            })
             .map(|a| Holding {
                 network: &a.network,
                 address: &a.address,
@@ -291,6 +307,21 @@ mod tests {
             assert_eq!(values.assets[0].value, None, "{bad:?}");
             assert_eq!(values.total, None, "{bad:?}");
         }
+        // A balance that is not an integer: no value, and no total.
+        let values = values_of(
+            &[holding(None, "ETH", "1.5", 18)],
+            &prices(&[(None, "3000", 0)]),
+            NOW,
+        );
+        assert_eq!(values.assets[0].value, None);
+        assert_eq!(values.unpriced, ["ETH"]);
+        // Decimals past what a power of ten in 256 bits holds: less than a cent.
+        let values = values_of(
+            &[holding(None, "ETH", "1", 77)],
+            &prices(&[(None, "3000.125", 0)]),
+            NOW,
+        );
+        assert_eq!(values.assets[0].value.as_deref(), Some("0.00"));
         // A balance too large to value: no value, no total, no panic.
         let huge = U256::MAX.to_string();
         let values = values_of(

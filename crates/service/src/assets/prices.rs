@@ -23,6 +23,16 @@ impl AppState {
                 "`currency` is a lowercase three-letter code, such as usd",
             ));
         }
+        let currencies = self.currencies();
+        // A currency no feed is in has no prices: nothing is read or kept.
+        if !currencies.iter().any(|c| c == currency) {
+            return Ok(PricesResponse {
+                currency: currency.to_owned(),
+                currencies,
+                stale_after_secs: self.settings.price_stale_secs,
+                prices: Vec::new(),
+            });
+        }
         let mut names: Vec<&String> = self.networks.keys().collect();
         names.sort();
         let reads = names
@@ -38,7 +48,7 @@ impl AppState {
         }
         Ok(PricesResponse {
             currency: currency.to_owned(),
-            currencies: self.currencies(),
+            currencies,
             stale_after_secs: self.settings.price_stale_secs,
             prices,
         })

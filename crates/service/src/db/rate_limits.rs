@@ -23,7 +23,7 @@ impl Db {
         let per_minute = i64::from(per_minute.max(1));
         // One turn's share of the minute, and how far ahead of now the full
         // allowance may be (the burst).
-        let interval = 60_000 / per_minute;
+        let interval = (60_000 / per_minute).max(1);
         let tolerance = interval * (per_minute - 1);
         let taken: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO rate_limits (key, tat_ms) VALUES ($1, $2 + $3) \

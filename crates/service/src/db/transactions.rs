@@ -171,19 +171,21 @@ impl Db {
         Ok(row.map(|r| (r.tx, r.user_id)))
     }
 
-    /// Claims up to `limit` pending transactions for one pass of the receipt
-    /// follower, those read least recently first, and marks them read `at`: a
-    /// transaction read in the last `pass_secs` (by this instance or another
-    /// on the same database) is left to that pass, so each is followed by one
-    /// instance at a time. One statement, so two instances claiming at once
-    /// never take the same row (on PostgreSQL the rows another is claiming are
-    /// skipped; SQLite has one writer). The claim is materialized: inlined into
-    /// the update, PostgreSQL may run its `LIMIT` more than once.
+    /// Claims up to `limit` pending transactions for one pass of `claimant`'s
+    /// receipt follower, those read least recently first, and marks them read
+    /// `at` by it: its own and unclaimed ones, and those whose claimant has not
+    /// read them for `lease_secs` (it stopped). So each is followed by one
+    /// instance at a time, however long a pass takes. One statement, so two
+    /// instances claiming at once never take the same row (on PostgreSQL the
+    /// rows another is claiming are skipped; SQLite has one writer). The claim
+    /// is materialized: inlined into the update, PostgreSQL may run its `LIMIT`
+    /// more than once.
     pub async fn pending_transactions(
         &self,
         limit: i64,
         at: i64,
-        pass_secs: i64,
+        lease_secs: i64,
+        claimant: &str,
     ) -> DbResult<Vec<TransactionRow>> {
         let skip_claimed = if self.is_shared() {
             " FOR UPDATE SKIP LOCKED"
@@ -193,15 +195,18 @@ impl Db {
         let mut rows: Vec<TransactionRow> = sqlx::query_as(&format!(
             "WITH claimed AS MATERIALIZED ( \
                SELECT id FROM transactions \
-               WHERE log_index = -1 AND status = 'pending' AND checked_at <= $3 \
+               WHERE log_index = -1 AND status = 'pending' \
+                 AND (claimed_by IS NULL OR claimed_by = $4 OR checked_at <= $3) \
                ORDER BY checked_at, created_at, id LIMIT $1{skip_claimed}) \
-             UPDATE transactions SET checked_at = $2 \
-             WHERE id IN (SELECT id FROM claimed) AND checked_at <= $3 \
+             UPDATE transactions SET checked_at = $2, claimed_by = $4 \
+             WHERE id IN (SELECT id FROM claimed) \
+               AND (claimed_by IS NULL OR claimed_by = $4 OR checked_at <= $3) \
              RETURNING {COLUMNS}"
         ))
         .bind(limit)
         .bind(at)
-        .bind(at.saturating_sub(pass_secs))
+        .bind(at.saturating_sub(lease_secs))
+        .bind(claimant)
         .fetch_all(self.pool())
         .await?;
         rows.sort_by_key(|r| r.created_at);

@@ -14,6 +14,9 @@ use crate::state::AppState;
 
 /// Pending transactions whose receipts one pass reads.
 const FOLLOW_BATCH: i64 = 100;
+/// The shortest time a stopped instance's transactions wait before another
+/// instance's follower takes them over (ten passes, at least this).
+const FOLLOW_LEASE_MIN_SECS: u64 = 30;
 
 /// Reads the receipts of pending transactions and settles those that were mined
 /// or replaced. Failures are logged; the next pass tries again.
@@ -101,16 +104,23 @@ async fn refresh_after_mined(state: &AppState, row: &TransactionRow) {
 /// Follows pending transactions every `receipt_poll_ms` until the service stops.
 pub async fn follow_forever(state: AppState) {
     let period = Duration::from_millis(state.settings.receipt_poll_ms.max(100));
-    // A pass claims what it reads for a pass's time (in whole seconds, as
-    // stored): another instance's pass meanwhile reads other transactions.
-    let pass_secs = i64::try_from(period.as_secs().max(1)).unwrap_or(1);
+    // What this instance reads is its own to follow; another instance takes a
+    // transaction over only when this one has not read it for a lease's time.
+    let me = crate::db::new_id();
+    let lease_secs = i64::try_from(
+        period
+            .as_secs()
+            .saturating_mul(10)
+            .max(FOLLOW_LEASE_MIN_SECS),
+    )
+    .unwrap_or(i64::MAX);
     let mut ticks = tokio::time::interval(period);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
         match state
             .db
-            .pending_transactions(FOLLOW_BATCH, crate::clock::now(), pass_secs)
+            .pending_transactions(FOLLOW_BATCH, crate::clock::now(), lease_secs, &me)
             .await
         {
             Ok(rows) => follow(&state, rows).await,

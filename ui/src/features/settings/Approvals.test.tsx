@@ -128,4 +128,38 @@ describe('Approvals', () => {
     expect(screen.getByTestId('approval-revoke-failed')).toHaveTextContent('The revocation failed: this approval still holds.');
     expect(screen.getByTestId('approval-revoke')).toBeEnabled();
   });
+
+  it('follows two revocations at once, each to its end', async () => {
+    const first = approval();
+    const second = approval({ kind: 'operator', contract: PALS, amount: undefined, symbol: undefined });
+    const mined = new Set<string>();
+    const hashOf = (a: ApprovalEntry) => (a.kind === 'operator' ? `0x${'02'.repeat(32)}` : `0x${'01'.repeat(32)}`);
+    let revoking: ApprovalEntry = first;
+    mockCommands({
+      getApprovals: () => [first, second].filter((a) => !mined.has(hashOf(a))),
+      prepareRevoke: () => ({ quote: sendQuote({ to: TOKEN }) }),
+      confirmSend: () => activityEntry({ txHash: hashOf(revoking) }),
+      getPinStatus: () => pinStatus(),
+      getActivity: () => [first, second].map((a) => activityEntry({ txHash: hashOf(a), status: mined.has(hashOf(a)) ? 'mined' : 'pending' })),
+    });
+    const page = renderPage(<Approvals onBack={() => undefined} />);
+    await tick();
+    for (const which of [first, second]) {
+      revoking = which;
+      const row = screen.getAllByTestId('approval').find((r) => r.dataset.kind === which.kind)!;
+      await page.user.click(within(row).getByTestId('approval-revoke'));
+      await tick();
+      await page.user.type(screen.getByTestId('revoke-pin'), '135790');
+      await page.user.click(screen.getByTestId('revoke-submit'));
+      await tick();
+    }
+    expect(screen.getAllByTestId('approval-revoking')).toHaveLength(2);
+    mined.add(hashOf(first));
+    await seconds(4);
+    expect(screen.getAllByTestId('approval')).toHaveLength(1);
+    expect(screen.getByTestId('approval-revoking')).toBeInTheDocument();
+    mined.add(hashOf(second));
+    await seconds(4);
+    expect(screen.getByTestId('approvals-empty')).toBeInTheDocument();
+  });
 });

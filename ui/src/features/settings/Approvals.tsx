@@ -55,11 +55,14 @@ export function Approvals({ onBack }: { onBack: () => void }) {
         api.getActivity().then(
           (list) => {
             if (!live) return;
-            const ended = Object.entries(sentNow.current).flatMap(([key, entry]) => {
+            const following = Object.entries(sentNow.current);
+            const ended = following.flatMap(([key, entry]) => {
               const status = list.find((e) => e.txHash === entry.txHash)?.status ?? 'pending';
               return status === 'pending' ? [] : [{ key, failed: status === 'failed' || status === 'dropped' }];
             });
-            if (ended.length === 0) return next();
+            // Others still pending are followed on.
+            if (ended.length < following.length) next();
+            if (ended.length === 0) return;
             setSent((s) => Object.fromEntries(Object.entries(s).filter(([key]) => !ended.some((e) => e.key === key))));
             setFailed((f) => [...f, ...ended.filter((e) => e.failed).map((e) => e.key)]);
             void load();

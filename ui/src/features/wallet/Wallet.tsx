@@ -101,7 +101,16 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   // window comes back to the front (prices move while it is away). A failure
   // shows no values, never wrong ones.
   const [values, setValues] = useState<WalletValues | null>(null);
-  const readValues = () => api.getValues(savedCurrency()).then(setValues, () => setValues(null));
+  // Reads may overlap (load, refresh, focus): only the newest one's answer shows.
+  const valuesRead = useRef(0);
+  const readValues = () => {
+    const read = ++valuesRead.current;
+    const latest = () => read === valuesRead.current;
+    return api.getValues(savedCurrency()).then(
+      (answer) => latest() && setValues(answer),
+      () => latest() && setValues(null),
+    );
+  };
   useEffect(() => {
     const again = () => void readValues();
     window.addEventListener('focus', again);
