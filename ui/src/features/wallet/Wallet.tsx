@@ -1,17 +1,17 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type AssetValue, type TokenBalanceInfo, type WalletValues } from '../../api';
-import { savedCurrency } from '../../hooks/useCurrency';
+import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Skeleton } from '../../components/Skeleton';
-import { displayAmount, money, shortAddress } from '../../lib/format';
+import { displayAmount, shortAddress } from '../../lib/format';
 import { copyText } from '../../lib/copy';
 import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
 import { VirtualList } from '../../components/VirtualList';
 import { Activity, ActivityDetail } from './Activity';
+import { RowValue, WalletTotal, useWalletValues } from './Values';
 import { Receive } from './Receive';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { AddToken } from '../tokens/AddToken';
@@ -56,33 +56,6 @@ function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onCli
   );
 }
 
-/** How old a price is, in the largest whole unit: "12 s", "5 min", "3 h", "2 d". */
-function useAge() {
-  const { t } = useI18n();
-  return (seconds: number) => {
-    const s = Math.max(0, Math.floor(seconds));
-    if (s < 60) return t('wallet.ageSeconds', { n: s });
-    if (s < 3600) return t('wallet.ageMinutes', { n: Math.floor(s / 60) });
-    if (s < 86400) return t('wallet.ageHours', { n: Math.floor(s / 3600) });
-    return t('wallet.ageDays', { n: Math.floor(s / 86400) });
-  };
-}
-
-/** A row's value in the chosen currency under its amount: muted, amber when the
- * price is stale; the price and its age on hover. */
-function RowValue({ value, symbol, currency, now }: { value: AssetValue | undefined; symbol: string; currency: string; now: number }) {
-  const { t } = useI18n();
-  const age = useAge();
-  if (!value?.value || !value.price || value.updatedAt === undefined) return null;
-  const title = t('wallet.priceTitle', { symbol, price: value.price, currency, age: age(now / 1000 - value.updatedAt) });
-  return (
-    <small className={value.stale ? 'value stale' : 'value'} title={title} data-testid={`value-${symbol}`}>
-      {money(value.value, currency)}
-      {value.stale && ` · ${t('wallet.stale')}`}
-    </small>
-  );
-}
-
 /**
  * The balances per network, each account's coin and tokens with Send and Receive,
  * and the activity under them. `onSend`: opens the send page for a row;
@@ -96,28 +69,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('balances');
   const now = useClock();
-  const age = useAge();
-  // What the holdings are worth: read after the balances, and again when the
-  // window comes back to the front (prices move while it is away). A failure
-  // shows no values, never wrong ones.
-  const [values, setValues] = useState<WalletValues | null>(null);
-  // Reads may overlap (load, refresh, focus): only the newest one's answer shows.
-  const valuesRead = useRef(0);
-  const readValues = () => {
-    const read = ++valuesRead.current;
-    const latest = () => read === valuesRead.current;
-    return api.getValues(savedCurrency()).then(
-      (answer) => latest() && setValues(answer),
-      () => latest() && setValues(null),
-    );
-  };
-  useEffect(() => {
-    const again = () => void readValues();
-    window.addEventListener('focus', again);
-    return () => window.removeEventListener('focus', again);
-  }, []);
-  const valueOf = (network: string, contract?: string) =>
-    values?.assets.find((v) => v.network === network && (v.contract ?? '').toLowerCase() === (contract ?? '').toLowerCase());
+  const { values, readValues, valueOf } = useWalletValues();
 
   // A wallet whose recovery phrase was never checked reminds the person of it.
   const [remind, setRemind] = useState(false);
@@ -342,18 +294,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
             </button>
           </section>
         )}
-        {values && balances && balances.length > 0 && (
-          <section id="wallet-total" className="total" aria-label={t('wallet.total')}>
-            {values.total !== undefined ? (
-              <>
-                <strong data-testid="wallet-total">{money(values.total, values.currency)}</strong>
-                {values.pricedAt !== undefined && <small>{t('wallet.pricesAge', { age: age(now / 1000 - values.pricedAt) })}</small>}
-              </>
-            ) : (
-              <small data-testid="wallet-no-total">{t('wallet.noTotal', { symbols: values.unpriced.join(', ') })}</small>
-            )}
-          </section>
-        )}
+        {values && balances && balances.length > 0 && <WalletTotal values={values} now={now} />}
         <div className="toolbar">
           <span id="wallet-updated">
             {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
