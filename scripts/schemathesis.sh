@@ -159,9 +159,10 @@ expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "41
 # Well-formed requests these operations refuse with a 400 for what no schema can
 # say: a challenge nonce and a signature by the wallet's key, a signed
 # transaction, an address's EIP-55 checksum, the chain's state (balance, the network's tokens, a pending
-# transaction to replace, whether a contract is an ERC-20 token), the secret token of an e-mailed link.
+# transaction to replace, whether a contract is an ERC-20 token), the secret token of an e-mailed link,
+# the wallet's next account index, an account's name that is blank once trimmed.
 [[operations]]
-include-operation-id = ["register", "reset", "prepare", "prepare_call", "broadcast", "verify", "unlock", "password_reset_page", "password_reset_confirm", "read_token", "add_token", "remove_token"]
+include-operation-id = ["register", "reset", "prepare", "prepare_call", "broadcast", "verify", "unlock", "password_reset_page", "password_reset_confirm", "read_token", "add_token", "remove_token", "add_account", "rename_account"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "404", "409", "423", "429"]
 
 # Well-formed requests refused by the state they meet, as documented: a login of

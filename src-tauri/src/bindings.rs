@@ -112,6 +112,7 @@ fn declarations() -> String {
         RevokeForm::decl(&cfg),
         satchel_api::AssetValue::decl(&cfg),
         satchel_api::WalletValues::decl(&cfg),
+        satchel_sdk::WalletAccount::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.\n\

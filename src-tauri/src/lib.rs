@@ -112,6 +112,9 @@ widget_commands![
     getApprovals,
     prepareRevoke,
     getValues,
+    getWalletAccounts,
+    addAccount,
+    renameAccount,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the

@@ -26,14 +26,14 @@ fn b64(bytes: &[u8]) -> String {
 
 /// A logged-in user of the test app without a wallet, and the key their device
 /// would make.
-struct Person {
-    user_id: String,
+pub(crate) struct Person {
+    pub(crate) user_id: String,
     email: String,
-    token: String,
-    signer: PrivateKeySigner,
+    pub(crate) token: String,
+    pub(crate) signer: PrivateKeySigner,
 }
 
-async fn person(stack: &Stack, email: &str) -> Person {
+pub(crate) async fn person(stack: &Stack, email: &str) -> Person {
     let state = &stack.service.state;
     let user_id = admin::create_email_account(state, &stack.app_id().await, email, "correct1horse")
         .await
@@ -50,7 +50,7 @@ async fn person(stack: &Stack, email: &str) -> Person {
 }
 
 /// A request with the app headers and the bearer token, and a JSON body if given.
-async fn call(
+pub(crate) async fn call(
     stack: &Stack,
     method: Method,
     path: &str,
@@ -71,7 +71,7 @@ async fn call(
 }
 
 /// A fresh challenge nonce of the user behind `token`, and the text to sign.
-async fn challenge(stack: &Stack, token: &str) -> (String, String) {
+pub(crate) async fn challenge(stack: &Stack, token: &str) -> (String, String) {
     let (status, body) = call(stack, Method::POST, "/v1/wallets/challenge", token, None).await;
     assert_eq!(status, 200, "{body}");
     assert!(body["expiresAt"].as_i64().is_some(), "{body}");
@@ -81,7 +81,7 @@ async fn challenge(stack: &Stack, token: &str) -> (String, String) {
     )
 }
 
-async fn sign(signer: &PrivateKeySigner, message: &str) -> String {
+pub(crate) async fn sign(signer: &PrivateKeySigner, message: &str) -> String {
     let signature = signer
         .sign_message(message.as_bytes())
         .await
@@ -120,7 +120,7 @@ fn register_body(
 }
 
 /// Registers `person`'s wallet with this proof, share and backup; its id.
-async fn register(
+pub(crate) async fn register(
     stack: &Stack,
     person: &Person,
     proof: [u8; 32],

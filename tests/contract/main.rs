@@ -19,8 +19,10 @@ mod prices;
 mod recovery;
 mod relay;
 mod sending;
+mod several_accounts;
 mod tokens;
 mod upstream;
+mod wallet_accounts;
 mod widget;
 
 use satchel_tests::Backend;
@@ -50,6 +52,9 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    wallet_accounts::a_wallet_adds_its_next_account_on_every_network_proven_by_its_key,
+    wallet_accounts::a_wallet_keeps_a_bounded_number_of_accounts,
+    several_accounts::a_second_account_receives_and_sends_on_its_own,
     prices::prices_come_from_the_feeds_exactly_and_follow_them,
     approvals::approvals_are_found_in_the_logs_and_withdrawn_ones_go,
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,

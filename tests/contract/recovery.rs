@@ -60,7 +60,7 @@ fn is(e: &satchel_sdk::SdkError, code: SdkErrorCode) -> bool {
 
 /// The restored key signs a message whose recovered signer is the wallet.
 async fn signs_as(w: &Widget, pin: &str, address: Address) {
-    let signer = w.unlock(pin).await.expect("unlocked");
+    let signer = w.unlock(pin, address).await.expect("unlocked");
     let signature = signer.sign_message_sync(b"hello").expect("signed");
     assert_eq!(
         signature
@@ -91,10 +91,11 @@ pub async fn a_copied_keychain_entry_is_useless_without_the_service(backend: Bac
     assert!(!entry.contains("share"), "{entry}");
     assert!(!entry.contains(&k.proof()), "no proof to test PINs against");
     // Through the service, the right PIN opens it and a wrong one is counted.
-    let e = w.unlock("000000").await.expect_err("wrong PIN");
+    let first: alloy::primitives::Address = sealed.address.parse().expect("an address");
+    let e = w.unlock("000000", first).await.expect_err("wrong PIN");
     assert!(is(&e, SdkErrorCode::WrongPin), "{e:?}");
     assert_eq!(w.pin_status().await.expect("status").tries_left, 4);
-    w.unlock(PIN).await.expect("the right PIN");
+    w.unlock(PIN, first).await.expect("the right PIN");
     assert_eq!(w.pin_status().await.expect("status").tries_left, 5);
 }
 
@@ -117,9 +118,12 @@ pub async fn the_phrase_is_shown_behind_the_pin_and_its_confirmation_kept(backen
     assert_eq!(phrase.address, address, "the words are this wallet's");
     w.confirm_recovery_phrase().await.expect("confirmed");
     // The private key, behind the same PIN, is this wallet's.
-    let e = w.export_private_key("135790").await.expect_err("wrong PIN");
+    let e = w
+        .export_private_key("135790", address)
+        .await
+        .expect_err("wrong PIN");
     assert!(is(&e, SdkErrorCode::WrongPin));
-    let key = w.export_private_key(PIN).await.expect("the key");
+    let key = w.export_private_key(PIN, address).await.expect("the key");
     let signer: alloy::signers::local::PrivateKeySigner = key.parse().expect("a key");
     assert_eq!(signer.address(), address, "the key is this wallet's");
     let again = widget(&stack, store).await;
@@ -140,7 +144,7 @@ pub async fn a_changed_pin_opens_the_key_and_the_old_one_does_not(backend: Backe
     assert!(is(&e, SdkErrorCode::WrongPin));
     w.change_pin(PIN, "135790").await.expect("changed");
     assert!(is(
-        &w.unlock(PIN).await.expect_err("old PIN"),
+        &w.unlock(PIN, address).await.expect_err("old PIN"),
         SdkErrorCode::WrongPin
     ));
     signs_as(&w, "135790", address).await;
@@ -266,7 +270,7 @@ pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(ba
     let w = widget(&stack, store).await;
     assert_eq!(w.key_status().state, KeyState::Stale);
     assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
-    assert!(w.unlock(PIN).await.is_err());
+    assert!(w.unlock(PIN, Address::ZERO).await.is_err());
     assert_eq!(
         w.pin_status().await.expect("status").tries_left,
         5,
@@ -295,5 +299,14 @@ pub async fn the_pins_anyone_guesses_first_are_refused(backend: Backend) {
     w.register(PIN, false).await.expect("registered");
     let e = w.change_pin(PIN, "111111").await.expect_err("a common PIN");
     assert!(e.message.contains("guess"), "{e:?}");
-    w.unlock(PIN).await.expect("the PIN is as it was");
+    let first: Address = w
+        .wallet_accounts()
+        .await
+        .expect("accounts")
+        .first()
+        .expect("the first")
+        .address
+        .parse()
+        .expect("an address");
+    w.unlock(PIN, first).await.expect("the PIN is as it was");
 }

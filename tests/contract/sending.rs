@@ -25,14 +25,14 @@ use satchel_sdk::{
 use satchel_tests::{Backend, Stack, send};
 use serde_json::{Value, json};
 
-const PIN: &str = "246810";
+pub(crate) const PIN: &str = "246810";
 
-async fn stack(backend: Backend) -> Stack {
+pub(crate) async fn stack(backend: Backend) -> Stack {
     Stack::start_with(backend, |s| s.receipt_poll_ms = 200).await
 }
 
 /// A person signed up on their own device, with a registered wallet.
-async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
+pub(crate) async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
     drop(stack.sign_in(email, store.clone()).await);
     let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
@@ -48,7 +48,7 @@ async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
     (w, address)
 }
 
-fn coin(address: Address) -> AccountRef {
+pub(crate) fn coin(address: Address) -> AccountRef {
     AccountRef {
         network: "anvil".into(),
         address: address.to_checksum(None),
@@ -64,7 +64,7 @@ fn token(address: Address, contract: Address) -> AccountRef {
     }
 }
 
-fn form(account: AccountRef, to: Address, amount: &str) -> SendForm {
+pub(crate) fn form(account: AccountRef, to: Address, amount: &str) -> SendForm {
     SendForm {
         account,
         to: to.to_checksum(None),
@@ -73,7 +73,7 @@ fn form(account: AccountRef, to: Address, amount: &str) -> SendForm {
 }
 
 /// Quotes and confirms a send at the normal fee; the hash.
-async fn send_now(w: &Widget, form: SendForm) -> String {
+pub(crate) async fn send_now(w: &Widget, form: SendForm) -> String {
     let quote = w.prepare_send(&form).await.expect("quoted");
     let entry = w
         .confirm_send(ConfirmSend {
@@ -90,7 +90,7 @@ async fn send_now(w: &Widget, form: SendForm) -> String {
 }
 
 /// Waits until the activity shows `hash` out of pending; its entry.
-async fn settled(w: &Widget, hash: &str) -> ActivityEntry {
+pub(crate) async fn settled(w: &Widget, hash: &str) -> ActivityEntry {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let activity = w.get_activity().await.expect("activity");
@@ -104,7 +104,7 @@ async fn settled(w: &Widget, hash: &str) -> ActivityEntry {
     }
 }
 
-async fn chain_balances(stack: &Stack, who: Address) -> (U256, U256) {
+pub(crate) async fn chain_balances(stack: &Stack, who: Address) -> (U256, U256) {
     let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
     let b = chain
         .balances(who, &[stack.demo.dollar6])
@@ -113,7 +113,7 @@ async fn chain_balances(stack: &Stack, who: Address) -> (U256, U256) {
     (b.native, b.tokens[0].expect("DUSD"))
 }
 
-fn wei(decimal: &str, decimals: u8) -> U256 {
+pub(crate) fn wei(decimal: &str, decimals: u8) -> U256 {
     parse_units(decimal, decimals).expect("units").into()
 }
 

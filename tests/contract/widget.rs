@@ -72,14 +72,20 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
     );
     assert_eq!(w.get_accounts(None, true).await.expect("withEoa"), accounts);
     let address = accounts[0].address.clone();
-    let signer = w.unlock("246810").await.expect("the PIN opens the key");
+    let signer = w
+        .unlock("246810", address.parse().expect("an address"))
+        .await
+        .expect("the PIN opens the key");
     assert_eq!(
         signer.address().to_checksum(None),
         address,
         "the service has the address the device made"
     );
     assert_eq!(
-        w.unlock("000000").await.expect_err("wrong PIN").code,
+        w.unlock("000000", signer.address())
+            .await
+            .expect_err("wrong PIN")
+            .code,
         ErrorCode::Sdk(SdkErrorCode::WrongPin)
     );
     assert_eq!(
@@ -420,7 +426,10 @@ pub async fn a_lost_registration_answer_keeps_the_key_the_service_has(backend: B
     assert_eq!(w.get_status(), ServiceLifeCycle::Login);
     assert_eq!(w.key_status().state, KeyState::OnDevice);
     let (address, user_id) = registered_address(&w).await;
-    let signer = w.unlock("246810").await.expect("the key");
+    let signer = w
+        .unlock("246810", address.parse().expect("an address"))
+        .await
+        .expect("the key");
     assert_eq!(signer.address().to_checksum(None), address);
     let app_id = stack.app_id().await;
     assert_eq!(store.load(&pending_entry(&app_id, &user_id)), Ok(None));
@@ -466,7 +475,10 @@ pub async fn a_retried_registration_reuses_the_key_made_first(backend: Backend) 
         pending.to_lowercase().contains(&address.to_lowercase()),
         "the wallet's address is the first key's"
     );
-    let signer = w.unlock("246810").await.expect("the key");
+    let signer = w
+        .unlock("246810", address.parse().expect("an address"))
+        .await
+        .expect("the key");
     assert_eq!(signer.address().to_checksum(None), address);
     assert_eq!(store.load(&pending_entry(&app_id, &user_id)), Ok(None));
 }
@@ -506,7 +518,12 @@ pub async fn a_key_that_is_not_the_wallets_is_never_shown_as_the_wallet(backend:
             .expect_err("no wallet shown")
             .is(ServiceErrorCode::InvalidLoginSession)
     );
-    assert!(w.unlock("246810").await.is_err(), "the key is never used");
+    assert!(
+        w.unlock("246810", alloy::primitives::Address::ZERO)
+            .await
+            .is_err(),
+        "the key is never used"
+    );
     assert!(
         w.register("246810", false).await.is_err(),
         "and never replaced by a new one"
@@ -541,7 +558,10 @@ pub async fn a_pending_key_the_service_has_is_taken_after_a_restart(backend: Bac
     assert_eq!(w.get_status(), ServiceLifeCycle::Login);
     assert_eq!(w.key_status().state, KeyState::OnDevice);
     let (address, _) = registered_address(&w).await;
-    let signer = w.unlock("246810").await.expect("the key");
+    let signer = w
+        .unlock("246810", address.parse().expect("an address"))
+        .await
+        .expect("the key");
     assert_eq!(signer.address().to_checksum(None), address);
 }
 

@@ -20,6 +20,10 @@
 //!   proven by a signature of the wallet's key (the recovery phrase).
 //! - `POST /v1/wallets/{walletId}/pin/unlock-email` → 204: e-mails a link that lifts
 //!   the lock after 10 wrong proofs; `GET /v1/wallets/pin/unlock?token=` is the link.
+//! - `POST /v1/wallets/{walletId}/accounts` [`AddAccount`] → the wallet's accounts
+//!   (operation 1's shape): the next account of the wallet's phrase, proven by a
+//!   signature of its own key.
+//! - `PUT /v1/wallets/{walletId}/accounts/{address}/label` [`AccountLabel`] → 204.
 
 use serde::{Deserialize, Serialize};
 
@@ -57,6 +61,58 @@ pub struct WalletChallenge {
     pub message: String,
     /// Unix seconds after which the nonce is refused.
     pub expires_at: i64,
+}
+
+/// `POST /v1/wallets/{walletId}/accounts`: the wallet's next account. Its path
+/// must be the next index (`m/44'/60'/0'/0/i`, `i` the number of accounts the
+/// wallet has), and the signature of a challenge by its address's key proves
+/// the device derived it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AddAccount {
+    /// The EVM address (20 bytes as hex, `0x` optional).
+    #[cfg_attr(feature = "openapi", schema(pattern = "^(0[xX])?[0-9a-fA-F]{40}$"))]
+    pub address: String,
+    /// `m/44'/60'/0'/0/i`, the wallet's next index.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(pattern = "^m/44'/60'/0'/0/(0|[1-9][0-9]{0,9})$")
+    )]
+    pub address_path: String,
+    /// The nonce of a `POST /v1/wallets/challenge` answer, used once.
+    pub nonce: String,
+    /// EIP-191 `personal_sign` of the challenge's `message` by `address`'s key.
+    #[cfg_attr(
+        feature = "openapi",
+        schema(
+            pattern = r"^(0[xX])?[0-9a-fA-F]{128}(0[01]|1[bBcC]|2[3-9a-fA-F]|[3-9a-fA-F][0-9a-fA-F])$"
+        )
+    )]
+    pub signature: String,
+    /// The account's name, 1 to 32 characters.
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 32))]
+    pub label: String,
+}
+
+impl std::fmt::Debug for AddAccount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AddAccount")
+            .field("address", &self.address)
+            .field("address_path", &self.address_path)
+            .field("label", &self.label)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `PUT /v1/wallets/{walletId}/accounts/{address}/label`: an account's new name,
+/// on every network.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AccountLabel {
+    #[cfg_attr(feature = "openapi", schema(min_length = 1, max_length = 32))]
+    pub label: String,
 }
 
 /// The Argon2id parameters and salt of a wallet's PIN (salt as base64).

@@ -14,6 +14,48 @@ pub const PASSWORD_MAX_CHARS: usize = 128;
 /// The path of the first account, the one every network uses (BIP-44, Ethereum).
 pub const FIRST_ACCOUNT_PATH: &str = "m/44'/60'/0'/0/0";
 
+/// The most accounts a wallet keeps (each on every network): the first and the
+/// ones the person added.
+pub const MAX_ACCOUNTS: u32 = 20;
+
+/// The longest account name, in characters.
+pub const MAX_LABEL_CHARS: usize = 32;
+
+/// The path of the wallet's account `index` (0 is the first): `m/44'/60'/0'/0/i`,
+/// as MetaMask, Rabby and Frame derive theirs, so a phrase restored elsewhere
+/// finds the same accounts.
+pub fn account_path(index: u32) -> String {
+    format!("m/44'/60'/0'/0/{index}")
+}
+
+/// The index of an account path made by [`account_path`]; any other path is `None`.
+pub fn account_index(path: &str) -> Option<u32> {
+    let digits = path.strip_prefix("m/44'/60'/0'/0/")?;
+    let plain = !digits.is_empty()
+        && digits.len() <= 10
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    plain.then(|| digits.parse().ok()).flatten()
+}
+
+/// The name of an account as it is kept: trimmed, 1 to [`MAX_LABEL_CHARS`]
+/// characters, no control characters; else a message saying what is wrong.
+pub fn account_label(label: &str) -> Result<String, String> {
+    let label = label.trim();
+    if label.is_empty() {
+        return Err("the account's name is empty".to_owned());
+    }
+    if label.chars().count() > MAX_LABEL_CHARS {
+        return Err(format!(
+            "the account's name is longer than {MAX_LABEL_CHARS} characters"
+        ));
+    }
+    if label.chars().any(char::is_control) {
+        return Err("the account's name has a control character".to_owned());
+    }
+    Ok(label.to_owned())
+}
+
 /// Whether `email` has the form of an address: one `@`, a local part, and a domain
 /// with a dot, no spaces, at most 254 characters.
 pub fn is_email_form(email: &str) -> bool {
@@ -127,6 +169,37 @@ pub fn check_credentials(email: &str, password: &str) -> Result<EmailCredentials
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn account_paths_round_trip_and_nothing_else_is_an_index() {
+        for index in [0, 1, 19, u32::MAX] {
+            assert_eq!(account_index(&account_path(index)), Some(index));
+        }
+        assert_eq!(account_path(0), FIRST_ACCOUNT_PATH);
+        for other in [
+            "m/44'/60'/0'/0/",
+            "m/44'/60'/0'/0/01",
+            "m/44'/60'/1'/0/1",
+            "m/44'/60'/0'/0/1'",
+            "m/44'/60'/0'/0/1/2",
+            "m/44'/60'/0'/0/4294967296",
+            "m/44'/60'/0'/0/+1",
+        ] {
+            assert_eq!(account_index(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn account_labels_are_trimmed_and_bounded() {
+        assert_eq!(account_label("  Savings ").as_deref(), Ok("Savings"));
+        assert_eq!(
+            account_label(&"あ".repeat(32)).map(|l| l.chars().count()),
+            Ok(32)
+        );
+        for bad in ["", "   ", "a\nb", &"x".repeat(33)] {
+            assert!(account_label(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn email_forms() {

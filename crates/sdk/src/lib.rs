@@ -26,6 +26,6 @@ pub use widget::{
     ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, ImportOutcome, KeyState, KeyStatus,
     LoginOptions, LoginProviderChoice, NftSendForm, OwnToken, REFRESH_COOLDOWN, ReceiveInfo,
     RecipientWarning, Refresh, RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement,
-    RevokeForm, SavedAddress, SendForm, SendQuote, SendRequest, SendResult, TxData, Widget,
-    check_address, payment_uri, qr_png,
+    RevokeForm, SavedAddress, SendForm, SendQuote, SendRequest, SendResult, TxData, WalletAccount,
+    Widget, check_address, payment_uri, qr_png,
 };

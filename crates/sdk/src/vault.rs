@@ -16,7 +16,7 @@ use chacha20poly1305::aead::{Aead, KeyInit};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use hmac::{Hmac, Mac};
 use rand::RngCore;
-use satchel_api::rules::FIRST_ACCOUNT_PATH;
+use satchel_api::rules::{MAX_ACCOUNTS, account_path};
 use satchel_api::{DEVICE_KEY_CONTEXT, PIN_PROOF_CONTEXT, PinKdf, PinSetup, ServiceErrorCode};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
@@ -40,11 +40,11 @@ fn random<const N: usize>() -> [u8; N] {
     bytes
 }
 
-/// The signer of a phrase's first account.
-pub(crate) fn signer_for(phrase: &str) -> Result<PrivateKeySigner, SdkError> {
+/// The signer of a phrase's account `index` (`m/44'/60'/0'/0/index`).
+fn signer_at(phrase: &str, index: u32) -> Result<PrivateKeySigner, SdkError> {
     MnemonicBuilder::<English>::default()
         .phrase(phrase)
-        .derivation_path(FIRST_ACCOUNT_PATH)
+        .derivation_path(account_path(index))
         .and_then(|b| b.build())
         .map_err(|e| SdkError::unknown(format!("key derivation: {e}")))
 }
@@ -196,12 +196,18 @@ impl Phrase {
                 "that is not a valid recovery phrase: check each word and their order",
             )
         })?;
-        let address = signer_for(&words)?.address();
+        let address = signer_at(&words, 0)?.address();
         Ok(Self { words, address })
     }
 
+    /// The first account's signer.
     pub fn signer(&self) -> Result<PrivateKeySigner, SdkError> {
-        signer_for(&self.words)
+        self.signer_at(0)
+    }
+
+    /// The signer of account `index` (0 is the first).
+    pub fn signer_at(&self, index: u32) -> Result<PrivateKeySigner, SdkError> {
+        signer_at(&self.words, index)
     }
 
     /// The words, for the person to write down.
@@ -223,6 +229,7 @@ impl Phrase {
             ciphertext: B64.encode(ciphertext),
             address: self.address.to_checksum(None),
             phrase_confirmed: false,
+            more: Vec::new(),
         })
     }
 }
@@ -241,12 +248,68 @@ pub struct SealedMnemonic {
     /// The person confirmed they wrote the recovery phrase down.
     #[serde(default)]
     pub phrase_confirmed: bool,
+    /// The further accounts' addresses, as this device derived them from the
+    /// phrase: index 1 onwards, in order. What the device shows and signs for
+    /// beyond the first account, whatever the service lists.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<String>,
 }
 
 impl SealedMnemonic {
     /// Whether this key's first account is `address` (any letter case).
     pub fn is_for(&self, address: &str) -> bool {
         self.address.eq_ignore_ascii_case(address)
+    }
+
+    /// The index of `address` among the accounts this device derived (0 for
+    /// the first), if it is one of them.
+    pub fn index_of(&self, address: &str) -> Option<u32> {
+        if self.is_for(address) {
+            return Some(0);
+        }
+        let at = self
+            .more
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case(address))?;
+        u32::try_from(at + 1).ok()
+    }
+
+    /// Whether `address` is one of the accounts this device derived.
+    pub fn holds(&self, address: &str) -> bool {
+        self.index_of(address).is_some()
+    }
+
+    /// The number of accounts this device derived.
+    pub fn account_count(&self) -> u32 {
+        u32::try_from(self.more.len() + 1).unwrap_or(u32::MAX)
+    }
+
+    /// Takes in the accounts of `listed` (address and path, as the service
+    /// lists them) that the phrase derives at their path's index, in index
+    /// order, stopping at the first index it cannot confirm; whether any was
+    /// new. A listed address the phrase does not make is never taken.
+    pub fn learn(
+        &mut self,
+        phrase: &Phrase,
+        listed: &[(String, String)],
+    ) -> Result<bool, SdkError> {
+        let mut learned = false;
+        loop {
+            let next = self.account_count();
+            if next >= MAX_ACCOUNTS {
+                return Ok(learned);
+            }
+            let path = account_path(next);
+            let Some((address, _)) = listed.iter().find(|(_, p)| *p == path) else {
+                return Ok(learned);
+            };
+            let derived = phrase.signer_at(next)?.address();
+            if !derived.to_checksum(None).eq_ignore_ascii_case(address) {
+                return Ok(learned);
+            }
+            self.more.push(derived.to_checksum(None));
+            learned = true;
+        }
     }
 
     /// The backup the service keeps: nonce and ciphertext, base64.
@@ -270,6 +333,7 @@ impl SealedMnemonic {
             ciphertext: B64.encode(ciphertext),
             address: address.to_owned(),
             phrase_confirmed: false,
+            more: Vec::new(),
         })
     }
 
@@ -380,6 +444,51 @@ mod tests {
             "bad checksum"
         );
         assert!(Phrase::parse("hello world").is_err());
+    }
+
+    #[test]
+    fn further_accounts_are_taken_only_as_the_phrase_derives_them() {
+        let phrase = Phrase::parse("test test test test test test test test test test test junk")
+            .expect("valid");
+        let pin = PinKey::new_pin("123456", KdfStrength::Test).expect("k");
+        let mut sealed = phrase.seal(&pin, &new_share()).expect("sealed");
+        let second = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+        let third = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+        assert_eq!(
+            phrase.signer_at(1).expect("k").address().to_checksum(None),
+            second
+        );
+        // The service lists the third with a path that is not its own, and a
+        // stranger's address at index 3: only what the phrase makes is taken.
+        let listed = vec![
+            (third.to_lowercase(), account_path(3)),
+            (second.to_lowercase(), account_path(1)),
+            (third.to_owned(), account_path(2)),
+        ];
+        assert!(sealed.learn(&phrase, &listed).expect("learned"));
+        assert_eq!(sealed.more, vec![second.to_owned(), third.to_owned()]);
+        assert_eq!(sealed.index_of(&third.to_lowercase()), Some(2));
+        assert_eq!(sealed.index_of(&phrase.address.to_string()), Some(0));
+        assert!(!sealed.learn(&phrase, &listed).expect("nothing new"));
+        let stranger = vec![(
+            "0x0000000000000000000000000000000000000bad".to_owned(),
+            account_path(3),
+        )];
+        assert!(!sealed.learn(&phrase, &stranger).expect("nothing taken"));
+        assert!(!sealed.holds("0x0000000000000000000000000000000000000bad"));
+        // Kept across a round trip through the keychain's JSON; an old entry
+        // without the list reads as the first account alone.
+        let json = serde_json::to_string(&sealed).expect("json");
+        assert_eq!(
+            serde_json::from_str::<SealedMnemonic>(&json).expect("back"),
+            sealed
+        );
+        sealed.more.clear();
+        assert!(
+            !serde_json::to_string(&sealed)
+                .expect("json")
+                .contains("more")
+        );
     }
 
     #[test]

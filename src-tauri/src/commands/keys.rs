@@ -2,8 +2,9 @@
 //! recovery phrase, PIN change, restore and unlock.
 #![allow(non_snake_case)] // command names are the spec's method names
 
+use alloy::primitives::Address;
 use satchel_api::{PinStatus, ServiceUser};
-use satchel_sdk::KeyStatus;
+use satchel_sdk::{KeyStatus, WalletAccount};
 
 use super::{Result, WidgetState};
 
@@ -38,11 +39,38 @@ pub async fn showRecoveryPhrase(widget: WidgetState<'_>, pin: String) -> Result<
     widget.show_recovery_phrase(&pin).await
 }
 
-/// The account's private key (0x-hex), behind the PIN, for another wallet;
+/// `account`'s private key (0x-hex), behind the PIN, for another wallet;
 /// shown on the page once, kept nowhere.
 #[tauri::command]
-pub async fn exportPrivateKey(widget: WidgetState<'_>, pin: String) -> Result<String> {
-    widget.export_private_key(&pin).await
+pub async fn exportPrivateKey(
+    widget: WidgetState<'_>,
+    pin: String,
+    account: Address,
+) -> Result<String> {
+    widget.export_private_key(&pin, account).await
+}
+
+/// The wallet's accounts this device holds the key of, with their names.
+#[tauri::command]
+pub async fn getWalletAccounts(widget: WidgetState<'_>) -> Result<Vec<WalletAccount>> {
+    widget.wallet_accounts().await
+}
+
+/// Adds the wallet's next account (derived here behind the PIN, proven to the
+/// service by its key); the accounts after.
+#[tauri::command]
+pub async fn addAccount(
+    widget: WidgetState<'_>,
+    pin: String,
+    label: String,
+) -> Result<Vec<WalletAccount>> {
+    widget.add_account(&pin, &label).await
+}
+
+/// Names one of the wallet's accounts.
+#[tauri::command]
+pub async fn renameAccount(widget: WidgetState<'_>, account: Address, label: String) -> Result<()> {
+    widget.rename_account(account, &label).await
 }
 
 #[tauri::command]

@@ -555,3 +555,17 @@ pricedAt?: number,
  * The symbols of held assets without a fresh price: why there is no total.
  */
 unpriced: Array<string>, assets: Array<AssetValue>, };
+
+export type WalletAccount = { 
+/**
+ * Checksummed.
+ */
+address: string, 
+/**
+ * The name the person gave it (the service keeps it).
+ */
+label: string, 
+/**
+ * Its index in the wallet's path, `m/44'/60'/0'/0/index`.
+ */
+index: number, };

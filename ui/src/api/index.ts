@@ -38,6 +38,7 @@ import type {
   Provider,
   RegisterEmailPrompt,
   ServiceUser,
+  WalletAccount,
   SignUpOutcome,
   WalletValues,
 } from './generated';
@@ -96,6 +97,7 @@ export type {
   TokenBalanceInfo,
   AssetValue,
   WalletValues,
+  WalletAccount,
 } from './generated';
 
 // ---- Hand-written until generated (issue #13) ---------------------------------
@@ -171,8 +173,13 @@ export const api = {
   getPinStatus: () => invoke<PinStatus>('getPinStatus'),
   /** The 12 words, unsealed with `pin`. The page holds them only while it shows them. */
   showRecoveryPhrase: (pin: string) => invoke<string[]>('showRecoveryPhrase', { pin }),
-  /** The account's private key (0x-hex), behind the PIN; shown once, kept nowhere. */
-  exportPrivateKey: (pin: string) => invoke<string>('exportPrivateKey', { pin }),
+  /** `account`'s private key (0x-hex), behind the PIN; shown once, kept nowhere. */
+  exportPrivateKey: (pin: string, account: string) => invoke<string>('exportPrivateKey', { pin, account }),
+  /** The wallet's accounts this device derived (address, name, index), first to last. */
+  getWalletAccounts: () => invoke<WalletAccount[]>('getWalletAccounts'),
+  /** Derives the phrase's next account behind `pin` and adds it; the accounts after. */
+  addAccount: (pin: string, label: string) => invoke<WalletAccount[]>('addAccount', { pin, label }),
+  renameAccount: (account: string, label: string) => invoke<void>('renameAccount', { account, label }),
   /** The person's saved addresses (kept on this device). */
   getSavedAddresses: () => invoke<SavedAddress[]>('getSavedAddresses'),
   saveAddress: (address: string, name: string) => invoke<SavedAddress[]>('saveAddress', { address, name }),

@@ -25,6 +25,7 @@ import type {
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
+  WalletAccount,
   api,
 } from '../api';
 import { I18nProvider } from '../i18n';
@@ -63,6 +64,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   getRecentRecipients: () => [],
   // Prices: the service has none unless a test says otherwise (no values shown).
   getValues: () => fail('ApiRequestError', 'no prices'),
+  // The wallet's accounts: the one of the fixtures unless a test says otherwise.
+  getWalletAccounts: () => [walletAccount()],
 };
 
 /** Answers the app's commands with `handlers`; records every call. A handler that
@@ -393,4 +396,9 @@ export function activityEntry(overrides: Partial<ActivityEntry> = {}): ActivityE
     isCancel: false,
     ...overrides,
   };
+}
+
+/** One of the wallet's accounts: the fixtures' first unless overridden. */
+export function walletAccount(overrides: Partial<WalletAccount> = {}): WalletAccount {
+  return { address: ADDRESS, label: 'Account 1', index: 0, ...overrides };
 }

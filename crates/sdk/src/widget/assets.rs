@@ -33,10 +33,10 @@ pub struct AccountRef {
 
 impl Widget {
     /// The user's accounts as the service lists them, less any the device cannot
-    /// confirm: one whose address is not the address of the key sealed on this
-    /// device (every EVM account of a wallet is that key's, so a service that
-    /// lists another, lying or compromised, redirecting payments, is not
-    /// believed), and one whose network, token contract, symbol or decimals are
+    /// confirm: one whose address is not one this device derived from the
+    /// wallet's phrase (a service that lists another, lying or compromised,
+    /// redirecting payments, is not believed; one added on another device is
+    /// taken in at the next PIN), and one whose network, token contract, symbol or decimals are
     /// not as this app's network table says. How many were refused is in
     /// [`KeyStatus::refused_accounts`](super::KeyStatus), for the page to say so.
     /// Without the key on this device addresses cannot be checked (receiving
@@ -73,7 +73,7 @@ impl Widget {
             if let Err(disagreement) = &known {
                 tracing::warn!(network = %a.network, "an account the service listed is not shown: {disagreement}");
             }
-            let keys = sealed.as_ref().is_none_or(|s| s.is_for(&a.address));
+            let keys = sealed.as_ref().is_none_or(|s| s.holds(&a.address));
             if !keys {
                 tracing::warn!(network = %a.network, "the service listed an account that is not this wallet's key's; not shown");
             }

@@ -64,13 +64,7 @@ impl Widget {
         account: Address,
         signable: Signable,
     ) -> Result<String, SdkError> {
-        let signer: PrivateKeySigner = self.unlock(pin).await?;
-        if signer.address() != account {
-            return Err(SdkError::service(
-                satchel_api::ServiceErrorCode::InvalidParameters,
-                "this request is for an account this wallet's key does not hold",
-            ));
-        }
+        let signer: PrivateKeySigner = self.unlock(pin, account).await?;
         blocking(move || {
             let signature = match signable {
                 Signable::Message(bytes) => signer.sign_message_sync(&bytes),

@@ -22,6 +22,7 @@ mod receive;
 mod send;
 mod user_files;
 mod values;
+mod wallet_accounts;
 
 use std::sync::{Arc, OnceLock};
 
@@ -58,6 +59,7 @@ pub use send::{
     HighFee, NftSendForm, ReplaceAction, Replacement, SendForm, SendQuote, SendRequest, SendResult,
     TxData, check_address,
 };
+pub use wallet_accounts::WalletAccount;
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.

@@ -2,6 +2,7 @@
 //! to sign, the recovery phrase, a new PIN; and restoring the wallet on a device
 //! without its key, from the phrase or from the backup the service keeps.
 
+use alloy::primitives::Address;
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::rules::is_pin;
@@ -93,19 +94,37 @@ impl Widget {
     }
 
     /// Opens the wallet's phrase with the PIN (and the service's share).
-    async fn open_phrase(&self, pin: &str) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
+    pub(super) async fn open_phrase(
+        &self,
+        pin: &str,
+    ) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
         let (user_id, sealed) = self.fresh_key().await?;
         let (pin_key, release) = self.release(pin, &sealed.kdf, false).await?;
         let opened = sealed.clone();
         let phrase = blocking(move || opened.open(&pin_key, &release.share)).await?;
+        let sealed = self.learn_accounts(&user_id, sealed, &phrase).await?;
         Ok((user_id, sealed, phrase))
     }
 
-    /// Unlocks the wallet key with the PIN, to sign on this device. Only a key
-    /// checked to be the wallet's.
-    pub async fn unlock(&self, pin: &str) -> Result<PrivateKeySigner, SdkError> {
-        let (_, _, phrase) = self.open_phrase(pin).await?;
-        phrase.signer()
+    /// Unlocks the key of `account` with the PIN, to sign on this device: one of
+    /// the accounts this device derived from the wallet's phrase, checked to
+    /// make that address; any other is refused.
+    pub async fn unlock(&self, pin: &str, account: Address) -> Result<PrivateKeySigner, SdkError> {
+        let (_, sealed, phrase) = self.open_phrase(pin).await?;
+        let not_held = || {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "this is not an account of this wallet's key",
+            )
+        };
+        let index = sealed
+            .index_of(&account.to_checksum(None))
+            .ok_or_else(not_held)?;
+        let signer = blocking(move || phrase.signer_at(index)).await?;
+        if signer.address() != account {
+            return Err(not_held());
+        }
+        Ok(signer)
     }
 
     /// The recovery phrase's words, behind the PIN.
@@ -114,10 +133,14 @@ impl Widget {
         Ok(phrase.words())
     }
 
-    /// The account's private key (0x and 64 hex digits), behind the PIN, for
-    /// the person to import into another wallet.
-    pub async fn export_private_key(&self, pin: &str) -> Result<String, SdkError> {
-        let signer = self.unlock(pin).await?;
+    /// `account`'s private key (0x and 64 hex digits), behind the PIN, for the
+    /// person to import into another wallet.
+    pub async fn export_private_key(
+        &self,
+        pin: &str,
+        account: Address,
+    ) -> Result<String, SdkError> {
+        let signer = self.unlock(pin, account).await?;
         // The bytes are wiped once written out as the text the page shows.
         let key = zeroize::Zeroizing::new(signer.to_bytes().0);
         Ok(format!("0x{}", hex::encode(*key)))
@@ -146,6 +169,7 @@ impl Widget {
             let new_key = PinKey::new_pin(&new_pin, kdf)?;
             let mut resealed = phrase.seal(&new_key, &release.share)?;
             resealed.phrase_confirmed = opened.phrase_confirmed;
+            resealed.more.clone_from(&opened.more);
             let change = PinChange {
                 proof: old_key.proof(),
                 pin: new_key.setup(&release.share),
@@ -209,11 +233,13 @@ impl Widget {
         let signer = phrase.signer()?;
         let (nonce, signature) = self.prove_key(&signer).await?;
         drop(signer);
+        let listed = self.listed_paths(&user_id, &wallet_id).await?;
         let (new_pin, kdf) = (new_pin.to_owned(), self.kdf);
         let (reset, mut sealed) = blocking(move || {
             let pin_key = PinKey::new_pin(&new_pin, kdf)?;
             let share = new_share();
-            let sealed = phrase.seal(&pin_key, &share)?;
+            let mut sealed = phrase.seal(&pin_key, &share)?;
+            sealed.learn(&phrase, &listed)?;
             let reset = PinReset {
                 nonce,
                 signature,
@@ -254,9 +280,11 @@ impl Widget {
             .wallet_address(&user_id, &wallet_id)
             .await?
             .ok_or_else(|| SdkError::unknown("the wallet has no account"))?;
+        let listed = self.listed_paths(&user_id, &wallet_id).await?;
         let sealed = blocking(move || {
-            let sealed = SealedMnemonic::from_backup(&backup, status.kdf, &address)?;
-            sealed.open(&pin_key, &release.share)?;
+            let mut sealed = SealedMnemonic::from_backup(&backup, status.kdf, &address)?;
+            let phrase = sealed.open(&pin_key, &release.share)?;
+            sealed.learn(&phrase, &listed)?;
             Ok(sealed)
         })
         .await?;

@@ -43,7 +43,7 @@ pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};
 pub use wallet_keys::{
     CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,
 };
-pub use wallets::{AccountRow, NewAccount, TokenRow, WalletRead};
+pub use wallets::{AccountAdded, AccountRow, NewAccount, TokenRow, WalletRead};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

@@ -1,6 +1,6 @@
 //! Wallets, their accounts (one per network and address) and token accounts.
 
-use super::{Backend, Db, DbError, DbResult, new_id};
+use super::{Backend, Db, DbError, DbResult, Signed, SignedChallenge, new_id};
 use crate::clock::now;
 
 /// An account to create with a wallet.
@@ -303,6 +303,74 @@ impl Db {
     }
 }
 
+/// What became of adding an account to a wallet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountAdded {
+    Done,
+    /// The challenge was refused or signed by another key; nothing was added.
+    Refused(Signed),
+    /// The wallet has this many accounts: the one asked for is not the next.
+    NotNext(u32),
+}
+
+impl Db {
+    /// Adds one account (`accounts`: its row on every network) after the
+    /// wallet's last, using up the challenge, in one transaction, when `index`
+    /// is the number of accounts the wallet has (counted under the wallet's
+    /// row lock, so two adds at once cannot both take an index). An address
+    /// the wallet has already is a [`DbError::Conflict`].
+    pub async fn add_account(
+        &self,
+        wallet_id: &str,
+        index: u32,
+        accounts: &[NewAccount],
+        challenge: SignedChallenge<'_>,
+    ) -> DbResult<AccountAdded> {
+        let mut tx = match self.begin_signed(challenge).await? {
+            Ok(tx) => tx,
+            Err(outcome) => return Ok(AccountAdded::Refused(outcome)),
+        };
+        // A write to the wallet's row: PostgreSQL holds its lock to the end of
+        // this transaction; SQLite writes one transaction at a time anyway.
+        sqlx::query("UPDATE wallets SET use_2fa = use_2fa WHERE id = $1")
+            .bind(wallet_id)
+            .execute(&mut *tx)
+            .await?;
+        let (count, last): (i64, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT address), MAX(position) FROM accounts WHERE wallet_id = $1",
+        )
+        .bind(wallet_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        if count != index {
+            return Ok(AccountAdded::NotNext(count));
+        }
+        insert_accounts(&mut tx, wallet_id, accounts, last.map_or(0, |p| p + 1)).await?;
+        tx.commit().await?;
+        Ok(AccountAdded::Done)
+    }
+
+    /// Names a wallet's account (its row on every network); how many rows
+    /// changed (0: the wallet has no such address).
+    pub async fn rename_account(
+        &self,
+        wallet_id: &str,
+        address: &str,
+        label: &str,
+    ) -> DbResult<u64> {
+        Ok(
+            sqlx::query("UPDATE accounts SET label = $3 WHERE wallet_id = $1 AND address = $2")
+                .bind(wallet_id)
+                .bind(address)
+                .bind(label)
+                .execute(self.pool())
+                .await?
+                .rows_affected(),
+        )
+    }
+}
+
 /// Inserts a wallet, its accounts and their token accounts on `conn` (a
 /// transaction of the caller's). A user with a wallet already is a
 /// [`DbError::Conflict`].
@@ -319,7 +387,19 @@ pub(super) async fn insert_wallet(
         .execute(&mut *conn)
         .await
         .map_err(DbError::from_write)?;
-    for (position, account) in accounts.iter().enumerate() {
+    insert_accounts(conn, wallet_id, accounts, 0).await
+}
+
+/// Inserts accounts (and their token accounts) into a wallet on `conn`, the
+/// first at `first_position`.
+async fn insert_accounts(
+    conn: &mut sqlx::AnyConnection,
+    wallet_id: &str,
+    accounts: &[NewAccount],
+    first_position: i64,
+) -> DbResult<()> {
+    for (offset, account) in accounts.iter().enumerate() {
+        let position = first_position + offset as i64;
         let account_id = new_id();
         sqlx::query(
             "INSERT INTO accounts (id, wallet_id, network, address, address_path, label, position) \
@@ -331,7 +411,7 @@ pub(super) async fn insert_wallet(
         .bind(&account.address)
         .bind(&account.address_path)
         .bind(&account.label)
-        .bind(position as i64)
+        .bind(position)
         .execute(&mut *conn)
         .await
         .map_err(DbError::from_write)?;

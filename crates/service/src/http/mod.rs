@@ -14,6 +14,7 @@ mod relay;
 mod tokens;
 mod transactions;
 mod updates;
+mod wallet_accounts;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
@@ -75,6 +76,9 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(pin::verify))
         .routes(routes!(pin::reset))
         .routes(routes!(pin::send_unlock_email))
+        // A wallet's further accounts and their names, beyond the spec.
+        .routes(routes!(wallet_accounts::add_account))
+        .routes(routes!(wallet_accounts::rename_account))
         // Sending: prepared here, signed on the device, broadcast and followed here.
         .routes(routes!(transactions::prepare))
         .routes(routes!(transactions::prepare_call))

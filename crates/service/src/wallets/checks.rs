@@ -11,6 +11,8 @@ use crate::crypto::sealer::PinKeys;
 use crate::crypto::{decode_base64, encode_base64};
 use crate::db::{ChallengeRefusal, Signed, StoredKdf, StoredPin};
 use crate::error::{ApiError, ApiResult};
+use crate::identity::AuthUser;
+use crate::state::AppState;
 
 /// The longest backup kept, in characters of base64.
 pub const MAX_BACKUP_CHARS: usize = 2048;
@@ -95,6 +97,16 @@ pub fn check_backup(backup: Option<String>) -> ApiResult<Option<String>> {
             )))
         }
         other => Ok(other),
+    }
+}
+
+/// The caller's own wallet: 404 when there is no such wallet, 403 when it is
+/// another user's.
+pub async fn own_wallet(state: &AppState, user: &AuthUser, wallet_id: &str) -> ApiResult<()> {
+    match state.db.wallet_owner(wallet_id).await? {
+        None => Err(ApiError::not_found("wallet")),
+        Some(owner) if owner != user.user_id => Err(ApiError::forbidden()),
+        Some(_) => Ok(()),
     }
 }
 

@@ -135,14 +135,6 @@ fn no_pin() -> ApiError {
 }
 
 /// 403 unless the wallet is the caller's; 404 when there is no such wallet.
-async fn own_wallet(state: &AppState, user: &AuthUser, wallet_id: &str) -> ApiResult<()> {
-    match state.db.wallet_owner(wallet_id).await? {
-        None => Err(ApiError::not_found("wallet")),
-        Some(owner) if owner != user.user_id => Err(ApiError::forbidden()),
-        Some(_) => Ok(()),
-    }
-}
-
 /// Counts a proof, then compares it. A right proof takes back the count (and
 /// clears the pause); a wrong one is 403 `WrongPin`. During a pause every proof
 /// is 429 and under the lock 423, uncounted and uncompared.

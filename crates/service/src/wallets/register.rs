@@ -15,9 +15,14 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::wallets::checks;
 
-/// The accounts a wallet with this address gets: one per configured network, each
+/// The rows of an account with this address: one per configured network, each
 /// tracking that network's tokens.
-pub fn accounts_for(settings: &Settings, address: &Address, address_path: &str) -> Vec<NewAccount> {
+pub fn accounts_for(
+    settings: &Settings,
+    address: &Address,
+    address_path: &str,
+    label: &str,
+) -> Vec<NewAccount> {
     settings
         .networks
         .iter()
@@ -25,7 +30,7 @@ pub fn accounts_for(settings: &Settings, address: &Address, address_path: &str) 
             network: network.name.clone(),
             address: lower_hex(address),
             address_path: address_path.to_owned(),
-            label: "Account 1".to_owned(),
+            label: label.to_owned(),
             tokens: network
                 .tokens
                 .iter()
@@ -34,6 +39,9 @@ pub fn accounts_for(settings: &Settings, address: &Address, address_path: &str) 
         })
         .collect()
 }
+
+/// The first account's name.
+const FIRST_LABEL: &str = "Account 1";
 
 /// A BIP-44 path on Ethereum's coin type: `m/44'/60'/...`.
 fn is_evm_path(path: &str) -> bool {
@@ -45,7 +53,7 @@ fn is_evm_path(path: &str) -> bool {
     })
 }
 
-fn parse_address(address: &str) -> ApiResult<Address> {
+pub(super) fn parse_address(address: &str) -> ApiResult<Address> {
     address
         .parse()
         .map_err(|_| ApiError::bad_request(format!("{address} is not an EVM address")))
@@ -94,7 +102,7 @@ pub async fn register(state: &AppState, user_id: &str, body: RegisterRequest) ->
         nonce: &body.nonce,
         signer_ok: checks::signed_by(&signature, user_id, &body.nonce, &address),
     };
-    let accounts = accounts_for(&state.settings, &address, &body.address_path);
+    let accounts = accounts_for(&state.settings, &address, &body.address_path, FIRST_LABEL);
     match state
         .db
         .register_wallet(&wallet_id, &accounts, challenge, &key)
@@ -120,7 +128,7 @@ pub async fn create(
         .db
         .create_wallet(
             user_id,
-            &accounts_for(&state.settings, &address, address_path),
+            &accounts_for(&state.settings, &address, address_path, FIRST_LABEL),
         )
         .await
     {

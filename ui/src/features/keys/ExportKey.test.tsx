@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExportKey } from './ExportKey';
-import { fail, mockCommands, pinStatus, renderPage, tick } from '../../test/harness';
+import { ADDRESS, fail, mockCommands, pinStatus, renderPage, tick } from '../../test/harness';
 
 const KEY = `0x${'4c'.repeat(32)}`;
 
@@ -15,6 +15,7 @@ describe('ExportKey', () => {
     const onDone = vi.fn();
     const page = renderPage(<ExportKey onDone={onDone} />);
     expect(screen.getByTestId('export-key-warning')).toHaveTextContent('can take everything');
+    expect(await screen.findByTestId('export-key-account')).toHaveTextContent('Account 1');
     expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
     await page.user.click(screen.getByLabelText(/I understand/));
     await page.user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -22,7 +23,7 @@ describe('ExportKey', () => {
     await page.user.type(screen.getByLabelText('Enter your PIN'), '246810');
     await page.user.click(screen.getByRole('button', { name: 'Show the key' }));
     await tick();
-    expect(ipc.argsOf('exportPrivateKey')).toStrictEqual([{ pin: '246810' }]);
+    expect(ipc.argsOf('exportPrivateKey')).toStrictEqual([{ pin: '246810', account: ADDRESS }]);
     expect(screen.getByTestId('export-key-value')).toHaveTextContent(KEY);
     await page.user.click(screen.getByRole('button', { name: 'Done' }));
     expect(onDone).toHaveBeenCalledOnce();

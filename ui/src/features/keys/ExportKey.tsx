@@ -9,6 +9,9 @@ import { Header } from '../../components/Header';
 import { PinPrompt } from '../../components/Pin';
 import { CopyButton } from '../../components/CopyButton';
 import { useEscape } from '../../hooks/useEscape';
+import { shownAccount, useChosenAccount } from '../../hooks/useAccount';
+import { useWalletAccounts } from '../accounts/useWalletAccounts';
+import { shortAddress } from '../../lib/format';
 
 type Step = 'warning' | 'pin' | 'key';
 
@@ -17,6 +20,10 @@ export function ExportKey({ onDone }: { onDone: () => void }) {
   const [step, setStep] = useState<Step>('warning');
   const [understood, setUnderstood] = useState(false);
   const [key, setKey] = useState<string | null>(null);
+  // The key of the account the wallet shows, named on every step.
+  const { accounts } = useWalletAccounts();
+  const shown = shownAccount(accounts ?? [], useChosenAccount());
+  const account = accounts?.find((a) => a.address.toLowerCase() === shown);
   const leave = () => {
     setKey(null);
     onDone();
@@ -30,6 +37,11 @@ export function ExportKey({ onDone }: { onDone: () => void }) {
         {step === 'warning' && (
           <section className="card" aria-labelledby="export-key-heading">
             <h2 id="export-key-heading">{t('exportKey.warningTitle')}</h2>
+            {account && (
+              <p className="muted small" data-testid="export-key-account">
+                {`${account.label} · ${shortAddress(account.address)}`}
+              </p>
+            )}
             <div className="notice danger" role="alert" data-testid="export-key-warning">
               <p>{t('exportKey.warningTakes')}</p>
               <p>{t('exportKey.warningNeverAsk')}</p>
@@ -42,7 +54,7 @@ export function ExportKey({ onDone }: { onDone: () => void }) {
               <button type="button" className="secondary" onClick={leave}>
                 {t('common.cancel')}
               </button>
-              <button id="export-key-continue" type="button" className="danger" disabled={!understood} onClick={() => setStep('pin')}>
+              <button id="export-key-continue" type="button" className="danger" disabled={!understood || !account} onClick={() => setStep('pin')}>
                 {t('exportKey.continue')}
               </button>
             </div>
@@ -54,7 +66,8 @@ export function ExportKey({ onDone }: { onDone: () => void }) {
             title={t('exportKey.pinTitle')}
             submitLabel={t('exportKey.show')}
             onSubmit={async (pin) => {
-              setKey(await api.exportPrivateKey(pin));
+              if (!account) return;
+              setKey(await api.exportPrivateKey(pin, account.address));
               setStep('key');
             }}
             onCancel={leave}

@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
 import { api, type ActivityEntry, type ReplaceAction, type SendQuote } from '../../api';
 import { useI18n, type Translate } from '../../i18n';
@@ -77,9 +77,19 @@ function Row({ entry, onOpen }: { entry: ActivityEntry; onOpen: (entry: Activity
  * read again every 3 s, and only then. `focus`: the heading takes the focus (the
  * send page's "View activity").
  */
-export function Activity({ onOpen, focus = false }: { onOpen: (entry: ActivityEntry) => void; focus?: boolean }) {
+export function Activity({
+  onOpen,
+  focus = false,
+  account = null,
+}: {
+  onOpen: (entry: ActivityEntry) => void;
+  focus?: boolean;
+  /** Only this account's transactions (lower-case address); null: all. */
+  account?: string | null;
+}) {
   const { t } = useI18n();
-  const [entries, setEntries] = useState<ActivityEntry[] | null>(null);
+  const [all, setEntries] = useState<ActivityEntry[] | null>(null);
+  const entries = useMemo(() => all?.filter((e) => account === null || e.address.toLowerCase() === account) ?? null, [all, account]);
   const { error, run } = useAction();
   const load = () => run(async () => setEntries(await api.getActivity()), { busy: false });
 

@@ -10,6 +10,9 @@ import { Header } from '../../components/Header';
 import { Skeleton } from '../../components/Skeleton';
 import { shortAddress } from '../../lib/format';
 import { VirtualList } from '../../components/VirtualList';
+import { AccountSwitcher } from '../accounts/AccountSwitcher';
+import { useWalletAccounts } from '../accounts/useWalletAccounts';
+import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount';
 
 /** The grid's columns (as `.grid` in styles.css) and a row's height with its gap
  * in the 400 px window, until the first rows are measured. */
@@ -76,7 +79,11 @@ const keyOf = (nft: ServiceNft) => collectionKey(nft.contract.network, nft.contr
 
 export function Nfts() {
   const { t } = useI18n();
-  const [nfts, setNfts] = useState<ServiceNft[] | null>(null);
+  const [allNfts, setNfts] = useState<ServiceNft[] | null>(null);
+  // The shown account's NFTs only.
+  const { accounts } = useWalletAccounts();
+  const shownAddress = shownAccount(accounts ?? [], useChosenAccount());
+  const nfts = useMemo(() => allNfts?.filter((nft) => isShown(nft.account.address, shownAddress)) ?? null, [allNfts, shownAddress]);
   // The NFT whose detail shows (its index in `nfts`), and where in the grid it is.
   const [selected, setSelected] = useState<{ index: number; position: number } | null>(null);
   const { busy, error, run } = useAction();
@@ -194,6 +201,7 @@ export function Nfts() {
         />
       )}
       <main className="page" ref={page} hidden={detail !== null}>
+        {accounts && accounts.length > 1 && <AccountSwitcher accounts={accounts} shown={shownAddress} />}
         <div className="toolbar">
           {networks.length > 1 ? (
             <div className="segmented" role="group" aria-label={t('nfts.network')}>

@@ -53,8 +53,13 @@ export function useWalletValues() {
     window.addEventListener('focus', again);
     return () => window.removeEventListener('focus', again);
   }, []);
-  const valueOf = (network: string, contract?: string) =>
-    values?.assets.find((v) => v.network === network && (v.contract ?? '').toLowerCase() === (contract ?? '').toLowerCase());
+  const valueOf = (network: string, address: string, contract?: string) =>
+    values?.assets.find(
+      (v) =>
+        v.network === network &&
+        v.address.toLowerCase() === address.toLowerCase() &&
+        (v.contract ?? '').toLowerCase() === (contract ?? '').toLowerCase(),
+    );
   return { values, readValues, valueOf };
 }
 

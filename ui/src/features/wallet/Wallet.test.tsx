@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from './Wallet';
 import type { AccountBalanceInfo } from '../../api';
-import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick, walletValues } from '../../test/harness';
+import { ADDRESS, TOKEN, TX_HASH, WORDS, activityEntry, answerWord, balance, deferred, fail, keyStatus, mockCommands, pinStatus, receiveInfo, renderPage, seconds, tick, walletAccount, walletValues } from '../../test/harness';
 import { layOut } from '../../test/layout';
 
 const waits = (balances: number) => () => ({ balances, nfts: 0 });
@@ -42,7 +42,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections' && c !== 'getValues')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections' && c !== 'getValues' && c !== 'getWalletAccounts')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -709,5 +709,28 @@ describe('Wallet values', () => {
     await tick();
     expect(ipc.argsOf('getValues').map((a) => a.currency)).toEqual(['EUR', 'EUR']);
     expect(screen.getByTestId('wallet-total')).toHaveTextContent('€5,600.00');
+  });
+
+  it("shows the chosen account's balances and activity only, and switches between accounts", async () => {
+    const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    mockCommands({
+      getActivity: () => [activityEntry(), activityEntry({ address: second, txHash: `0x${'ab'.repeat(32)}`, amount: '7' })],
+      getKeyState: confirmed,
+      getRefreshWait: waits(30),
+      getBalance: () => [balance({ balance: '1' }), balance({ address: second, balance: '2' })],
+      getWalletAccounts: () => [walletAccount(), walletAccount({ address: second, label: 'Savings', index: 1 })],
+    });
+    const view = renderPage(<Wallet />);
+    await tick();
+    const switcher = screen.getByLabelText('Account');
+    expect(switcher).toHaveDisplayValue(/^Account 1 · 0x5290…9EE7$/);
+    expect(screen.getAllByTestId('balance-ETH').map((e) => e.textContent)).toEqual(['1']);
+    expect(screen.getAllByRole('listitem').length).toBe(1);
+    await view.user.selectOptions(switcher, second.toLowerCase());
+    await tick();
+    expect(localStorage.getItem('satchel.account')).toBe(second.toLowerCase());
+    expect(screen.getAllByTestId('balance-ETH').map((e) => e.textContent)).toEqual(['2']);
+    expect(screen.getAllByRole('listitem').length).toBe(1);
+    expect(screen.getByRole('listitem')).toHaveTextContent('7');
   });
 });

@@ -16,6 +16,10 @@ import { Receive } from './Receive';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { AddToken } from '../tokens/AddToken';
 import type { SendTarget } from '../send/Send';
+import { AccountSwitcher } from '../accounts/AccountSwitcher';
+import { Accounts } from '../accounts/Accounts';
+import { useWalletAccounts } from '../accounts/useWalletAccounts';
+import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount';
 
 /** A token row's height in the 400 px window, until the first rows are measured. */
 const TOKEN_ROW_ESTIMATE = 57;
@@ -70,6 +74,10 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const cooldown = useRefreshCooldown('balances');
   const now = useClock();
   const { values, readValues, valueOf } = useWalletValues();
+  // The wallet's accounts, and the one whose balances and activity show.
+  const walletAccounts = useWalletAccounts();
+  const shownAddress = shownAccount(walletAccounts.accounts ?? [], useChosenAccount());
+  const [managing, setManaging] = useState(false);
 
   // A wallet whose recovery phrase was never checked reminds the person of it.
   const [remind, setRemind] = useState(false);
@@ -95,7 +103,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   // it was.
   const page = useRef<HTMLElement>(null);
   const scrolled = useRef(0);
-  const sub = phraseOpen || receiving !== null || transaction !== null || addingOn !== null;
+  const sub = phraseOpen || receiving !== null || transaction !== null || addingOn !== null || managing;
   function leave(open: () => void) {
     scrolled.current = page.current?.scrollTop ?? 0;
     open();
@@ -178,10 +186,11 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   // (by symbol or contract); accounts with neither are left out.
   const [query, setQuery] = useState('');
   const wanted = useDeferredValue(query);
-  const rowCount = useMemo(() => (balances ?? []).reduce((n, a) => n + 1 + a.tokens.length, 0), [balances]);
+  const ownBalances = useMemo(() => (balances ?? []).filter((a) => isShown(a.address, shownAddress)), [balances, shownAddress]);
+  const rowCount = useMemo(() => ownBalances.reduce((n, a) => n + 1 + a.tokens.length, 0), [ownBalances]);
   const shownAccounts = useMemo(
     () =>
-      (balances ?? [])
+      ownBalances
         .map((account) => {
           const visible = showHidden ? account.tokens : account.tokens.filter((token) => !hidden.includes(collectionKey(account.network, token.contract)));
           return {
@@ -192,7 +201,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
           };
         })
         .filter(({ coin, tokens }) => coin || tokens.length > 0),
-    [balances, wanted, hidden, showHidden],
+    [ownBalances, wanted, hidden, showHidden],
   );
   const search = (q: string) => {
     setQuery(q);
@@ -216,7 +225,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         <span className="amount" title={token.balance} data-testid={`balance-${token.symbol}`}>
           {displayAmount(token.balance)}
         </span>
-        <RowValue value={valueOf(account.network, token.contract)} symbol={token.symbol} currency={values?.currency ?? ''} now={now} />
+        <RowValue value={valueOf(account.network, account.address, token.contract)} symbol={token.symbol} currency={values?.currency ?? ''} now={now} />
       </span>
       {onSend && (
         <SendButton
@@ -261,11 +270,22 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
       {addingOn !== null && (
         <AddToken
           network={addingOn}
-          tokens={balances?.find((a) => a.network === addingOn)?.tokens ?? []}
+          tokens={ownBalances.find((a) => a.network === addingOn)?.tokens ?? []}
           hidden={hidden}
           onHidden={setHidden}
           onBack={() => {
             setAddingOn(null);
+            void load();
+          }}
+        />
+      )}
+      {managing && walletAccounts.accounts && (
+        <Accounts
+          accounts={walletAccounts.accounts}
+          shown={shownAddress}
+          onChange={walletAccounts.setAccounts}
+          onBack={() => {
+            setManaging(false);
             void load();
           }}
         />
@@ -280,6 +300,9 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         />
       )}
       <main className="page" ref={page} hidden={sub}>
+        {walletAccounts.accounts && walletAccounts.accounts.length > 0 && (
+          <AccountSwitcher accounts={walletAccounts.accounts} shown={shownAddress} onManage={() => leave(() => setManaging(true))} />
+        )}
         {refused > 0 && (
           <section id="refused-accounts" className="notice error" role="alert" data-testid="refused-accounts">
             {t('wallet.refusedAccounts', { count: refused })}
@@ -342,7 +365,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
                     <span className="amount" title={account.balance} data-testid={`balance-${account.symbol}`}>
                       {displayAmount(account.balance)}
                     </span>
-                    <RowValue value={valueOf(account.network)} symbol={account.symbol} currency={values?.currency ?? ''} now={now} />
+                    <RowValue value={valueOf(account.network, account.address)} symbol={account.symbol} currency={values?.currency ?? ''} now={now} />
                   </span>
                   {onSend && (
                     <SendButton
@@ -394,7 +417,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
             </div>
           </section>
         ))}
-        <Activity key={activityVisit} onOpen={(entry) => leave(() => setTransaction(entry))} focus={showActivity} />
+        <Activity key={activityVisit} account={shownAddress} onOpen={(entry) => leave(() => setTransaction(entry))} focus={showActivity} />
       </main>
     </>
   );

@@ -337,10 +337,7 @@ impl Widget {
         if quote.value.is_zero() && quote.input.is_empty() && !is_cancel {
             return Err(invalid("enter an amount to send"));
         }
-        let signer = self.unlock(&confirm.pin).await?;
-        if signer.address() != quote.from {
-            return Err(invalid("this quote is not for this wallet's key"));
-        }
+        let signer = self.unlock(&confirm.pin, quote.from).await?;
         let mut tx = TxEip1559 {
             chain_id: quote.chain_id,
             nonce: quote.nonce,

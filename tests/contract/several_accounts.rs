@@ -1,0 +1,118 @@
+//! Several accounts as a person uses them, against the real service and anvil:
+//! the phrase's next account added behind the PIN, receiving and sending on its
+//! own, named, and found again when the wallet is restored from its phrase.
+
+use std::sync::Arc;
+
+use alloy::primitives::Address;
+use satchel_api::TransactionStatus;
+use satchel_sdk::vault::{KdfStrength, Phrase};
+use satchel_sdk::{ErrorCode, Login, MemoryStore, SdkErrorCode, TokenStore, Widget};
+use satchel_tests::{Backend, Stack};
+
+use crate::sending::{PIN, chain_balances, coin, form, person, send_now, settled, stack, wei};
+
+/// Ada on a second device with an empty keychain, restored from her phrase.
+async fn restored(stack: &Stack, words: &str) -> Widget {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let w = Widget::new(Arc::new(login), store)
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
+    w.init(stack.sdk_config()).await.expect("initialised");
+    w.login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    w.restore_from_phrase(words, "135792")
+        .await
+        .expect("restored");
+    w
+}
+
+pub async fn a_second_account_receives_and_sends_on_its_own(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, first) = person(&stack, "ada@example.com").await;
+    let (_, bob) = person(&stack, "bob@example.com").await;
+
+    // A wrong PIN adds nothing.
+    let e = ada
+        .add_account("000000", "Savings")
+        .await
+        .expect_err("wrong PIN");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::WrongPin), "{e:?}");
+    assert_eq!(ada.wallet_accounts().await.expect("accounts").len(), 1);
+
+    // The phrase's index 1, named, listed after the first on every network.
+    let accounts = ada.add_account(PIN, " Savings ").await.expect("added");
+    let words = ada
+        .show_recovery_phrase(PIN)
+        .await
+        .expect("words")
+        .join(" ");
+    let phrase = Phrase::parse(&words).expect("the phrase");
+    let second = phrase.signer_at(1).expect("index 1").address();
+    assert_eq!(
+        accounts
+            .iter()
+            .map(|a| (a.address.clone(), a.label.as_str(), a.index))
+            .collect::<Vec<_>>(),
+        vec![
+            (first.to_checksum(None), "Account 1", 0),
+            (second.to_checksum(None), "Savings", 1),
+        ]
+    );
+    let listed = ada.get_accounts(None, false).await.expect("getAccounts");
+    assert!(
+        listed
+            .iter()
+            .any(|a| a.address.eq_ignore_ascii_case(&second.to_string()))
+    );
+
+    // It receives: its balance is its own, the first's stays as it was.
+    stack.demo.fund(second).await.expect("funded");
+    ada.refresh_balances().await.expect("refreshed");
+    let balances = ada.get_balance(None).await.expect("balances");
+    let coin_of = |who: Address| {
+        balances
+            .iter()
+            .find(|b| b.address.eq_ignore_ascii_case(&who.to_string()))
+            .map(|b| b.balance.clone())
+    };
+    assert_eq!(coin_of(second).as_deref(), Some("10"));
+    assert_eq!(coin_of(first).as_deref(), Some("0"));
+
+    // It sends, signed with its own key: exactly the amount and the fee leave it.
+    let (before, _) = chain_balances(&stack, second).await;
+    let hash = send_now(&ada, form(coin(second), bob, "0.5")).await;
+    let mined = settled(&ada, &hash).await;
+    assert_eq!(mined.status, TransactionStatus::Mined);
+    assert!(
+        mined.address.eq_ignore_ascii_case(&second.to_string()),
+        "{mined:?}"
+    );
+    let fee = wei(mined.fee.as_deref().expect("fee"), 18);
+    assert_eq!(
+        chain_balances(&stack, second).await.0,
+        before - wei("0.5", 18) - fee
+    );
+    assert_eq!(chain_balances(&stack, bob).await.0, wei("0.5", 18));
+    assert!(chain_balances(&stack, first).await.0.is_zero());
+
+    // Renamed; and a device restored from the phrase finds both accounts, and
+    // signs for the second.
+    ada.rename_account(second, "Rent").await.expect("renamed");
+    let other = restored(&stack, &words).await;
+    let found = other.wallet_accounts().await.expect("accounts");
+    assert_eq!(
+        found
+            .iter()
+            .map(|a| (a.index, a.label.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(0, "Account 1"), (1, "Rent")]
+    );
+    let signer = other
+        .unlock("135792", second)
+        .await
+        .expect("the second key");
+    assert_eq!(signer.address(), second);
+}
