@@ -332,6 +332,16 @@ impl App {
             bounded("is it enabled", element.is_enabled()).await
         })
         .await?;
+        // In the middle of the page first: the tab bar is fixed over the page's
+        // foot, and a button half under it would take the click for the bar.
+        bounded(
+            &format!("scroll to {css}"),
+            self.client.execute(
+                "arguments[0].scrollIntoView({block: 'center'})",
+                vec![serde_json::to_value(&element)?],
+            ),
+        )
+        .await?;
         bounded(&format!("click {css}"), element.click()).await
     }
 

@@ -33,11 +33,13 @@ describe('Settings', () => {
     expect(localStorage.getItem('satchel.currency')).toBe('EUR');
   });
 
-  it('offers no currency when the service has no prices', async () => {
+  it('shows the chosen currency alone while the others are read, or when the service has no prices', async () => {
     mockCommands({});
     renderSettings();
+    expect(screen.getByRole('button', { name: 'USD' })).toHaveAttribute('aria-pressed', 'true');
     await tick();
-    expect(screen.queryByText('Currency')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { pressed: true }).map((b) => b.textContent)).toContain('USD');
+    expect(screen.queryByRole('button', { name: 'EUR' })).not.toBeInTheDocument();
   });
 
   it('shows no update when none waits', async () => {

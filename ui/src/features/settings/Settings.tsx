@@ -77,8 +77,11 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
   const { t, language, setLanguage } = useI18n();
   const [theme, setTheme] = useTheme();
   const [currency, setCurrency] = useCurrency();
-  // The currencies the service has prices in; none: no choice to show.
-  const [currencies, setCurrencies] = useState<string[]>([]);
+  // The currencies the service has prices in. Until they are read, the chosen
+  // one alone: the row is there from the first frame, so nothing under it moves
+  // when they arrive (a click meant for a button below lands where it was aimed).
+  const [offered, setCurrencies] = useState<string[]>([]);
+  const currencies = offered.length > 0 ? offered : [currency];
   useEffect(() => {
     api.getValues(savedCurrency()).then(
       (values) => setCurrencies(values.currencies),
@@ -159,18 +162,14 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
             </button>
           ))}
         </div>
-        {currencies.length > 0 && (
-          <>
-            <div className="muted">{t('settings.currency')}</div>
-            <div className="segmented">
-              {currencies.map((code) => (
-                <button key={code} id={`currency-${code}`} aria-pressed={currency === code} onClick={() => setCurrency(code)}>
-                  {code}
-                </button>
-              ))}
-            </div>
-          </>
-        )}
+        <div className="muted">{t('settings.currency')}</div>
+        <div className="segmented">
+          {currencies.map((code) => (
+            <button key={code} id={`currency-${code}`} aria-pressed={currency === code} onClick={() => setCurrency(code)}>
+              {code}
+            </button>
+          ))}
+        </div>
       </section>
       <section className="card" aria-labelledby="settings-security">
         <div id="settings-security" className="muted">
