@@ -155,8 +155,94 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
     // Listed already: true at once, nobody is asked.
     assert_eq!(suggest("OTHR", 18, other).await??["result"], true);
 
+    a_second_account_is_added_and_paid_from_the_first(&app, &stack).await?;
     approvals_are_listed_and_revoked(&app, &stack, &http, port, address).await?;
     app.quit().await?;
+    Ok(())
+}
+
+/// Chooses the account at `address` in the wallet's switcher.
+async fn switch_to(app: &satchel_tests::desktop::App, address: &str) -> anyhow::Result<()> {
+    app.find("#account-switch").await?;
+    app.script(&format!(
+        "const s = document.getElementById('account-switch');
+         s.value = '{}';
+         s.dispatchEvent(new Event('change', {{ bubbles: true }}));",
+        address.to_lowercase()
+    ))
+    .await?;
+    Ok(())
+}
+
+/// Accounts → Add account, named, behind the PIN: the wallet shows the new
+/// account, empty; its Receive page gives its address; the first account sends
+/// it 0.5 ETH, and the new account shows it once mined, on chain exactly.
+async fn a_second_account_is_added_and_paid_from_the_first(
+    app: &satchel_tests::desktop::App,
+    stack: &LocalStack,
+) -> anyhow::Result<()> {
+    app.click("#nav-wallet").await?;
+    let first = app
+        .script("return document.getElementById('account-switch').value")
+        .await?
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    app.click("#accounts-manage").await?;
+    app.click("#account-add").await?;
+    app.type_into("#account-add-label", "Savings").await?;
+    app.type_into("#account-add-pin", PIN).await?;
+    app.click("#account-add-pin-submit").await?;
+    app.text_when("[data-testid='account-added']", |t| t.contains("Savings"))
+        .await?;
+    app.shot("70-account-added").await?;
+    app.click(".subpage [aria-label='Back']").await?;
+    // The wallet shows the new account, with nothing in it yet.
+    app.until("the wallet shows the new account", || async {
+        let chosen = app
+            .script("const s = document.getElementById('account-switch'); return s.options[s.selectedIndex].text")
+            .await?;
+        Ok(chosen.as_str().is_some_and(|t| t.starts_with("Savings")))
+    })
+    .await?;
+    app.text_when("[data-testid='balance-ETH']", |t| t == "0")
+        .await?;
+    app.click("#receive-anvil").await?;
+    let second = app.text_when("#receive-address", |t| t.len() == 42).await?;
+    app.shot("71-receive-to-account-2").await?;
+    app.click(".subpage [aria-label='Back']").await?;
+    let second_address: Address = second.parse()?;
+
+    // Account 1 pays it.
+    switch_to(app, &first).await?;
+    app.text_when("[data-testid='balance-ETH']", |t| t != "0")
+        .await?;
+    app.click("#send-anvil").await?;
+    app.type_into("[data-testid='send-to']", &second).await?;
+    app.type_into("[data-testid='send-amount']", "0.5").await?;
+    app.click("[data-testid='send-review']").await?;
+    app.type_into("#send-pin", PIN).await?;
+    app.click("#send-pin-submit").await?;
+    app.until("the payment is mined", || async {
+        let status = app
+            .script("return document.querySelector(\"[data-testid='send-status']\")?.dataset.status ?? ''")
+            .await?;
+        Ok(status == "mined")
+    })
+    .await?;
+    app.click("[data-testid='send-view-activity']").await?;
+    switch_to(app, &second).await?;
+    app.text_when("[data-testid='balance-ETH']", |t| t == "0.5")
+        .await?;
+    app.shot("72-account-2-paid").await?;
+    use alloy::providers::{Provider as _, ProviderBuilder};
+    let chain = ProviderBuilder::new().connect_http(stack.anvil.url.clone());
+    assert_eq!(
+        chain.get_balance(second_address).await?,
+        U256::from(500_000_000_000_000_000u64)
+    );
+    // Back to the first account, which the approvals below are the program's.
+    switch_to(app, &first).await?;
     Ok(())
 }
 

@@ -44,13 +44,15 @@ pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanc
 }
 
 /// What each coin and token is worth in `currency` (ISO 4217, USD when none),
-/// and the wallet's total when every held asset has a fresh price.
+/// of every account or only `account`, and their total when every held asset
+/// has a fresh price.
 #[tauri::command]
 pub async fn getValues(
     widget: WidgetState<'_>,
     currency: Option<String>,
+    account: Option<alloy::primitives::Address>,
 ) -> Result<satchel_api::WalletValues> {
-    widget.get_values(currency.as_deref()).await
+    widget.get_values(currency.as_deref(), account).await
 }
 
 #[derive(Deserialize, Default)]

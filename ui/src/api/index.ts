@@ -258,7 +258,8 @@ export const api = {
     invoke<AddableToken>('addToken', { network, contract, symbol, decimals }),
   removeToken: (network: string, contract: string) => invoke<OwnToken[]>('removeToken', { network, contract }),
   /** Each coin and token's value in `currency` (ISO 4217) from the service's price feeds, and the total when every price is fresh. */
-  getValues: (currency: string) => invoke<WalletValues>('getValues', { currency }),
+  /** Values in `currency`; of one account (`account`), or of all. */
+  getValues: (currency: string, account?: string | null) => invoke<WalletValues>('getValues', { currency, account: account ?? undefined }),
   /** The allowances and NFT operators the accounts gave that hold now, newest first. */
   getApprovals: () => invoke<ApprovalEntry[]>('getApprovals'),
   /** The review of an approval's revocation; `confirmSend` signs it. */

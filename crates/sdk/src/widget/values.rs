@@ -4,7 +4,7 @@
 //! device already accepted (its network table, its own added tokens); a total
 //! is given only when every held, shown asset has a fresh price.
 
-use alloy::primitives::U256;
+use alloy::primitives::{Address, U256};
 use reqwest::Method;
 use satchel_api::{AssetValue, PricesResponse, ServiceErrorCode, WalletValues};
 
@@ -148,9 +148,13 @@ pub(crate) fn values_of(
 
 impl Widget {
     /// The value of every account's coin and tokens in `currency` (an ISO 4217
-    /// code, `USD` when none), with the wallet's total when every held asset
-    /// that is not hidden has a fresh price.
-    pub async fn get_values(&self, currency: Option<&str>) -> Result<WalletValues, SdkError> {
+    /// code, `USD` when none), or only `account`'s, with the total when every
+    /// held asset that is not hidden has a fresh price.
+    pub async fn get_values(
+        &self,
+        currency: Option<&str>,
+        account: Option<Address>,
+    ) -> Result<WalletValues, SdkError> {
         let (user_id, _) = self.require_login()?;
         let currency = currency.unwrap_or("USD").to_ascii_lowercase();
         if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_lowercase()) {
@@ -173,6 +177,7 @@ impl Widget {
         let holdings: Vec<Holding<'_>> = accounts
             .accounts
             .iter()
+            .filter(|a| account.is_none_or(|only| a.address.parse() == Ok(only)))
             .filter(|a| {
                 seen.insert((
                     a.network.as_str(),

@@ -36,14 +36,19 @@ export function RowValue({ value, symbol, currency, now }: { value: AssetValue |
 /** The values, read after the balances (`readValues`) and again when the window
  * comes back to the front (prices move while it is away). A failure shows no
  * values, never wrong ones; of reads that overlap only the newest one shows. */
-export function useWalletValues() {
+export function useWalletValues(account: string | null = null) {
   const [values, setValues] = useState<WalletValues | null>(null);
+  // The account whose values a read asks for: the newest one rendered.
+  const shownAccount = useRef(account);
+  useEffect(() => {
+    shownAccount.current = account;
+  }, [account]);
   // Reads may overlap (load, refresh, focus): only the newest one's answer shows.
   const valuesRead = useRef(0);
   const readValues = () => {
     const read = ++valuesRead.current;
     const latest = () => read === valuesRead.current;
-    return api.getValues(savedCurrency()).then(
+    return api.getValues(savedCurrency(), shownAccount.current).then(
       (answer) => latest() && setValues(answer),
       () => latest() && setValues(null),
     );

@@ -713,7 +713,7 @@ describe('Wallet values', () => {
 
   it("shows the chosen account's balances and activity only, and switches between accounts", async () => {
     const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-    mockCommands({
+    const ipc = mockCommands({
       getActivity: () => [activityEntry(), activityEntry({ address: second, txHash: `0x${'ab'.repeat(32)}`, amount: '7' })],
       getKeyState: confirmed,
       getRefreshWait: waits(30),
@@ -732,5 +732,7 @@ describe('Wallet values', () => {
     expect(screen.getAllByTestId('balance-ETH').map((e) => e.textContent)).toEqual(['2']);
     expect(screen.getAllByRole('listitem').length).toBe(1);
     expect(screen.getByRole('listitem')).toHaveTextContent('7');
+    // The values (and their total) are the shown account's.
+    expect(ipc.argsOf('getValues').at(-1)).toStrictEqual({ currency: 'USD', account: second.toLowerCase() });
   });
 });

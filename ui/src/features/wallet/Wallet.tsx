@@ -73,10 +73,10 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('balances');
   const now = useClock();
-  const { values, readValues, valueOf } = useWalletValues();
-  // The wallet's accounts, and the one whose balances and activity show.
+  // The wallet's accounts, and the one whose balances, values and activity show.
   const walletAccounts = useWalletAccounts();
   const shownAddress = shownAccount(walletAccounts.accounts ?? [], useChosenAccount());
+  const { values, readValues, valueOf } = useWalletValues(shownAddress);
   const [managing, setManaging] = useState(false);
 
   // A wallet whose recovery phrase was never checked reminds the person of it.
@@ -166,6 +166,22 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
     entered.current = true;
     void enter();
   }, []);
+
+  // Another account chosen: its balances as stored now (a send between the
+  // wallet's accounts changed them since the page opened) and its values. The
+  // accounts' first answer only narrows the values to the shown one (with one
+  // account, they are that one's already).
+  const reread = useEffectEvent((first: boolean) => {
+    if (!first) void load();
+    else if ((walletAccounts.accounts?.length ?? 0) > 1) void readValues();
+  });
+  const lastShown = useRef(shownAddress);
+  useEffect(() => {
+    if (lastShown.current === shownAddress) return;
+    const first = lastShown.current === null;
+    lastShown.current = shownAddress;
+    reread(first);
+  }, [shownAddress]);
 
   const shown = useRef(false);
   useEffect(() => {
