@@ -287,6 +287,33 @@ impl Apps {
         }
     }
 
+    /// The accounts the person ticked on a connect page, each one of the
+    /// wallet's (checksummed, in the wallet's order, the first the selected
+    /// one); none ticked, or one that is not the wallet's, is refused. No list
+    /// at all: the wallet's first account.
+    async fn chosen_accounts(&self, ticked: Option<Vec<String>>) -> Result<Vec<String>, SdkError> {
+        let all = self.widget.connected_addresses().await;
+        let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
+        let Some(ticked) = ticked else {
+            return Ok(all.into_iter().take(1).collect());
+        };
+        if ticked.is_empty() {
+            return Err(refused("choose at least one account for it to see"));
+        }
+        if let Some(stranger) = ticked
+            .iter()
+            .find(|t| !all.iter().any(|a| a.eq_ignore_ascii_case(t)))
+        {
+            return Err(refused(&format!(
+                "{stranger} is not one of this wallet's accounts"
+            )));
+        }
+        Ok(all
+            .into_iter()
+            .filter(|a| ticked.iter().any(|t| t.eq_ignore_ascii_case(a)))
+            .collect())
+    }
+
     /// The person's answer to prompt `id`: a rejection, or an approval (with
     /// the PIN where the key signs, and the fee for a transaction). A signature is made of what the request
     /// derived, never of a review that carries a refusal; a wrong PIN leaves
@@ -297,6 +324,7 @@ impl Apps {
         approve: bool,
         pin: Option<String>,
         send: Option<SendChoice>,
+        accounts: Option<Vec<String>>,
     ) -> Result<(), SdkError> {
         if !approve {
             self.settle(id, Err(ProviderError::rejected()));
@@ -313,7 +341,7 @@ impl Apps {
         let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
         let pin = || pin.clone().ok_or_else(|| refused("enter your PIN to sign"));
         let approved = match approval {
-            Approval::Connect => Approved::Connected,
+            Approval::Connect => Approved::Connected(self.chosen_accounts(accounts).await?),
             Approval::SignMessage(message) => {
                 if let Some(why) = &message.review.refusal {
                     return Err(refused(why));

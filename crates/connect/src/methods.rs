@@ -72,8 +72,9 @@ impl Approval {
 /// What the person approved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Approved {
-    /// The connection.
-    Connected,
+    /// The connection, with the accounts the person chose for it (checksummed,
+    /// the first its selected one).
+    Connected(Vec<String>),
     /// A signature (0x-hex, 65 bytes), made after the person's PIN.
     Signed(String),
     /// A transaction signed after the person's PIN and broadcast: its hash.
@@ -197,24 +198,36 @@ impl<W: Wallet> Methods<W> {
         self.wallet.ask(origin, approval).await
     }
 
-    /// `eth_accounts` of a connected origin.
+    /// `eth_accounts` of a connected origin: the wallet's accounts the person
+    /// chose for it that the wallet still has, in the order chosen (all of them
+    /// for a connection made before there was a choice).
     pub(crate) async fn accounts_of(&self, origin: &Origin) -> Vec<String> {
-        if self.permissions.is_connected(origin) {
-            self.wallet.accounts().await
-        } else {
-            Vec::new()
+        let Some(connection) = self.permissions.get(origin) else {
+            return Vec::new();
+        };
+        let all = self.wallet.accounts().await;
+        match connection.accounts {
+            None => all,
+            Some(chosen) => chosen
+                .iter()
+                .filter_map(|c| all.iter().find(|a| a.eq_ignore_ascii_case(c)).cloned())
+                .collect(),
         }
     }
 
     /// Connects `origin` with the person's yes (once), then its accounts.
     async fn request_accounts(&self, origin: &Origin) -> Result<Vec<String>, ProviderError> {
         if !self.permissions.is_connected(origin) {
-            self.ask(origin, Approval::Connect).await?;
-            self.permissions.connect(origin, now()).map_err(|e| {
-                ProviderError::internal(format!("the connection was not kept: {e}"))
-            })?;
+            let Approved::Connected(chosen) = self.ask(origin, Approval::Connect).await? else {
+                return Err(ProviderError::internal("no accounts were chosen"));
+            };
+            self.permissions
+                .connect(origin, now(), &chosen)
+                .map_err(|e| {
+                    ProviderError::internal(format!("the connection was not kept: {e}"))
+                })?;
         }
-        let accounts = self.wallet.accounts().await;
+        let accounts = self.accounts_of(origin).await;
         if accounts.is_empty() {
             return Err(ProviderError::disconnected());
         }
@@ -229,7 +242,7 @@ impl<W: Wallet> Methods<W> {
             "parentCapability": "eth_accounts",
             "invoker": origin.key(),
             "date": connection.connected_at.saturating_mul(1000),
-            "caveats": [{"type": "restrictReturnedAccounts", "value": self.wallet.accounts().await}],
+            "caveats": [{"type": "restrictReturnedAccounts", "value": self.accounts_of(origin).await}],
         }])
     }
 
@@ -263,8 +276,7 @@ impl<W: Wallet> Methods<W> {
         self.require_connected(origin)?;
         let (_, chain_id) = self.network_of(origin)?;
         let accounts: Vec<Address> = self
-            .wallet
-            .accounts()
+            .accounts_of(origin)
             .await
             .iter()
             .filter_map(|a| a.parse().ok())

@@ -22,7 +22,14 @@ pub struct Connection {
     /// The network it is on (`wallet_switchEthereumChain`), by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<String>,
+    /// The wallet's accounts the person let it see, the first its selected one
+    /// (none kept: a connection made before accounts were chosen sees all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accounts: Option<Vec<String>>,
 }
+
+/// The most accounts one connection keeps (a wallet's bound).
+pub const MAX_ACCOUNTS_SHOWN: usize = 20;
 
 /// The permissions file and what it says.
 pub struct Permissions {
@@ -84,8 +91,9 @@ impl Permissions {
             .collect()
     }
 
-    /// Connects `origin` now (the person said yes).
-    pub fn connect(&self, origin: &Origin, now: u64) -> std::io::Result<()> {
+    /// Connects `origin` now (the person said yes), showing it `accounts`.
+    pub fn connect(&self, origin: &Origin, now: u64, accounts: &[String]) -> std::io::Result<()> {
+        let accounts: Vec<String> = accounts.iter().take(MAX_ACCOUNTS_SHOWN).cloned().collect();
         self.change(|all| {
             if !all.contains_key(origin.key()) && all.len() >= MAX_CONNECTED {
                 let oldest = all
@@ -101,6 +109,7 @@ impl Permissions {
                 Connection {
                     connected_at: now,
                     network: None,
+                    accounts: Some(accounts),
                 },
             );
         })
@@ -162,9 +171,9 @@ mod tests {
         let permissions = Permissions::open(&path);
         assert!(!permissions.is_connected(&web("https://a.example")));
         permissions
-            .connect(&web("https://a.example"), 100)
+            .connect(&web("https://a.example"), 100, &[])
             .expect("kept");
-        permissions.connect(&Origin::Local, 200).expect("kept");
+        permissions.connect(&Origin::Local, 200, &[]).expect("kept");
         permissions
             .set_network(&web("https://a.example"), "anvil")
             .expect("kept");
@@ -194,7 +203,7 @@ mod tests {
         let permissions = Permissions::open(&dir.path().join("connected.json"));
         for i in 0..=MAX_CONNECTED as u64 {
             permissions
-                .connect(&web(&format!("https://a{i}.example")), 1_000 + i)
+                .connect(&web(&format!("https://a{i}.example")), 1_000 + i, &[])
                 .expect("kept");
         }
         assert_eq!(permissions.list().len(), MAX_CONNECTED);

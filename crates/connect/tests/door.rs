@@ -263,6 +263,54 @@ async fn a_flood_of_requests_is_answered_and_the_provider_keeps_serving() {
 }
 
 #[tokio::test]
+async fn a_page_sees_only_the_accounts_the_person_chose_for_it() {
+    let mut running = start().await;
+    let savings = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+    *running.person.more.lock().expect("lock") = vec![savings.to_owned()];
+    *running.person.picks.lock().expect("lock") = Some(vec![savings.to_owned()]);
+    running.connect(DAPP).await;
+    let seen = json!([savings]);
+    assert_eq!(
+        running.call(Some(DAPP), "eth_accounts", json!([])).await["result"],
+        seen
+    );
+    assert_eq!(
+        running
+            .call(Some(DAPP), "eth_requestAccounts", json!([]))
+            .await["result"],
+        seen
+    );
+    let permissions = running
+        .call(Some(DAPP), "wallet_getPermissions", json!([]))
+        .await;
+    assert_eq!(
+        permissions["result"][0]["caveats"][0]["value"], seen,
+        "{permissions}"
+    );
+    // The account it was not shown: refused before any page.
+    let refused = running
+        .call(
+            Some(DAPP),
+            "personal_sign",
+            json!(["0x68656c6c6f", ADDRESS]),
+        )
+        .await;
+    assert!(refused.get("error").is_some(), "{refused}");
+    assert!(
+        running.pages.try_recv().is_err(),
+        "no page for an account it cannot see"
+    );
+    // Another page, connected with every account, sees both, the first first.
+    *running.person.picks.lock().expect("lock") = None;
+    let other = "https://other.example";
+    running.connect(other).await;
+    assert_eq!(
+        running.call(Some(other), "eth_accounts", json!([])).await["result"],
+        json!([ADDRESS, savings])
+    );
+}
+
+#[tokio::test]
 async fn a_message_is_signed_with_the_persons_yes_and_a_foreign_sign_in_comes_with_its_refusal() {
     let mut running = start().await;
     // Not connected: no page, 4100.

@@ -33,12 +33,13 @@ pub async fn answerConnectRequest(
     pin: Option<String>,
     speed: Option<FeeSpeed>,
     accept_high_fee: Option<bool>,
+    accounts: Option<Vec<String>>,
 ) -> Result<(), SdkError> {
     let send = speed.map(|speed| SendChoice {
         speed,
         accept_high_fee: accept_high_fee.unwrap_or(false),
     });
-    apps.answer(id, approve, pin, send).await
+    apps.answer(id, approve, pin, send, accounts).await
 }
 
 /// The applications the person connected, for Settings.

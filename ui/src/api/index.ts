@@ -212,8 +212,8 @@ export const api = {
     invoke<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
   /** The person's answer to an application's approval prompt; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
-  answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }) =>
-    invoke<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send }),
+  answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }, accounts?: string[]) =>
+    invoke<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send, ...(accounts === undefined ? {} : { accounts }) }),
   /** The applications connected to Satchel, for Settings. */
   getConnectedApps: () => invoke<ConnectedApp[]>('getConnectedApps'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */

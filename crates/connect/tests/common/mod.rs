@@ -32,12 +32,18 @@ pub struct Person {
     pub logged_in: std::sync::atomic::AtomicBool,
     /// The chain's latest block, as the relay would read it.
     pub block: std::sync::atomic::AtomicU64,
+    /// The wallet's further accounts, after `ADDRESS`.
+    pub more: std::sync::Mutex<Vec<String>>,
+    /// What the person picks on a connect page (none: every account).
+    pub picks: std::sync::Mutex<Option<Vec<String>>>,
 }
 
 impl Wallet for Person {
     async fn accounts(&self) -> Vec<String> {
         if self.logged_in.load(std::sync::atomic::Ordering::SeqCst) {
-            vec![ADDRESS.to_owned()]
+            let mut all = vec![ADDRESS.to_owned()];
+            all.extend(self.more.lock().expect("lock").iter().cloned());
+            all
         } else {
             Vec::new()
         }
@@ -76,7 +82,13 @@ impl Wallet for Person {
             return Err(ProviderError::rejected());
         }
         let signature = match approval {
-            Approval::Connect => return Ok(Approved::Connected),
+            Approval::Connect => {
+                let picks = self.picks.lock().expect("lock").clone();
+                return Ok(Approved::Connected(match picks {
+                    Some(picks) => picks,
+                    None => self.accounts().await,
+                }));
+            }
             Approval::SignMessage(m) => self.key.sign_message_sync(&m.bytes),
             Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
             // The app signs and broadcasts; the test stands in with a hash.
@@ -107,6 +119,8 @@ pub async fn start() -> Running {
         logins: tokio::sync::watch::Sender::new(0),
         logged_in: std::sync::atomic::AtomicBool::new(true),
         block: std::sync::atomic::AtomicU64::new(1),
+        more: std::sync::Mutex::new(Vec::new()),
+        picks: std::sync::Mutex::new(None),
     });
     let permissions = Arc::new(Permissions::open(&dir.path().join("connected.json")));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -167,7 +181,12 @@ impl Running {
         let asking = self.spawn_call(origin, "eth_requestAccounts", json!([]));
         let (_, _, answer) = self.pages.recv().await.expect("a page");
         answer.send(true).expect("the page waits");
-        assert_eq!(asking.await.expect("joined")["result"], json!([ADDRESS]));
+        let picked = self.person.picks.lock().expect("lock").clone();
+        let expected = match picked {
+            Some(picks) => picks,
+            None => self.person.accounts().await,
+        };
+        assert_eq!(asking.await.expect("joined")["result"], json!(expected));
     }
 }
 

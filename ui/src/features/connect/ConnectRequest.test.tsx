@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectPrompt } from '../../api';
 import { ConnectRequest } from './ConnectRequest';
-import { mockCommands, renderPage, tick } from '../../test/harness';
+import { ADDRESS, mockCommands, renderPage, tick, walletAccount } from '../../test/harness';
 
 const web: ConnectPrompt = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0, request: { kind: 'connect' } };
 
@@ -14,11 +14,36 @@ describe('ConnectRequest', () => {
   it('names the site large and plain, says what it will see, and Connect answers yes', async () => {
     const ipc = mockCommands({ answerConnectRequest: () => null });
     const page = renderPage(<ConnectRequest prompt={web} loggedIn />);
+    await tick();
     expect(screen.getByTestId('connect-origin')).toHaveTextContent('https://dapp.example');
+    // One account: nothing to choose.
+    expect(screen.queryByTestId('connect-accounts')).toBeNull();
     expect(screen.getByText("It will see your wallet's address and balances.")).toBeInTheDocument();
     await page.user.click(screen.getByTestId('connect-approve'));
     await tick();
-    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: true }]);
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: true, accounts: [ADDRESS] }]);
+  });
+
+  it('lets the person choose which accounts it sees: the shown one unless they tick others', async () => {
+    const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const ipc = mockCommands({
+      answerConnectRequest: () => null,
+      getWalletAccounts: () => [walletAccount(), walletAccount({ address: second, label: 'Savings', index: 1 })],
+    });
+    localStorage.setItem('satchel.account', second.toLowerCase());
+    const page = renderPage(<ConnectRequest prompt={web} loggedIn />);
+    await tick();
+    const first = screen.getByLabelText(/^Account 1/);
+    const savings = screen.getByLabelText(/^Savings/);
+    expect(first).not.toBeChecked();
+    expect(savings).toBeChecked();
+    await page.user.click(savings);
+    expect(screen.getByTestId('connect-approve')).toBeDisabled();
+    await page.user.click(first);
+    await page.user.click(savings);
+    await page.user.click(screen.getByTestId('connect-approve'));
+    await tick();
+    expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: true, accounts: [ADDRESS, second] }]);
   });
 
   it('answers no on Cancel', async () => {

@@ -2,8 +2,12 @@
 // open: connect (who asks, what it will see), sign a message, sign typed data,
 // send a transaction, list a token.
 // Closing the window rejects it (the shell answers 4001).
+import { useState } from 'react';
 import { api, type ConnectPrompt } from '../../api';
 import { useI18n } from '../../i18n';
+import { shortAddress } from '../../lib/format';
+import { shownAccount, useChosenAccount } from '../../hooks/useAccount';
+import { useWalletAccounts } from '../accounts/useWalletAccounts';
 import { AskingPage, reject } from './Asking';
 import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
@@ -29,12 +33,35 @@ export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectP
 
 function Connect({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedIn: boolean; onLogIn?: () => void }) {
   const { t } = useI18n();
+  // Which of the wallet's accounts it will see: the one the wallet shows,
+  // unless the person ticks others.
+  const { accounts } = useWalletAccounts();
+  const shown = shownAccount(accounts ?? [], useChosenAccount());
+  const [ticked, setTicked] = useState<string[] | null>(null);
+  const chosen = ticked ?? (shown ? [shown] : []);
+  const tick = (address: string, on: boolean) => setTicked(on ? [...chosen, address] : chosen.filter((a) => a !== address));
+  const seen = accounts === null || accounts.length === 0 ? undefined : accounts.filter((a) => chosen.includes(a.address.toLowerCase())).map((a) => a.address);
   return (
     <AskingPage prompt={prompt} title={t('connect.title')}>
       <ul className="connect-facts">
         <li>{t('connect.sees')}</li>
         <li>{t('connect.asks')}</li>
       </ul>
+      {loggedIn && accounts && accounts.length > 1 && (
+        <fieldset className="connect-accounts" data-testid="connect-accounts">
+          <legend>{t('connect.accounts')}</legend>
+          {accounts.map((account) => {
+            const id = `connect-account-${account.index}`;
+            const address = account.address.toLowerCase();
+            return (
+              <div className="check" key={account.address}>
+                <input id={id} type="checkbox" checked={chosen.includes(address)} onChange={(e) => tick(address, e.target.checked)} />
+                <label htmlFor={id}>{`${account.label} · ${shortAddress(account.address)}`}</label>
+              </div>
+            );
+          })}
+        </fieldset>
+      )}
       {!loggedIn && (
         <div className="notice warning" role="note" data-testid="connect-login-first">
           {t('connect.loginFirst')}
@@ -48,8 +75,8 @@ function Connect({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedI
           <button
             type="button"
             className="primary"
-            disabled={!loggedIn}
-            onClick={() => void api.answerConnectRequest(prompt.id, true).catch(() => undefined)}
+            disabled={!loggedIn || seen?.length === 0}
+            onClick={() => void api.answerConnectRequest(prompt.id, true, undefined, undefined, seen).catch(() => undefined)}
             data-testid="connect-approve"
           >
             {t('connect.approve')}
