@@ -32,6 +32,22 @@ pub struct AccountRef {
 }
 
 impl Widget {
+    /// Operation 1 as the service answers it, nothing checked yet.
+    pub(super) async fn listing(
+        &self,
+        user_id: &str,
+        wallet_id: &str,
+    ) -> Result<AccountsResponse, SdkError> {
+        self.login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
+                None,
+            )
+            .await
+    }
+
     /// The user's accounts as the service lists them, less any the device cannot
     /// confirm: one whose address is not one this device derived from the
     /// wallet's phrase (a service that lists another, lying or compromised,
@@ -43,15 +59,7 @@ impl Widget {
     /// then needs the key).
     pub(super) async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
-        let mut list: AccountsResponse = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
-                None,
-            )
-            .await?;
+        let mut list = self.listing(&user_id, &wallet_id).await?;
         let sealed = self.vault.load(&user_id).await?;
         let listed = list.accounts.len();
         let own = self.own_tokens.read(&user_id);

@@ -13,8 +13,8 @@ use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::rules::{FIRST_ACCOUNT_PATH, is_common_pin, is_pin};
 use satchel_api::{
-    AccountsResponse, LoginStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle,
-    ServiceUser, WalletChallenge, challenge_message,
+    LoginStatus, RegisterRequest, ServiceErrorCode, ServiceLifeCycle, ServiceUser, WalletChallenge,
+    challenge_message,
 };
 use serde::Serialize;
 
@@ -198,15 +198,7 @@ impl Widget {
         user_id: &str,
         wallet_id: &str,
     ) -> Result<Option<String>, SdkError> {
-        let accounts: AccountsResponse = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
-                None,
-            )
-            .await?;
+        let accounts = self.listing(user_id, wallet_id).await?;
         Ok(accounts.accounts.into_iter().next().map(|a| a.address))
     }
 

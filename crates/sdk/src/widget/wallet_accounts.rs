@@ -41,15 +41,7 @@ impl Widget {
         user_id: &str,
         wallet_id: &str,
     ) -> Result<Vec<(String, String)>, SdkError> {
-        let list: AccountsResponse = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("v1/account?userId={user_id}&walletId={wallet_id}"),
-                None,
-            )
-            .await?;
+        let list = self.listing(user_id, wallet_id).await?;
         Ok(list
             .accounts
             .into_iter()
