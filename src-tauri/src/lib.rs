@@ -115,6 +115,7 @@ widget_commands![
     getWalletAccounts,
     addAccount,
     renameAccount,
+    confirmAccounts,
 ];
 
 /// The widget's commands, over `widget` and its way to the service: all the

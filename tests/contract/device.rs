@@ -43,6 +43,16 @@ pub async fn accounts_that_are_not_the_keys_are_never_shown_or_paid_into(backend
                     account["address"] = Value::from(ATTACKER);
                 }
             }
+            // And lists the attacker's address as the wallet's next account.
+            let coin = body["accounts"]
+                .as_array()
+                .and_then(|all| all.iter().find(|a| a.get("contract").is_none()).cloned());
+            if let (Some(mut extra), Some(all)) = (coin, body["accounts"].as_array_mut()) {
+                extra["address"] = Value::from(ATTACKER);
+                extra["addressPath"] = Value::from("m/44'/60'/0'/0/1");
+                extra["accountId"] = Value::from("the-attackers");
+                all.push(extra);
+            }
         }
     })
     .await;
@@ -63,6 +73,20 @@ pub async fn accounts_that_are_not_the_keys_are_never_shown_or_paid_into(backend
         device.key_status().refused_accounts >= 1,
         "the page can say so"
     );
+    // The next-index entry waits for the PIN; opened, the phrase does not make
+    // it: refused from then on, never shown, never signed for.
+    assert_eq!(device.key_status().unconfirmed_accounts, 1);
+    let checked = device.confirm_accounts(PIN).await.expect("checked");
+    assert!(
+        checked
+            .iter()
+            .all(|a| a.address.eq_ignore_ascii_case(&key_address)),
+        "{checked:?}"
+    );
+    assert_eq!(device.key_status().unconfirmed_accounts, 0);
+    assert!(device.key_status().refused_accounts >= 2);
+    let attacker: alloy::primitives::Address = ATTACKER.parse().expect("an address");
+    assert!(device.unlock(PIN, attacker).await.is_err());
     let token = stack.demo.dollar6.to_checksum(None);
     let e = device
         .receive(&AccountRef {

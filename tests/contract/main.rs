@@ -55,6 +55,7 @@ on_every_backend!(
     wallet_accounts::a_wallet_adds_its_next_account_on_every_network_proven_by_its_key,
     wallet_accounts::a_wallet_keeps_a_bounded_number_of_accounts,
     several_accounts::a_second_account_receives_and_sends_on_its_own,
+    several_accounts::an_account_added_on_another_device_shows_once_the_pin_confirms_it,
     prices::prices_come_from_the_feeds_exactly_and_follow_them,
     approvals::approvals_are_found_in_the_logs_and_withdrawn_ones_go,
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,

@@ -116,3 +116,65 @@ pub async fn a_second_account_receives_and_sends_on_its_own(backend: Backend) {
         .expect("the second key");
     assert_eq!(signer.address(), second);
 }
+
+pub async fn an_account_added_on_another_device_shows_once_the_pin_confirms_it(backend: Backend) {
+    let stack = stack(backend).await;
+    // Ada's wallet on this device, with the service keeping its backup; her
+    // second device restores from it (the same PIN) and adds an account.
+    let here = device(&stack).await;
+    drop(stack.sign_in("ada@example.com", here.1.clone()).await);
+    let ada = here.0;
+    ada.init(stack.sdk_config()).await.expect("initialised");
+    ada.register(PIN, true).await.expect("registered");
+    let first: Address = ada.wallet_accounts().await.expect("accounts")[0]
+        .address
+        .parse()
+        .expect("an address");
+    let (other, _) = device(&stack).await;
+    other.init(stack.sdk_config()).await.expect("initialised");
+    other
+        .login_with_email("ada@example.com", "correct1horse")
+        .await
+        .expect("logged in");
+    other.restore_from_backup(PIN).await.expect("restored");
+    let added = other.add_account(PIN, "Savings").await.expect("added");
+    let second: Address = added[1].address.parse().expect("an address");
+
+    // This device lists only what it derived; the new one waits for the PIN,
+    // and is not counted as refused.
+    let listed = ada.get_accounts(None, false).await.expect("accounts");
+    assert!(
+        listed
+            .iter()
+            .all(|a| a.address.eq_ignore_ascii_case(&first.to_string())),
+        "{listed:?}"
+    );
+    let status = ada.key_status();
+    assert_eq!(
+        (status.unconfirmed_accounts, status.refused_accounts),
+        (1, 0)
+    );
+    assert_eq!(ada.wallet_accounts().await.expect("accounts").len(), 1);
+
+    let confirmed = ada.confirm_accounts(PIN).await.expect("confirmed");
+    assert_eq!(
+        confirmed
+            .iter()
+            .map(|a| (a.index, a.label.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(0, "Account 1"), (1, "Savings")]
+    );
+    assert_eq!(ada.key_status().unconfirmed_accounts, 0);
+    let signer = ada.unlock(PIN, second).await.expect("the second key");
+    assert_eq!(signer.address(), second);
+}
+
+/// A device of Ada's with an empty keychain, not yet started.
+async fn device(stack: &Stack) -> (Widget, Arc<dyn TokenStore>) {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let w = Widget::new(Arc::new(login), store.clone())
+        .with_kdf(KdfStrength::Test)
+        .with_networks(stack.service.network_table());
+    (w, store)
+}

@@ -67,6 +67,13 @@ pub async fn addAccount(
     widget.add_account(&pin, &label).await
 }
 
+/// Opens the phrase with the PIN to take in accounts added on another device;
+/// the accounts after.
+#[tauri::command]
+pub async fn confirmAccounts(widget: WidgetState<'_>, pin: String) -> Result<Vec<WalletAccount>> {
+    widget.confirm_accounts(&pin).await
+}
+
 /// Names one of the wallet's accounts.
 #[tauri::command]
 pub async fn renameAccount(widget: WidgetState<'_>, account: Address, label: String) -> Result<()> {

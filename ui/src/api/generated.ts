@@ -90,7 +90,13 @@ export type KeyStatus = { state: KeyState, phraseConfirmed: boolean,
  * Accounts the service listed whose address is not this key's: not shown,
  * not received into, not sent from (the page says so when there are any).
  */
-refusedAccounts: number, };
+refusedAccounts: number, 
+/**
+ * Further accounts the service lists at the phrase's next indexes that
+ * this device has not derived yet (added on another device): not shown
+ * until the PIN opens the phrase and it makes them.
+ */
+unconfirmedAccounts: number, };
 
 export type PinStatus = { 
 /**

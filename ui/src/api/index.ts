@@ -180,6 +180,8 @@ export const api = {
   /** Derives the phrase's next account behind `pin` and adds it; the accounts after. */
   addAccount: (pin: string, label: string) => invoke<WalletAccount[]>('addAccount', { pin, label }),
   renameAccount: (account: string, label: string) => invoke<void>('renameAccount', { account, label }),
+  /** Opens the phrase with `pin` to take in accounts added on another device; the accounts after. */
+  confirmAccounts: (pin: string) => invoke<WalletAccount[]>('confirmAccounts', { pin }),
   /** The person's saved addresses (kept on this device). */
   getSavedAddresses: () => invoke<SavedAddress[]>('getSavedAddresses'),
   saveAddress: (address: string, name: string) => invoke<SavedAddress[]>('saveAddress', { address, name }),

@@ -243,7 +243,7 @@ export function serviceUser(overrides: Partial<ServiceUser> = {}): ServiceUser {
 
 /** `getKeyState`'s answer: by default the key is here and its phrase was checked. */
 export function keyStatus(overrides: Partial<KeyStatus> = {}): KeyStatus {
-  return { state: 'onDevice', phraseConfirmed: true, refusedAccounts: 0, ...overrides };
+  return { state: 'onDevice', phraseConfirmed: true, refusedAccounts: 0, unconfirmedAccounts: 0, ...overrides };
 }
 
 /** `getPinStatus`'s answer: by default no wrong PIN yet, no backup. */

@@ -11,6 +11,8 @@ use satchel_api::{
     ServiceNft,
 };
 
+use satchel_api::rules::account_index;
+
 use super::{Refresh, Widget};
 use crate::client::Caller;
 use crate::error::SdkError;
@@ -61,8 +63,13 @@ impl Widget {
         let (user_id, wallet_id) = self.require_login()?;
         let mut list = self.listing(&user_id, &wallet_id).await?;
         let sealed = self.vault.load(&user_id).await?;
+        let disowned = self.state.lock().disowned.clone();
         let listed = list.accounts.len();
         let own = self.own_tokens.read(&user_id);
+        // Addresses at the phrase's next indexes, which the PIN may confirm,
+        // and how many entries they had.
+        let mut unconfirmed: Vec<String> = Vec::new();
+        let mut unconfirmed_entries = 0usize;
         list.accounts.retain(|a| {
             let accepted = || {
                 own.iter().any(|t| {
@@ -82,13 +89,26 @@ impl Widget {
                 tracing::warn!(network = %a.network, "an account the service listed is not shown: {disagreement}");
             }
             let keys = sealed.as_ref().is_none_or(|s| s.holds(&a.address));
+            let next = sealed.as_ref().is_some_and(|s| {
+                account_index(&a.address_path).is_some_and(|i| i >= s.account_count())
+            }) && !disowned.iter().any(|d| d.eq_ignore_ascii_case(&a.address));
+            if !keys && next && known.is_ok() {
+                if !unconfirmed.iter().any(|u| u.eq_ignore_ascii_case(&a.address)) {
+                    unconfirmed.push(a.address.clone());
+                }
+                unconfirmed_entries += 1;
+                return false;
+            }
             if !keys {
                 tracing::warn!(network = %a.network, "the service listed an account that is not this wallet's key's; not shown");
             }
             known.is_ok() && keys
         });
-        let refused = u32::try_from(listed - list.accounts.len()).unwrap_or(u32::MAX);
-        self.state.lock().key.refused_accounts = refused;
+        let refused = listed - list.accounts.len() - unconfirmed_entries;
+        let mut state = self.state.lock();
+        state.key.refused_accounts = u32::try_from(refused).unwrap_or(u32::MAX);
+        state.key.unconfirmed_accounts = u32::try_from(unconfirmed.len()).unwrap_or(u32::MAX);
+        drop(state);
         Ok(list)
     }
 

@@ -54,6 +54,10 @@ pub struct KeyStatus {
     /// Accounts the service listed whose address is not this key's: not shown,
     /// not received into, not sent from (the page says so when there are any).
     pub refused_accounts: u32,
+    /// Further accounts the service lists at the phrase's next indexes that
+    /// this device has not derived yet (added on another device): not shown
+    /// until the PIN opens the phrase and it makes them.
+    pub unconfirmed_accounts: u32,
 }
 
 pub(super) fn stale_key() -> SdkError {

@@ -122,6 +122,9 @@ struct WidgetState {
     allowed: AllowLists,
     /// Quotes the send page may confirm, and an application's `send` waiting.
     sends: send::Sends,
+    /// Addresses the service lists at the phrase's next indexes that the
+    /// phrase, once opened, did not make: refused from then on, not waiting.
+    disowned: Vec<String>,
 }
 
 impl std::fmt::Debug for Widget {

@@ -51,21 +51,34 @@ impl Widget {
     }
 
     /// With the phrase open: takes in the accounts the service lists that this
-    /// device has not derived yet (added on another device, or restored), when
-    /// the listing refused some. Kept in the keychain when any was new.
+    /// device has not derived yet (added on another device), when the last
+    /// listing found some at the phrase's next indexes. Kept in the keychain
+    /// when any was new.
     pub(super) async fn learn_accounts(
         &self,
         user_id: &str,
         sealed: SealedMnemonic,
         phrase: &Phrase,
     ) -> Result<SealedMnemonic, SdkError> {
-        if self.state.lock().key.refused_accounts == 0 {
+        if self.state.lock().key.unconfirmed_accounts == 0 {
             return Ok(sealed);
         }
         let (_, wallet_id) = self.user_and_wallet()?;
         let listed = self.listed_paths(user_id, &wallet_id).await?;
         let mut learned = sealed.clone();
-        if learned.learn(phrase, &listed)? {
+        let new = learned.learn(phrase, &listed)?;
+        // What the phrase did not make is a stranger's: refused from now on.
+        let disowned: Vec<String> = listed
+            .iter()
+            .filter(|(address, _)| !learned.holds(address))
+            .map(|(address, _)| address.clone())
+            .collect();
+        {
+            let mut state = self.state.lock();
+            state.disowned = disowned;
+            state.key.unconfirmed_accounts = 0;
+        }
+        if new {
             self.vault.save(user_id, &learned).await?;
             return Ok(learned);
         }
@@ -156,6 +169,15 @@ impl Widget {
             .await?;
         sealed.more.push(body.address);
         self.vault.save(&user_id, &sealed).await?;
+        self.wallet_accounts().await
+    }
+
+    /// Opens the phrase with the PIN to take in the accounts added on another
+    /// device; the wallet's accounts after.
+    pub async fn confirm_accounts(&self, pin: &str) -> Result<Vec<WalletAccount>, SdkError> {
+        // The listing first: it counts what waits to be confirmed.
+        self.accounts().await?;
+        self.open_phrase(pin).await?;
         self.wallet_accounts().await
     }
 

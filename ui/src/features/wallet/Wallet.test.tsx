@@ -735,4 +735,30 @@ describe('Wallet values', () => {
     // The values (and their total) are the shown account's.
     expect(ipc.argsOf('getValues').at(-1)).toStrictEqual({ currency: 'USD', account: second.toLowerCase() });
   });
+
+  it('asks for the PIN to check an account added on another device, then shows it', async () => {
+    const second = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    let confirmed = false;
+    const ipc = mockCommands({
+      getActivity: noActivity,
+      getKeyState: () => keyStatus({ unconfirmedAccounts: confirmed ? 0 : 1 }),
+      getRefreshWait: waits(30),
+      getPinStatus: () => pinStatus(),
+      getBalance: () => [balance()],
+      confirmAccounts: () => {
+        confirmed = true;
+        return [walletAccount(), walletAccount({ address: second, label: 'Savings', index: 1 })];
+      },
+    });
+    const view = renderPage(<Wallet />);
+    await tick();
+    expect(screen.getByTestId('unconfirmed-accounts')).toHaveTextContent('1 account(s) added on another device');
+    await view.user.click(screen.getByRole('button', { name: 'Check with my PIN' }));
+    await view.user.type(screen.getByLabelText('Enter your PIN'), '246810');
+    await view.user.click(screen.getByRole('button', { name: 'Check with my PIN' }));
+    await tick();
+    expect(ipc.argsOf('confirmAccounts')).toStrictEqual([{ pin: '246810' }]);
+    expect(screen.queryByTestId('unconfirmed-accounts')).toBeNull();
+    expect(screen.getByLabelText('Account')).toHaveTextContent('Savings');
+  });
 });

@@ -14,6 +14,7 @@ import { Activity, ActivityDetail } from './Activity';
 import { RowValue, WalletTotal, useWalletValues } from './Values';
 import { Receive } from './Receive';
 import { RecoveryPhrase } from '../keys/RecoveryPhrase';
+import { PinPrompt } from '../../components/Pin';
 import { AddToken } from '../tokens/AddToken';
 import type { SendTarget } from '../send/Send';
 import { AccountSwitcher } from '../accounts/AccountSwitcher';
@@ -84,6 +85,10 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   // Accounts the service listed that are not this wallet's key's (the app hides
   // them): the page says so, as a lying service would have money sent there.
   const [refused, setRefused] = useState(0);
+  // Accounts added on another device, which the PIN confirms (the phrase must
+  // make them) before they show here.
+  const [unconfirmed, setUnconfirmed] = useState(0);
+  const [confirming, setConfirming] = useState(false);
   const [phraseOpen, setPhraseOpen] = useState(false);
   // The account (and token) the Receive page shows; the balances stay as they are.
   const [receiving, setReceiving] = useState<AccountRef | null>(null);
@@ -135,7 +140,10 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         // What the app refused while listing them; a keychain that cannot say
         // fails nothing here.
         api.getKeyState().then(
-          (key) => setRefused(key.refusedAccounts),
+          (key) => {
+            setRefused(key.refusedAccounts);
+            setUnconfirmed(key.unconfirmedAccounts);
+          },
           () => undefined,
         );
       },
@@ -322,6 +330,29 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         {refused > 0 && (
           <section id="refused-accounts" className="notice error" role="alert" data-testid="refused-accounts">
             {t('wallet.refusedAccounts', { count: refused })}
+          </section>
+        )}
+        {unconfirmed > 0 && (
+          <section id="unconfirmed-accounts" className="notice info stack" data-testid="unconfirmed-accounts">
+            <span>{t('accounts.unconfirmed', { count: unconfirmed })}</span>
+            {confirming ? (
+              <PinPrompt
+                id="unconfirmed-pin"
+                framed={false}
+                submitLabel={t('accounts.confirm')}
+                onSubmit={async (pin) => {
+                  walletAccounts.setAccounts(await api.confirmAccounts(pin));
+                  setConfirming(false);
+                  setUnconfirmed(0);
+                  await load();
+                }}
+                onCancel={() => setConfirming(false)}
+              />
+            ) : (
+              <button id="unconfirmed-check" type="button" className="secondary" onClick={() => setConfirming(true)}>
+                {t('accounts.confirm')}
+              </button>
+            )}
           </section>
         )}
         {remind && (
