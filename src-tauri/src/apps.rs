@@ -416,6 +416,7 @@ impl Apps {
                         &token.contract,
                         &token.symbol,
                         token.decimals,
+                        None,
                     )
                     .await?;
                 Approved::Watched
@@ -519,7 +520,7 @@ impl Wallet for Apps {
             Approval::WatchAsset(asset) => {
                 let token = self
                     .widget
-                    .preview_token(&asset.network, &asset.contract.to_string())
+                    .preview_token(&asset.network, &asset.contract.to_string(), None)
                     .await
                     .map_err(|e| ProviderError::invalid_params(e.message))?;
                 // Listed already: nothing to ask.

@@ -98,6 +98,46 @@ pub async fn a_second_account_receives_and_sends_on_its_own(backend: Backend) {
     assert_eq!(chain_balances(&stack, bob).await.0, wei("0.5", 18));
     assert!(chain_balances(&stack, first).await.0.is_zero());
 
+    // A token added by address for the second account is its own: its exact
+    // balance there, nothing of it listed for the first.
+    let supply = alloy::primitives::U256::from(10u64).pow(alloy::primitives::U256::from(21));
+    let fresh = stack
+        .demo
+        .deploy_token("Fresh Coin", "FRSH", 9, supply)
+        .await
+        .expect("deployed");
+    stack
+        .demo
+        .send_token(
+            fresh,
+            second,
+            alloy::primitives::U256::from(1_234_567_890_123u64),
+        )
+        .await
+        .expect("sent");
+    let contract = fresh.to_checksum(None);
+    let preview = ada
+        .preview_token("anvil", &contract, Some(second))
+        .await
+        .expect("looked up");
+    assert_eq!(
+        preview.balance, "1234567890123",
+        "the second account's, in base units"
+    );
+    ada.add_token("anvil", &contract, "FRSH", 9, Some(second))
+        .await
+        .expect("added");
+    let balances = ada.get_balance(None).await.expect("balances");
+    let holds_fresh = |who: Address| {
+        balances
+            .iter()
+            .find(|b| b.address.eq_ignore_ascii_case(&who.to_string()))
+            .and_then(|b| b.tokens.iter().find(|t| t.symbol == "FRSH"))
+            .map(|t| t.balance.clone())
+    };
+    assert_eq!(holds_fresh(second).as_deref(), Some("1234.567890123"));
+    assert_eq!(holds_fresh(first), None);
+
     // Renamed; and a device restored from the phrase finds both accounts, and
     // signs for the second.
     ada.rename_account(second, "Rent").await.expect("renamed");

@@ -182,6 +182,7 @@ async fn a_second_account_is_added_and_paid_from_the_first(
     stack: &LocalStack,
 ) -> anyhow::Result<()> {
     app.click("#nav-wallet").await?;
+    app.find("#account-switch").await?;
     let first = app
         .script("return document.getElementById('account-switch').value")
         .await?

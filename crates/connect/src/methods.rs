@@ -199,15 +199,16 @@ impl<W: Wallet> Methods<W> {
     }
 
     /// `eth_accounts` of a connected origin: the wallet's accounts the person
-    /// chose for it that the wallet still has, in the order chosen (all of them
-    /// for a connection made before there was a choice).
+    /// chose for it that the wallet still has, in the order chosen (the first
+    /// account, as it always saw, for a connection made before there was a
+    /// choice: accounts added since are not shown to it unasked).
     pub(crate) async fn accounts_of(&self, origin: &Origin) -> Vec<String> {
         let Some(connection) = self.permissions.get(origin) else {
             return Vec::new();
         };
         let all = self.wallet.accounts().await;
         match connection.accounts {
-            None => all,
+            None => all.into_iter().take(1).collect(),
             Some(chosen) => chosen
                 .iter()
                 .filter_map(|c| all.iter().find(|a| a.eq_ignore_ascii_case(c)).cloned())
@@ -215,9 +216,19 @@ impl<W: Wallet> Methods<W> {
         }
     }
 
-    /// Connects `origin` with the person's yes (once), then its accounts.
+    /// Connects `origin` with the person's yes (once, and again when none of
+    /// the accounts chosen for it is the wallet's now: another person logged
+    /// in), then its accounts.
     async fn request_accounts(&self, origin: &Origin) -> Result<Vec<String>, ProviderError> {
-        if !self.permissions.is_connected(origin) {
+        let connected = self.permissions.is_connected(origin);
+        if connected {
+            let seen = self.accounts_of(origin).await;
+            if !seen.is_empty() {
+                return Ok(seen);
+            }
+        }
+        // Not connected: the page asks (and may have the person log in first).
+        if !connected || !self.wallet.accounts().await.is_empty() {
             let Approved::Connected(chosen) = self.ask(origin, Approval::Connect).await? else {
                 return Err(ProviderError::internal("no accounts were chosen"));
             };

@@ -308,6 +308,22 @@ async fn a_page_sees_only_the_accounts_the_person_chose_for_it() {
         running.call(Some(other), "eth_accounts", json!([])).await["result"],
         json!([ADDRESS, savings])
     );
+    // Savings is gone (another person's wallet now): the first page sees
+    // nothing, and asking again brings the page back instead of a dead end.
+    running.person.more.lock().expect("lock").clear();
+    *running.person.picks.lock().expect("lock") = None;
+    assert_eq!(
+        running.call(Some(DAPP), "eth_accounts", json!([])).await["result"],
+        json!([])
+    );
+    let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
+    let (origin, approval, answer) = running.pages.recv().await.expect("asked again");
+    assert_eq!(
+        (origin, approval),
+        (Origin::Web(DAPP.into()), Approval::Connect)
+    );
+    answer.send(true).expect("the page waits");
+    assert_eq!(asking.await.expect("joined")["result"], json!([ADDRESS]));
 }
 
 #[tokio::test]

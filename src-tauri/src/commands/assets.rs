@@ -159,8 +159,9 @@ pub async fn previewToken(
     widget: WidgetState<'_>,
     network: String,
     contract: String,
+    account: Option<alloy::primitives::Address>,
 ) -> Result<AddableToken> {
-    widget.preview_token(&network, &contract).await
+    widget.preview_token(&network, &contract, account).await
 }
 
 /// Adds the token the page showed (its symbol and decimals, checked again).
@@ -171,9 +172,10 @@ pub async fn addToken(
     contract: String,
     symbol: String,
     decimals: u32,
+    account: Option<alloy::primitives::Address>,
 ) -> Result<AddableToken> {
     widget
-        .add_token(&network, &contract, &symbol, decimals)
+        .add_token(&network, &contract, &symbol, decimals, account)
         .await
 }
 
@@ -183,6 +185,7 @@ pub async fn removeToken(
     widget: WidgetState<'_>,
     network: String,
     contract: String,
+    account: Option<alloy::primitives::Address>,
 ) -> Result<Vec<OwnToken>> {
-    widget.remove_token(&network, &contract).await
+    widget.remove_token(&network, &contract, account).await
 }

@@ -254,11 +254,13 @@ export const api = {
   /** The tokens the person added by contract address (kept on this device as accepted). */
   getOwnTokens: () => invoke<OwnToken[]>('getOwnTokens'),
   /** What a token contract says of itself and the account's balance, read now. */
-  previewToken: (network: string, contract: string) => invoke<AddableToken>('previewToken', { network, contract }),
+  previewToken: (network: string, contract: string, account?: string) =>
+    invoke<AddableToken>('previewToken', { network, contract, ...(account === undefined ? {} : { account }) }),
   /** Adds the token the page showed; refused when the service's facts are no longer those. */
-  addToken: (network: string, contract: string, symbol: string, decimals: number) =>
-    invoke<AddableToken>('addToken', { network, contract, symbol, decimals }),
-  removeToken: (network: string, contract: string) => invoke<OwnToken[]>('removeToken', { network, contract }),
+  addToken: (network: string, contract: string, symbol: string, decimals: number, account?: string) =>
+    invoke<AddableToken>('addToken', { network, contract, symbol, decimals, ...(account === undefined ? {} : { account }) }),
+  removeToken: (network: string, contract: string, account?: string) =>
+    invoke<OwnToken[]>('removeToken', { network, contract, ...(account === undefined ? {} : { account }) }),
   /** Each coin and token's value in `currency` (ISO 4217) from the service's price feeds, and the total when every price is fresh. */
   /** Values in `currency`; of one account (`account`), or of all. */
   getValues: (currency: string, account?: string | null) => invoke<WalletValues>('getValues', { currency, account: account ?? undefined }),

@@ -66,11 +66,13 @@ impl Widget {
             .map(|t| (t.symbol, t.decimals))
     }
 
-    /// The service's path for a token of the account on `network`.
+    /// The service's path for a token of `account` (the first when none) on
+    /// `network`.
     async fn token_path(
         &self,
         network: &str,
         contract: &str,
+        account: Option<Address>,
     ) -> Result<(String, Address), SdkError> {
         if self.networks.network(network).is_none() {
             return Err(invalid(format!(
@@ -82,8 +84,12 @@ impl Widget {
         let account = accounts
             .accounts
             .iter()
-            .find(|a| a.network == network && a.contract.is_none())
-            .ok_or_else(|| invalid(format!("no account on {network}")))?;
+            .find(|a| {
+                a.network == network
+                    && a.contract.is_none()
+                    && account.is_none_or(|only| a.address.parse() == Ok(only))
+            })
+            .ok_or_else(|| invalid(format!("no such account on {network}")))?;
         Ok((
             format!(
                 "v1/account/{}/tokens/{}",
@@ -100,8 +106,9 @@ impl Widget {
         &self,
         network: &str,
         contract: &str,
+        account: Option<Address>,
     ) -> Result<AddableToken, SdkError> {
-        let (path, _) = self.token_path(network, contract).await?;
+        let (path, _) = self.token_path(network, contract, account).await?;
         let mut token: AddableToken = self
             .login
             .authed(Caller::Rest, Method::GET, &path, None)
@@ -129,9 +136,10 @@ impl Widget {
         contract: &str,
         symbol: &str,
         decimals: u32,
+        account: Option<Address>,
     ) -> Result<AddableToken, SdkError> {
         let (user_id, _) = self.require_login()?;
-        let (path, address) = self.token_path(network, contract).await?;
+        let (path, address) = self.token_path(network, contract, account).await?;
         if self
             .networks
             .asset(network, Some(&address.to_string()))
@@ -183,9 +191,10 @@ impl Widget {
         &self,
         network: &str,
         contract: &str,
+        account: Option<Address>,
     ) -> Result<Vec<OwnToken>, SdkError> {
         let (user_id, _) = self.require_login()?;
-        let (path, address) = self.token_path(network, contract).await?;
+        let (path, address) = self.token_path(network, contract, account).await?;
         match self
             .login
             .authed::<()>(Caller::Rest, Method::DELETE, &path, None)

@@ -134,7 +134,6 @@ fn no_pin() -> ApiError {
     )
 }
 
-/// 403 unless the wallet is the caller's; 404 when there is no such wallet.
 /// Counts a proof, then compares it. A right proof takes back the count (and
 /// clears the pause); a wrong one is 403 `WrongPin`. During a pause every proof
 /// is 429 and under the lock 423, uncounted and uncompared.

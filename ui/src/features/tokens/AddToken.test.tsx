@@ -25,6 +25,19 @@ describe('AddToken', () => {
     vi.useFakeTimers();
   });
 
+  it("looks up and adds for the shown account, when it is not the first", async () => {
+    const savings = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const ipc = mockCommands({ getOwnTokens: () => [], previewToken: () => fresh(), addToken: () => fresh({ tracked: true }) });
+    const page = renderPage(<AddToken network="anvil" account={savings} onBack={() => undefined} />);
+    await page.user.type(screen.getByLabelText("The token's contract address"), CONTRACT);
+    await page.user.click(screen.getByRole('button', { name: 'Look it up' }));
+    await tick();
+    await page.user.click(screen.getByRole('button', { name: 'Add FRSH' }));
+    await tick();
+    expect(ipc.argsOf('previewToken')).toStrictEqual([{ network: 'anvil', contract: CONTRACT, account: savings }]);
+    expect(ipc.argsOf('addToken')).toStrictEqual([{ network: 'anvil', contract: CONTRACT, symbol: 'FRSH', decimals: 9, account: savings }]);
+  });
+
   it('shows what the contract says, with its exact balance, and adds what was shown', async () => {
     let added: OwnToken[] = [];
     const ipc = mockCommands({

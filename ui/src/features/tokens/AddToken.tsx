@@ -14,12 +14,15 @@ import { TokenFacts } from './TokenFacts';
 
 export function AddToken({
   network,
+  account,
   tokens = [],
   hidden = [],
   onHidden,
   onBack,
 }: {
   network: string;
+  /** The account the tokens are added to (its address); none: the first. */
+  account?: string;
   /** The network's tokens as the wallet lists them, to hide or show. */
   tokens?: TokenBalanceInfo[];
   /** The hidden keys (`network:contract`). */
@@ -41,18 +44,18 @@ export function AddToken({
   const look = () =>
     run(async () => {
       setToken(null);
-      setToken(await api.previewToken(network, contract.trim()));
+      setToken(await api.previewToken(network, contract.trim(), account));
     });
   const add = (shown: AddableToken) =>
     run(async () => {
-      await api.addToken(network, shown.contract, shown.symbol, shown.decimals);
+      await api.addToken(network, shown.contract, shown.symbol, shown.decimals, account);
       setToken(null);
       setContract('');
       setAdded(await api.getOwnTokens());
     });
   const remove = (own: OwnToken) =>
     run(async () => {
-      setAdded(await api.removeToken(own.network, own.contract));
+      setAdded(await api.removeToken(own.network, own.contract, account));
     });
   const mine = added.filter((own) => own.network === network);
   const toggle = (token: TokenBalanceInfo) =>

@@ -294,6 +294,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
       {addingOn !== null && (
         <AddToken
           network={addingOn}
+          account={ownBalances.find((a) => a.network === addingOn)?.address}
           tokens={ownBalances.find((a) => a.network === addingOn)?.tokens ?? []}
           hidden={hidden}
           onHidden={setHidden}
