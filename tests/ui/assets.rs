@@ -12,7 +12,7 @@ use satchel_devstack::{LocalStack, StackOptions};
 use satchel_tests::desktop::{Desktop, screenshots};
 use serde_json::json;
 
-use crate::connect::{PIN, call, into_the_wallet};
+use crate::connect::{PIN, call, call_from, into_the_wallet};
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -155,7 +155,7 @@ async fn a_token_added_by_address_shows_its_exact_balance_and_an_app_can_suggest
     // Listed already: true at once, nobody is asked.
     assert_eq!(suggest("OTHR", 18, other).await??["result"], true);
 
-    a_second_account_is_added_and_paid_from_the_first(&app, &stack).await?;
+    a_second_account_is_added_and_paid_from_the_first(&app, &stack, &http, port).await?;
     approvals_are_listed_and_revoked(&app, &stack, &http, port, address).await?;
     app.quit().await?;
     Ok(())
@@ -180,6 +180,8 @@ async fn switch_to(app: &satchel_tests::desktop::App, address: &str) -> anyhow::
 async fn a_second_account_is_added_and_paid_from_the_first(
     app: &satchel_tests::desktop::App,
     stack: &LocalStack,
+    http: &reqwest::Client,
+    port: u16,
 ) -> anyhow::Result<()> {
     app.click("#nav-wallet").await?;
     app.find("#account-switch").await?;
@@ -242,6 +244,38 @@ async fn a_second_account_is_added_and_paid_from_the_first(
         chain.get_balance(second_address).await?,
         U256::from(500_000_000_000_000_000u64)
     );
+    // A web page connects while Savings shows: the page offers both accounts
+    // with Savings ticked, and the site is shown Savings only.
+    let asking = {
+        let http = http.clone();
+        tokio::spawn(async move {
+            call_from(
+                &http,
+                port,
+                Some("https://savings.example"),
+                "eth_requestAccounts",
+                json!([]),
+            )
+            .await
+        })
+    };
+    app.find("[data-testid='connect-accounts']").await?;
+    app.until("the shown account is ticked", || async {
+        Ok(app
+            .script("const b = document.getElementById('connect-account-1'); return !!b && b.checked && !document.getElementById('connect-account-0').checked")
+            .await?
+            == json!(true))
+    })
+    .await?;
+    app.shot("73-connect-choose-accounts").await?;
+    app.click("[data-testid='connect-approve']").await?;
+    let seen = asking.await??;
+    assert_eq!(
+        seen["result"],
+        json!([second_address.to_checksum(None)]),
+        "{seen}"
+    );
+
     // Back to the first account, which the approvals below are the program's.
     switch_to(app, &first).await?;
     Ok(())

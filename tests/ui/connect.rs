@@ -31,7 +31,7 @@ pub(crate) async fn call(
 }
 
 /// A JSON-RPC call from `origin` (`None`: a local program); its answer.
-async fn call_from(
+pub(crate) async fn call_from(
     http: &reqwest::Client,
     port: u16,
     origin: Option<&str>,
