@@ -7,10 +7,11 @@
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::rules::{MAX_ACCOUNTS, account_label};
-use satchel_api::{AccountLabel, AccountsResponse, AddAccount, ServiceErrorCode};
+use satchel_api::{AccountLabel, AccountsResponse, AddAccount};
 use serde::Serialize;
 
 use super::Widget;
+use super::send::invalid;
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
 use crate::vault::{Phrase, SealedMnemonic};
@@ -27,10 +28,6 @@ pub struct WalletAccount {
     pub label: String,
     /// Its index in the wallet's path, `m/44'/60'/0'/0/index`.
     pub index: u32,
-}
-
-fn invalid(message: impl Into<String>) -> SdkError {
-    SdkError::service(ServiceErrorCode::InvalidParameters, message)
 }
 
 impl Widget {
