@@ -342,6 +342,23 @@ impl App {
             ),
         )
         .await?;
+        // Clicked where it stands: wait until it holds still over two frames
+        // (something loading above it may still be pushing it down).
+        self.until(&format!("{css} holds still"), || async {
+            let still = bounded(
+                "does it hold still",
+                self.client.execute_async(
+                    "const [el, done] = arguments;
+                     const at = () => JSON.stringify(el.getBoundingClientRect());
+                     const first = at();
+                     requestAnimationFrame(() => requestAnimationFrame(() => done(first === at())));",
+                    vec![serde_json::to_value(&element)?],
+                ),
+            )
+            .await?;
+            Ok(still == serde_json::Value::Bool(true))
+        })
+        .await?;
         bounded(&format!("click {css}"), element.click()).await
     }
 

@@ -469,6 +469,12 @@ async fn sends_ether_and_follows_it_to_the_block(
         Ok(filled == serde_json::Value::Bool(true))
     })
     .await?;
+    // The quote's figures push the buttons down when they arrive: wait for them,
+    // as a person reads them before choosing, so Cancel is where it is clicked.
+    app.until("the quote is shown", || {
+        app.is_enabled("[data-testid='send-review']")
+    })
+    .await?;
     app.shot("05g-send-from-app").await?;
     app.click("[data-testid='send-cancel']").await?;
     app.until("the application hears UserCancelled", || async {
