@@ -3,7 +3,7 @@
 //! as `data:` URIs so the service reads it with no network.
 
 use alloy::network::EthereumWallet;
-use alloy::primitives::{Address, U256, utils::parse_units};
+use alloy::primitives::{Address, B256, U256, utils::parse_units};
 use alloy::providers::{DynProvider, Provider, ProviderBuilder};
 use alloy::rpc::types::TransactionRequest;
 use alloy::signers::local::PrivateKeySigner;
@@ -166,6 +166,14 @@ impl Demo {
         })
     }
 
+    /// The account that deploys the demo contracts and mints their NFTs.
+    pub fn deployer(&self) -> Address {
+        DEPLOYER_KEY
+            .parse::<PrivateKeySigner>()
+            .expect("the deployer key parses")
+            .address()
+    }
+
     /// The service's configuration of this chain, tracking both demo tokens.
     pub fn network_config(&self, name: &str) -> NetworkConfig {
         NetworkConfig {
@@ -203,6 +211,7 @@ impl Demo {
                     price_feeds: self.feeds_of("DUSD"),
                 },
             ],
+            nft_collections: vec![self.pals.to_checksum(None), self.items.to_checksum(None)],
             tracked: Default::default(),
         }
     }
@@ -272,6 +281,68 @@ impl Demo {
             .isApprovedForAll(owner, operator)
             .call()
             .await?)
+    }
+
+    /// Deploys an ERC-721 collection from `deployer` (one no configuration
+    /// names: a stranger's, as an airdrop's is).
+    pub async fn deploy_collection_as(
+        &self,
+        deployer: &PrivateKeySigner,
+        name: &str,
+    ) -> anyhow::Result<Address> {
+        let uri = metadata_uri(name, "A collection.", "#999999", serde_json::json!({}));
+        Ok(
+            *DemoNft::deploy(&self.provider_of(deployer), name.into(), "NFT".into(), uri)
+                .await?
+                .address(),
+        )
+    }
+
+    /// `minter` mints an NFT of the ERC-721 `nft` to `to`; its token id and
+    /// the transaction's hash.
+    pub async fn mint_as(
+        &self,
+        minter: &PrivateKeySigner,
+        nft: Address,
+        to: Address,
+        name: &str,
+    ) -> anyhow::Result<(U256, B256)> {
+        let contract = DemoNft::new(nft, self.provider_of(minter));
+        let id = contract.nextId().call().await?;
+        let uri = metadata_uri(name, "An NFT.", "#999999", serde_json::json!({}));
+        let receipt = contract.mint(to, uri).send().await?.get_receipt().await?;
+        Ok((id, receipt.transaction_hash))
+    }
+
+    /// `claimer` mints an NFT of the ERC-721 `nft` to itself; its token id.
+    pub async fn claim_as(
+        &self,
+        claimer: &PrivateKeySigner,
+        nft: Address,
+        name: &str,
+    ) -> anyhow::Result<U256> {
+        let contract = DemoNft::new(nft, self.provider_of(claimer));
+        let id = contract.nextId().call().await?;
+        let uri = metadata_uri(name, "An NFT.", "#999999", serde_json::json!({}));
+        contract.claim(uri).send().await?.get_receipt().await?;
+        Ok(id)
+    }
+
+    /// `owner` sends its NFT `id` of the ERC-721 `nft` to `to`.
+    pub async fn transfer_nft_as(
+        &self,
+        owner: &PrivateKeySigner,
+        nft: Address,
+        to: Address,
+        id: U256,
+    ) -> anyhow::Result<()> {
+        DemoNft::new(nft, self.provider_of(owner))
+            .transferFrom(owner.address(), to, id)
+            .send()
+            .await?
+            .get_receipt()
+            .await?;
+        Ok(())
     }
 
     fn provider_of(&self, signer: &PrivateKeySigner) -> DynProvider {

@@ -17,7 +17,8 @@ use satchel_sdk::{
     SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
 use satchel_sdk::{
-    ApprovalEntry, ImportOutcome, NftSendForm, OwnToken, RecipientWarning, RevokeForm, SavedAddress,
+    ApprovalEntry, CollectionChoices, ImportOutcome, NftSendForm, OwnToken, RecipientWarning,
+    RevokeForm, SavedAddress,
 };
 use ts_rs::{Config, TS};
 
@@ -106,6 +107,7 @@ fn declarations() -> String {
         ConnectedApp::decl(&cfg),
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),
+        CollectionChoices::decl(&cfg),
         OwnToken::decl(&cfg),
         satchel_api::ApprovalKind::decl(&cfg),
         ApprovalEntry::decl(&cfg),

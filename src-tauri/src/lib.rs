@@ -102,7 +102,7 @@ widget_commands![
     exportAddressBook,
     importAddressBook,
     getRecentRecipients,
-    getHiddenCollections,
+    getCollectionChoices,
     hideCollection,
     showCollection,
     getOwnTokens,

@@ -254,6 +254,7 @@ async fn main() {
             content_url: None,
             content_type: 1,
             state: 1,
+            arrival: Default::default(),
         })
         .collect();
     state

@@ -58,15 +58,31 @@ async fn nft_discovery_finds_the_same_holdings_in_any_window_size() {
         .expect("logs");
     assert_eq!(wide, narrow);
     assert_eq!(wide.len(), 3, "{wide:?}");
-    assert!(
-        wide.iter()
-            .any(|n| n.kind == NftKind::Erc721 && n.token_id == pal && n.contract == demo.pals)
-    );
+    assert!(wide.iter().any(|a| a.nft.kind == NftKind::Erc721
+        && a.nft.token_id == pal
+        && a.nft.contract == demo.pals));
     assert_eq!(
-        wide.iter().filter(|n| n.kind == NftKind::Erc1155).count(),
+        wide.iter()
+            .filter(|a| a.nft.kind == NftKind::Erc1155)
+            .count(),
         2,
         "a batch mint of two ids"
     );
+    // Each came in a mint (from the zero address), sent by the demo's deployer;
+    // the batch's two ids in one transaction.
+    assert!(wide.iter().all(|a| a.from == Address::ZERO), "{wide:?}");
+    let hashes: Vec<_> = wide.iter().map(|a| a.tx_hash).collect();
+    assert_eq!(hashes[1..].iter().filter(|h| **h == hashes[2]).count(), 2);
+    let senders = chain.transaction_senders(&hashes).await.expect("senders");
+    assert_eq!(senders, vec![Some(demo.deployer()); 3]);
+    assert_eq!(
+        chain
+            .transaction_senders(&[satchel_chain::B256::repeat_byte(7)])
+            .await
+            .expect("an unknown hash"),
+        vec![None]
+    );
+    let wide: Vec<_> = wide.into_iter().map(|a| a.nft).collect();
 
     let quantities = chain.nft_quantities(owner, &wide).await.expect("holdings");
     let mut sorted: Vec<_> = quantities.iter().map(|q| q.to::<u64>()).collect();
@@ -89,10 +105,13 @@ async fn metadata_uris_and_collections_read_offline() {
         .await
         .expect("minted");
     let latest = chain.block_number().await.expect("block");
-    let found = chain
+    let found: Vec<_> = chain
         .nft_transfers_to(owner, 0, latest, 1_000)
         .await
-        .expect("logs");
+        .expect("logs")
+        .into_iter()
+        .map(|a| a.nft)
+        .collect();
     let uris = chain.nft_metadata_uris(&found).await.expect("uris");
     let uri = uris[0].as_deref().expect("a tokenURI");
     let fetcher = MetadataFetcher::new(

@@ -20,6 +20,7 @@ mod recovery;
 mod relay;
 mod sending;
 mod several_accounts;
+mod spam;
 mod tokens;
 mod upstream;
 mod wallet_accounts;
@@ -52,6 +53,7 @@ macro_rules! on_every_backend {
 }
 
 on_every_backend!(
+    spam::a_strangers_airdrop_is_hidden_as_spam_until_the_person_shows_it,
     wallet_accounts::a_wallet_adds_its_next_account_on_every_network_proven_by_its_key,
     wallet_accounts::a_wallet_keeps_a_bounded_number_of_accounts,
     several_accounts::a_second_account_receives_and_sends_on_its_own,

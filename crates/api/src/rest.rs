@@ -199,6 +199,25 @@ pub struct Nft {
     /// name is then the placeholder `#<tokenId>`).
     #[serde(default = "described")]
     pub state: i64,
+    /// Beyond the spec: how the NFT last came to the account, when the service
+    /// saw it come (NFTs found before it kept this have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<NftOrigin>,
+}
+
+/// How an NFT came to an account: what the app judges likely spam by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NftOrigin {
+    /// The transfer's sender (the zero address for a mint), checksummed.
+    pub from: String,
+    /// Who sent the transaction that carried it (the one who paid its fee),
+    /// checksummed, when the node told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent_by: Option<String>,
+    /// That transaction's hash.
+    pub tx_hash: String,
 }
 
 fn described() -> i64 {

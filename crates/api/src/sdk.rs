@@ -256,6 +256,16 @@ pub struct ServiceNft {
     /// Beyond the spec: the token's id in its collection (decimal), which a
     /// send of the NFT names.
     pub token_id: String,
+    /// Beyond the spec: who sent it to the account (the zero address for a
+    /// mint), checksummed, when the service saw it come.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received_from: Option<String>,
+    /// Beyond the spec: the app judges it likely spam (a stranger sent it, in a
+    /// transaction none of the person's accounts sent, of a collection the app
+    /// does not vouch for); the gallery hides it until the person shows its
+    /// collection.
+    #[serde(default)]
+    pub likely_spam: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

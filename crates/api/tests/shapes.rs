@@ -112,6 +112,7 @@ fn the_four_responses_use_the_spec_names() {
         content_type: NftContentType::Video,
         content_url: None,
         state: 1,
+        received: None,
         contract: NftContract {
             name: None,
             address: "0xN".into(),
@@ -132,6 +133,10 @@ fn the_four_responses_use_the_spec_names() {
     );
     assert!(
         json["nfts"][0]["contract"].get("name").is_none(),
+        "absent, not null"
+    );
+    assert!(
+        json["nfts"][0].get("received").is_none(),
         "absent, not null"
     );
     assert_eq!(
@@ -247,9 +252,13 @@ fn sdk_shapes_and_enumerations_are_spelled_as_the_spec_does() {
         content_type: ServiceContentType::Image,
         state: 1,
         token_id: "7".into(),
+        received_from: None,
+        likely_spam: true,
     };
     let json = round_trip(&nft);
     assert_eq!(json["tokenId"], "7");
+    assert_eq!(json["likelySpam"], true);
+    assert!(json.get("receivedFrom").is_none(), "absent, not null");
     assert_eq!(
         json["contract"],
         json!({"name": "Pals", "address": "0xN", "scheme": "ERC721", "network": "ethereum"})

@@ -26,7 +26,7 @@ pub use alloy::primitives::{Address, B256, Bytes, U256};
 pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS, SPENDERS_PER_CONTRACT};
 pub use balances::Balances;
 pub use metadata::{MetadataFetcher, NftMetadata};
-pub use nfts::{Collection, NftKind, NftRef};
+pub use nfts::{Collection, NftArrival, NftKind, NftRef};
 pub use prices::{FeedAnswer, MAX_FEEDS};
 pub use relay::{NodeError, RelayError};
 pub use tokens::{TokenFacts, shown_text};

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 /// from a file a person can write, and the device looks every account up in it.
 pub const MAX_NETWORKS: usize = 64;
 pub const MAX_TOKENS: usize = 512;
+/// At most this many vouched-for NFT collections on one network.
+pub const MAX_COLLECTIONS: usize = 1_024;
 
 /// The networks an app was configured for.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +35,9 @@ pub struct KnownNetwork {
     pub decimals: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tokens: Vec<KnownToken>,
+    /// NFT collections this app vouches for: never hidden as likely spam.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub collections: Vec<Address>,
 }
 
 /// An ERC-20 token as the app knows it.
@@ -80,6 +85,11 @@ impl NetworkTable {
             if network.chain_id == 0 || network.decimals > 77 {
                 return Err(format!(
                     "the network {name} has no chain id or too many decimals"
+                ));
+            }
+            if network.collections.len() > MAX_COLLECTIONS {
+                return Err(format!(
+                    "the network {name} names more than {MAX_COLLECTIONS} NFT collections"
                 ));
             }
             if network.tokens.len() > MAX_TOKENS {
@@ -178,6 +188,7 @@ mod tests {
                     symbol: "USDC".into(),
                     decimals: 6,
                 }],
+                collections: Vec::new(),
             }],
         }
     }
@@ -246,5 +257,13 @@ mod tests {
         let mut decimals = table();
         decimals.networks[0].decimals = 78;
         assert!(decimals.validate().is_err());
+        let mut collections = table();
+        collections.networks[0].collections = vec![Address::ZERO; MAX_COLLECTIONS];
+        assert!(
+            collections.validate().is_ok(),
+            "{MAX_COLLECTIONS} collections"
+        );
+        collections.networks[0].collections.push(Address::ZERO);
+        assert!(collections.validate().is_err(), "one more");
     }
 }

@@ -1,7 +1,7 @@
 //! NFT discovery: ERC-721 and ERC-1155 transfer logs into an address, then the
 //! current holdings and metadata URIs of what was found, each as one batch.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::{Address, B256, Bytes, U256};
@@ -27,6 +27,15 @@ pub struct NftRef {
     pub kind: NftKind,
 }
 
+/// How an NFT last came to an address: the transfer's sender (the zero address
+/// for a mint) and the transaction that carried it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NftArrival {
+    pub nft: NftRef,
+    pub from: Address,
+    pub tx_hash: B256,
+}
+
 /// What a collection says of itself on chain.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Collection {
@@ -41,18 +50,25 @@ pub const BATCH_CALLS: usize = 100;
 pub const BATCHES_IN_FLIGHT: usize = 4;
 
 impl Chain {
-    /// Every NFT transferred to `owner` in blocks `from..=to`, without repeats.
-    /// The range is read in windows of `window` blocks, as public nodes limit it.
+    /// Every NFT transferred to `owner` in blocks `from..=to`, once each, with
+    /// its latest arrival in the range. The range is read in windows of
+    /// `window` blocks, as public nodes limit it.
     pub async fn nft_transfers_to(
         &self,
         owner: Address,
         from: u64,
         to: u64,
         window: u64,
-    ) -> Result<Vec<NftRef>> {
+    ) -> Result<Vec<NftArrival>> {
         let window = window.max(1);
         let owner_topic: B256 = owner.into_word();
-        let mut found = BTreeSet::new();
+        // Logs come in chain order, so a later arrival replaces an earlier one.
+        let mut found: BTreeMap<NftRef, (Address, B256)> = BTreeMap::new();
+        let mut arrived = |nft: NftRef, from: Address, log: &Log| {
+            if let Some(tx_hash) = log.transaction_hash {
+                found.insert(nft, (from, tx_hash));
+            }
+        };
         let mut start = from;
         while start <= to {
             let end = to.min(start.saturating_add(window - 1));
@@ -79,35 +95,73 @@ impl Chain {
             batch.send().await.map_err(rpc_error)?;
             for log in logs_721.await.map_err(rpc_error)? {
                 // ERC-20 shares the Transfer signature; its amount is not indexed.
-                if let [_, _, _, id] = log.topics() {
-                    found.insert(NftRef {
+                if let [_, from, _, id] = log.topics() {
+                    let nft = NftRef {
                         contract: log.address(),
                         token_id: U256::from_be_bytes(id.0),
                         kind: NftKind::Erc721,
-                    });
+                    };
+                    arrived(nft, Address::from_word(*from), &log);
                 }
             }
             for log in logs_1155.await.map_err(rpc_error)? {
                 let contract = log.address();
-                let ids = if let Ok(single) = log.log_decode::<IERC1155::TransferSingle>() {
-                    vec![single.inner.data.id]
+                let (from, ids) = if let Ok(single) = log.log_decode::<IERC1155::TransferSingle>() {
+                    (single.inner.data.from, vec![single.inner.data.id])
                 } else if let Ok(batch) = log.log_decode::<IERC1155::TransferBatch>() {
-                    batch.inner.data.ids.clone()
+                    (batch.inner.data.from, batch.inner.data.ids.clone())
                 } else {
                     continue;
                 };
-                found.extend(ids.into_iter().map(|token_id| NftRef {
-                    contract,
-                    token_id,
-                    kind: NftKind::Erc1155,
-                }));
+                for token_id in ids {
+                    let nft = NftRef {
+                        contract,
+                        token_id,
+                        kind: NftKind::Erc1155,
+                    };
+                    arrived(nft, from, &log);
+                }
             }
             start = match end.checked_add(1) {
                 Some(next) => next,
                 None => break,
             };
         }
-        Ok(found.into_iter().collect())
+        Ok(found
+            .into_iter()
+            .map(|(nft, (from, tx_hash))| NftArrival { nft, from, tx_hash })
+            .collect())
+    }
+
+    /// The sender of each transaction (`None` for one the node does not know),
+    /// asked in JSON-RPC batches as [`eth_calls`](Self::eth_calls) asks.
+    pub async fn transaction_senders(&self, hashes: &[B256]) -> Result<Vec<Option<Address>>> {
+        let batches: Vec<_> = hashes
+            .chunks(BATCH_CALLS)
+            .map(|chunk| async move {
+                let mut batch = self.client().new_batch();
+                let waiters = chunk
+                    .iter()
+                    .map(|hash| {
+                        batch
+                            .add_call::<_, Option<SenderOnly>>("eth_getTransactionByHash", &(hash,))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| ChainError::Node(e.to_string()))?;
+                batch.send().await.map_err(rpc_error)?;
+                let mut senders = Vec::with_capacity(waiters.len());
+                for answer in futures::future::join_all(waiters).await {
+                    senders.push(answer.map_err(rpc_error)?.map(|tx| tx.from));
+                }
+                Ok::<_, ChainError>(senders)
+            })
+            .collect();
+        let mut senders = Vec::with_capacity(hashes.len());
+        let mut answered = futures::stream::iter(batches).buffered(BATCHES_IN_FLIGHT);
+        while let Some(batch) = answered.next().await {
+            senders.extend(batch?);
+        }
+        Ok(senders)
     }
 
     /// How many of each NFT `owner` holds now (0 for one sent away or burned).
@@ -241,6 +295,13 @@ impl Chain {
         }
         Ok(answers)
     }
+}
+
+/// Of a transaction, only who sent it (the rest of it is not needed, nor
+/// trusted to parse on every network).
+#[derive(Debug, serde::Deserialize)]
+struct SenderOnly {
+    from: Address,
 }
 
 /// ERC-1155 clients replace `{id}` with the id as 64 lowercase hex digits.

@@ -2,7 +2,7 @@
 #![allow(non_snake_case)] // command names are the spec's method names
 
 use satchel_api::{AccountBalanceInfo, AddableToken, ServiceAccount, ServiceNft};
-use satchel_sdk::{AccountRef, OrUnknown, OwnToken, ReceiveInfo, Refresh};
+use satchel_sdk::{AccountRef, CollectionChoices, OrUnknown, OwnToken, ReceiveInfo, Refresh};
 use serde::{Deserialize, Serialize};
 use tauri::Runtime;
 
@@ -120,29 +120,33 @@ pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<Rec
     widget.receive(&account).await
 }
 
-/// The NFT collections the person hid (`network:contract`), kept on this device.
+/// The collections (NFT collections and tokens, `network:contract`) the person
+/// hid, and the NFT collections they show although they look like spam; kept
+/// on this device.
 #[tauri::command]
-pub fn getHiddenCollections(widget: WidgetState<'_>) -> Result<Vec<String>> {
-    widget.hidden_collections()
+pub fn getCollectionChoices(widget: WidgetState<'_>) -> Result<CollectionChoices> {
+    widget.collection_choices()
 }
 
-/// Hides a collection from the NFT grid; the hidden ones after.
+/// Hides a collection from the NFT grid (or a token from the wallet's list);
+/// the choices after.
 #[tauri::command]
 pub fn hideCollection(
     widget: WidgetState<'_>,
     network: String,
     contract: String,
-) -> Result<Vec<String>> {
+) -> Result<CollectionChoices> {
     widget.hide_collection(&network, &contract)
 }
 
-/// Shows a hidden collection again; the hidden ones after.
+/// Shows a hidden collection again, or one that looks like spam; the choices
+/// after.
 #[tauri::command]
 pub fn showCollection(
     widget: WidgetState<'_>,
     network: String,
     contract: String,
-) -> Result<Vec<String>> {
+) -> Result<CollectionChoices> {
     widget.show_collection(&network, &contract)
 }
 

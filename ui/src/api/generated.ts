@@ -36,7 +36,19 @@ state: number,
  * Beyond the spec: the token's id in its collection (decimal), which a
  * send of the NFT names.
  */
-tokenId: string, };
+tokenId: string, 
+/**
+ * Beyond the spec: who sent it to the account (the zero address for a
+ * mint), checksummed, when the service saw it come.
+ */
+receivedFrom?: string, 
+/**
+ * Beyond the spec: the app judges it likely spam (a stranger sent it, in a
+ * transaction none of the person's accounts sent, of a collection the app
+ * does not vouch for); the gallery hides it until the person shows its
+ * collection.
+ */
+likelySpam: boolean, };
 
 export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
 
@@ -479,6 +491,16 @@ export type ImportOutcome = { added: number, renamed: number,
  * Lines not taken (1-based), with why.
  */
 refused: Array<string>, };
+
+export type CollectionChoices = { 
+/**
+ * Collections hidden by the person, whatever came of them.
+ */
+hidden: Array<string>, 
+/**
+ * Collections the person chose to see although they look like spam.
+ */
+shown: Array<string>, };
 
 export type OwnToken = { network: string, 
 /**

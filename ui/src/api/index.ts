@@ -13,6 +13,7 @@ import type {
   AppInfo,
   ApprovalEntry,
   CallQuote,
+  CollectionChoices,
   ConfirmSend,
   ConnectPrompt,
   ConnectedApp,
@@ -44,6 +45,7 @@ import type {
 } from './generated';
 
 export type {
+  CollectionChoices,
   AccountBalanceInfo,
   ActivityEntry,
   AddableToken,
@@ -247,10 +249,11 @@ export const api = {
     invoke<SendQuote>('prepareReplacement', { txHash, action }),
   /** The review of a send of an NFT the person holds; `confirmSend` signs it. */
   prepareNftSend: (form: NftSendForm) => invoke<CallQuote>('prepareNftSend', { form }),
-  /** The NFT collections the person hid (`network:contract`, lowercase), kept on this device. */
-  getHiddenCollections: () => invoke<string[]>('getHiddenCollections'),
-  hideCollection: (network: string, contract: string) => invoke<string[]>('hideCollection', { network, contract }),
-  showCollection: (network: string, contract: string) => invoke<string[]>('showCollection', { network, contract }),
+  /** The collections (NFT collections and tokens, `network:contract`, lowercase) the person hid, and the NFT
+   * collections they show although they look like spam; kept on this device. */
+  getCollectionChoices: () => invoke<CollectionChoices>('getCollectionChoices'),
+  hideCollection: (network: string, contract: string) => invoke<CollectionChoices>('hideCollection', { network, contract }),
+  showCollection: (network: string, contract: string) => invoke<CollectionChoices>('showCollection', { network, contract }),
   /** The tokens the person added by contract address (kept on this device as accepted). */
   getOwnTokens: () => invoke<OwnToken[]>('getOwnTokens'),
   /** What a token contract says of itself and the account's balance, read now. */

@@ -57,8 +57,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   // Settings lists: none unless a test says otherwise.
   watchConnectRequests: () => null,
   getConnectedApps: () => [],
-  // The NFT collections the person hid: none unless a test says otherwise.
-  getHiddenCollections: () => [],
+  // The collections the person hid or chose to show: none unless a test says otherwise.
+  getCollectionChoices: () => ({ hidden: [], shown: [] }),
   // The send form's saved and recent recipients: none unless a test says otherwise.
   getSavedAddresses: () => [],
   getRecentRecipients: () => [],
@@ -322,6 +322,7 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
     contentType: 'image',
     state: 0,
     tokenId: '1',
+    likelySpam: false,
     ...overrides,
   };
 }

@@ -3,7 +3,10 @@
 //! re-read by `GET /v1/nft/refresh`), with the widget's refresh cooldowns and the
 //! NFT pictures and links it may fetch or open.
 
+use std::collections::HashSet;
 use std::time::Duration;
+
+use alloy::primitives::Address;
 
 use reqwest::Method;
 use satchel_api::{
@@ -17,7 +20,7 @@ use super::{Refresh, Widget};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
-use crate::widget::mapping;
+use crate::widget::{hidden, mapping};
 
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).
@@ -212,11 +215,27 @@ impl Widget {
             )
             .await?;
         let accounts = self.accounts().await?.accounts;
+        // Whom the person knows: their accounts this device holds, and the
+        // addresses they saved.
+        let mut known: HashSet<Address> = accounts
+            .iter()
+            .filter_map(|a| a.address.parse().ok())
+            .collect();
+        known.extend(
+            self.saved_addresses()?
+                .iter()
+                .filter_map(|s| s.address.parse::<Address>().ok()),
+        );
         let listed: Vec<ServiceNft> = nfts
             .nfts
             .iter()
             .filter(|n| mapping::network_selected(networks, &n.contract.network))
-            .filter_map(|n| mapping::service_nft(n, &accounts))
+            .filter_map(|n| {
+                let mut nft = mapping::service_nft(n, &accounts)?;
+                let vouched = self.vouched_collection(&n.contract.network, &n.contract.address);
+                nft.likely_spam = hidden::likely_spam(n.received.as_ref(), vouched, &known);
+                Some(nft)
+            })
             .collect();
         self.state.lock().allowed.extend(&listed);
         Ok(listed)

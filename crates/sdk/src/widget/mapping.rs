@@ -124,6 +124,9 @@ pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft>
         },
         state: nft.state,
         token_id: nft.token_id.clone(),
+        received_from: nft.received.as_ref().map(|r| r.from.clone()),
+        // Judged by the widget, which knows the person's addresses.
+        likely_spam: false,
     })
 }
 
@@ -247,6 +250,7 @@ mod tests {
             content_type: NftContentType::Video,
             content_url: Some("https://x/clip.mp4".into()),
             state: 2,
+            received: None,
             contract: NftContract {
                 name: Some("Satchel Items".into()),
                 address: "0xN".into(),

@@ -51,6 +51,7 @@ pub use cooldowns::{REFRESH_COOLDOWN, Refresh};
 pub use external_login::{
     ExternalLoginOutcome, LoginOptions, LoginProviderChoice, RegisterEmailPrompt,
 };
+pub use hidden::CollectionChoices;
 pub use keys::{KeyState, KeyStatus};
 pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};

@@ -194,7 +194,7 @@ impl Widget {
                 decimals: a.decimals,
                 hidden: a.contract.as_deref().is_some_and(|c| {
                     let key = format!("{}:{}", a.network, c.to_ascii_lowercase());
-                    hidden.contains(&key)
+                    hidden.hidden.contains(&key)
                 }),
             })
             .collect();

@@ -9,10 +9,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use futures::StreamExt;
 use satchel_api::{BalanceResponse, NftScheme};
 use satchel_chain::metadata::MediaKind;
-use satchel_chain::{Address, NftKind, NftRef, U256};
+use satchel_chain::{Address, B256, NftArrival, NftKind, NftRef, U256};
 
 use crate::assets::views::{self, lower_hex};
-use crate::db::{AccountRow, StoredCollection, StoredNft, TokenRow};
+use crate::db::{AccountRow, StoredArrival, StoredCollection, StoredNft, TokenRow};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
 
@@ -148,15 +148,16 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
     let window = config.log_window.max(1);
     let scan_to =
         latest.min(from.saturating_add(window.saturating_mul(SCAN_WINDOWS_PER_REFRESH)) - 1);
-    let found: BTreeSet<NftRef> = if from <= scan_to {
+    let found: BTreeMap<NftRef, NftArrival> = if from <= scan_to {
         chain
             .nft_transfers_to(owner, from, scan_to, window)
             .await
             .map_err(upstream)?
             .into_iter()
+            .map(|arrival| (arrival.nft, arrival))
             .collect()
     } else {
-        BTreeSet::new()
+        BTreeMap::new()
     };
     // What was stored before: candidates to re-check, and the metadata to keep for
     // any NFT whose metadata cannot be read this time.
@@ -186,7 +187,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         })
         .take(max_nfts)
         .collect();
-    for nft in found {
+    for nft in found.keys().copied() {
         if candidates.len() >= max_nfts {
             tracing::info!(account = %account.id, max_nfts, "NFT allowance full; new finds skipped");
             break;
@@ -236,18 +237,27 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
     .collect()
     .await;
     let mut described: HashMap<NftRef, _> = to_describe.into_iter().zip(read).collect();
+    let mut arrivals = arrivals_of(chain, &found, &held_refs)
+        .await
+        .map_err(upstream)?;
 
     // Only what changed is written: new NFTs, new quantities, new metadata.
     let mut stored: Vec<StoredNft> = held
         .iter()
         .filter_map(|(nft, quantity)| {
             let key = key_of(nft);
+            let arrival = arrivals.remove(nft).unwrap_or_default();
             let (meta, state) = match (described.remove(nft).flatten(), known.get(&key)) {
                 (Some(meta), _) => (meta, 1),
-                (None, Some(before)) if before.quantity == *quantity => return None,
+                (None, Some(before))
+                    if before.quantity == *quantity && arrival.received_from.is_none() =>
+                {
+                    return None;
+                }
                 (None, Some(before)) => {
                     return Some(StoredNft {
                         quantity: *quantity,
+                        arrival,
                         ..before.clone()
                     });
                 }
@@ -266,6 +276,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
                 content_url: meta.content_url,
                 content_type: if meta.media == MediaKind::Video { 2 } else { 1 },
                 state,
+                arrival,
             })
         })
         .collect();
@@ -288,6 +299,7 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
                 content_url: None,
                 content_type: 1,
                 state: 1,
+                arrival: StoredArrival::default(),
             }),
     );
 
@@ -298,6 +310,44 @@ async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResu
         .store_account_nfts(&account.id, &stored, &collections, next_block)
         .await?;
     Ok(())
+}
+
+/// How each NFT of `held` found in this scan came: the transfer's sender and
+/// transaction from its log, and the transaction's sender from the node (one
+/// batched read per distinct transaction; `held` is bounded by the account's
+/// allowance).
+async fn arrivals_of(
+    chain: &satchel_chain::Chain,
+    found: &BTreeMap<NftRef, NftArrival>,
+    held: &[NftRef],
+) -> satchel_chain::Result<HashMap<NftRef, StoredArrival>> {
+    let arrived: Vec<&NftArrival> = held.iter().filter_map(|nft| found.get(nft)).collect();
+    let hashes: Vec<B256> = arrived
+        .iter()
+        .map(|a| a.tx_hash)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let senders: HashMap<B256, Option<Address>> = hashes
+        .iter()
+        .copied()
+        .zip(chain.transaction_senders(&hashes).await?)
+        .collect();
+    Ok(arrived
+        .into_iter()
+        .map(|a| {
+            let arrival = StoredArrival {
+                received_from: Some(lower_hex(&a.from)),
+                received_by: senders
+                    .get(&a.tx_hash)
+                    .copied()
+                    .flatten()
+                    .map(|by| lower_hex(&by)),
+                received_tx: Some(format!("{:#x}", a.tx_hash)),
+            };
+            (a.nft, arrival)
+        })
+        .collect())
 }
 
 /// The collection facts of each contract the account holds something of.

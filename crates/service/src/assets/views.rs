@@ -2,8 +2,8 @@
 //! shapes (accounts, balances, NFTs, the service user).
 
 use satchel_api::{
-    Account, AccountHolder, CoinInfo, LoginStatus, Nft, NftContentType, NftContract, NftScheme,
-    Outcome, Provider, ServiceToken, ServiceUser, TokenBalance, UserInfo, UserStatus,
+    Account, AccountHolder, CoinInfo, LoginStatus, Nft, NftContentType, NftContract, NftOrigin,
+    NftScheme, Outcome, Provider, ServiceToken, ServiceUser, TokenBalance, UserInfo, UserStatus,
 };
 use satchel_chain::Address;
 
@@ -145,6 +145,14 @@ pub fn nft(row: NftRow) -> Nft {
         },
         content_url: row.content_url.filter(|u| !u.is_empty()),
         state: row.state,
+        received: match (row.arrival.received_from, row.arrival.received_tx) {
+            (Some(from), Some(tx_hash)) => Some(NftOrigin {
+                from: checksummed(&from),
+                sent_by: row.arrival.received_by.as_deref().map(checksummed),
+                tx_hash,
+            }),
+            _ => None,
+        },
         contract: NftContract {
             name: row.collection_name.filter(|n| !n.is_empty()),
             address: checksummed(&row.contract),

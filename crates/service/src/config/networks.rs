@@ -35,6 +35,10 @@ pub struct NetworkConfig {
     pub price_feeds: PriceFeeds,
     #[serde(default)]
     pub tokens: Vec<TokenConfig>,
+    /// NFT collections (contract addresses) the operator vouches for: the app's
+    /// network table names them, and its NFT gallery never hides them as spam.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nft_collections: Vec<String>,
     /// `tokens` by lowercase contract, made on first use.
     #[serde(skip)]
     pub tracked: TrackedTokens,
@@ -66,6 +70,11 @@ impl NetworkConfig {
                         decimals: t.decimals,
                     })
                 })
+                .collect(),
+            collections: self
+                .nft_collections
+                .iter()
+                .filter_map(|c| c.parse().ok())
                 .collect(),
         }
     }

@@ -34,7 +34,7 @@ pub use apps::{AppMatch, AppRow};
 pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};
 pub use identities::IdentityRow;
-pub use nfts::{NftRow, StoredCollection, StoredNft};
+pub use nfts::{NftRow, StoredArrival, StoredCollection, StoredNft};
 pub use password_resets::PasswordReset;
 pub use pin_unlocks::Unlock;
 pub use refresh_tokens::{RefreshPurpose, RefreshUse};

@@ -20,6 +20,18 @@ pub struct StoredNft {
     pub content_type: i64,
     /// 1: described by its metadata; 2: the metadata could not be read.
     pub state: i64,
+    #[sqlx(flatten)]
+    pub arrival: StoredArrival,
+}
+
+/// How an NFT last came to its account (lowercase hex), when it is known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, sqlx::FromRow)]
+pub struct StoredArrival {
+    /// The transfer's sender: the zero address for a mint.
+    pub received_from: Option<String>,
+    /// Who sent the transaction that carried it, when the node told.
+    pub received_by: Option<String>,
+    pub received_tx: Option<String>,
 }
 
 /// A collection's own description, to store.
@@ -55,6 +67,8 @@ pub struct NftRow {
     pub collection_description: Option<String>,
     pub collection_external_link: Option<String>,
     pub collection_image_url: Option<String>,
+    #[sqlx(flatten)]
+    pub arrival: StoredArrival,
 }
 
 impl Db {
@@ -66,7 +80,8 @@ impl Db {
                     n.content_type, n.state, c.name AS collection_name, \
                     c.description AS collection_description, \
                     c.external_link AS collection_external_link, \
-                    c.image_url AS collection_image_url \
+                    c.image_url AS collection_image_url, \
+                    n.received_from, n.received_by, n.received_tx \
              FROM nfts n \
              JOIN accounts a ON a.id = n.account_id \
              LEFT JOIN nft_collections c ON c.network = n.network AND c.address = n.contract \
@@ -105,7 +120,8 @@ impl Db {
     pub async fn account_nfts(&self, account_id: &str) -> DbResult<Vec<StoredNft>> {
         Ok(sqlx::query_as(
             "SELECT network, contract, token_id, scheme, quantity, name, description, external_link, \
-                    image_url, content_url, content_type, state FROM nfts WHERE account_id = $1",
+                    image_url, content_url, content_type, state, received_from, received_by, \
+                    received_tx FROM nfts WHERE account_id = $1",
         )
         .bind(account_id)
         .fetch_all(self.pool())
@@ -154,13 +170,18 @@ impl Db {
         for n in nfts {
             sqlx::query(
                 "INSERT INTO nfts (id, account_id, network, contract, token_id, scheme, quantity, name, \
-                 description, external_link, image_url, content_url, content_type, updated_at, state) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
+                 description, external_link, image_url, content_url, content_type, updated_at, state, \
+                 received_from, received_by, received_tx) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) \
                  ON CONFLICT (account_id, contract, token_id) DO UPDATE SET scheme = excluded.scheme, \
                  quantity = excluded.quantity, name = excluded.name, description = excluded.description, \
                  external_link = excluded.external_link, image_url = excluded.image_url, \
                  content_url = excluded.content_url, content_type = excluded.content_type, \
-                 updated_at = excluded.updated_at, state = excluded.state",
+                 updated_at = excluded.updated_at, state = excluded.state, \
+                 received_from = COALESCE(excluded.received_from, nfts.received_from), \
+                 received_by = CASE WHEN excluded.received_from IS NULL THEN nfts.received_by \
+                               ELSE excluded.received_by END, \
+                 received_tx = COALESCE(excluded.received_tx, nfts.received_tx)",
             )
             .bind(new_id())
             .bind(account_id)
@@ -177,6 +198,9 @@ impl Db {
             .bind(n.content_type)
             .bind(updated)
             .bind(n.state)
+            .bind(&n.arrival.received_from)
+            .bind(&n.arrival.received_by)
+            .bind(&n.arrival.received_tx)
             .execute(&mut *tx)
             .await?;
         }

@@ -61,8 +61,8 @@ export function AddToken({
   const toggle = (token: TokenBalanceInfo) =>
     run(async () => {
       const isHidden = hidden.includes(collectionKey(network, token.contract));
-      const keys = await (isHidden ? api.showCollection(network, token.contract) : api.hideCollection(network, token.contract));
-      onHidden?.(keys);
+      const choices = await (isHidden ? api.showCollection(network, token.contract) : api.hideCollection(network, token.contract));
+      onHidden?.(choices.hidden);
     });
 
   return (

@@ -61,8 +61,8 @@ describe('Nfts', () => {
     const ipc = mockCommands({
       getRefreshWait: stored(30),
       getNFTs: () => [nft({ name: 'Fox #1' }), spam],
-      getHiddenCollections: () => ['ethereum:0x00000000000000000000000000000000000000aa'],
-      hideCollection: () => ['ethereum:0x00000000000000000000000000000000000000aa', 'ethereum:0x8ba1f109551bd432803012645ac136ddd64dba72'],
+      getCollectionChoices: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa'], shown: [] }),
+      hideCollection: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa', 'ethereum:0x8ba1f109551bd432803012645ac136ddd64dba72'], shown: [] }),
     });
     const page = renderPage(<Nfts />);
     await tick();
@@ -77,6 +77,50 @@ describe('Nfts', () => {
     expect(ipc.argsOf('hideCollection')).toStrictEqual([{ network: 'ethereum', contract: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' }]);
     expect(screen.queryByText('Fox #1', { selector: '.caption > span' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Show hidden (2)' })).toBeInTheDocument();
+  });
+
+  it('hides likely spam until asked, says why on its detail, and shows its collection when the person says so', async () => {
+    const airdrop = nft({
+      name: 'Claim your prize',
+      likelySpam: true,
+      receivedFrom: '0x9999999999999999999999999999999999999999',
+      contract: { name: 'Prize', address: '0x00000000000000000000000000000000000000Bb', scheme: 'ERC721', network: 'ethereum' },
+    });
+    const minted = nft({ name: 'Minted to you', likelySpam: true, receivedFrom: '0x0000000000000000000000000000000000000000' });
+    const ipc = mockCommands({
+      getRefreshWait: stored(30),
+      getNFTs: () => [airdrop, minted, nft({ name: 'Fox #1', receivedFrom: '0x1111111111111111111111111111111111111111' })],
+      showCollection: () => ({ hidden: [], shown: ['ethereum:0x00000000000000000000000000000000000000bb'] }),
+    });
+    layOut();
+    const page = renderPage(<Nfts />);
+    await tick();
+    expect(tile('Fox #1')).toBeInTheDocument();
+    expect(within(tile('Fox #1')).queryByText('Likely spam')).toBeNull();
+    expect(screen.queryByText('Claim your prize')).toBeNull();
+    expect(screen.queryByText('Minted to you')).toBeNull();
+
+    await page.user.click(screen.getByRole('button', { name: 'Show hidden (2)' }));
+    expect(within(tile('Claim your prize')).getByText('Likely spam')).toBeInTheDocument();
+    expect(within(tile('Minted to you')).getByText('Likely spam')).toBeInTheDocument();
+    await page.user.click(tile('Minted to you'));
+    expect(screen.getByTestId('nft-spam-notice')).toHaveTextContent('minted to you in a transaction none of your accounts sent');
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    await page.user.click(tile('Claim your prize'));
+    expect(screen.getByTestId('nft-spam-notice')).toHaveTextContent('Hidden as likely spam: 0x9999…9999 sent it');
+    expect(screen.getByTestId('nft-received-from')).toHaveTextContent('0x9999…9999');
+    await page.user.click(screen.getByRole('button', { name: 'Show this collection' }));
+    await tick();
+    expect(ipc.argsOf('showCollection')).toStrictEqual([{ network: 'ethereum', contract: '0x00000000000000000000000000000000000000Bb' }]);
+    expect(screen.queryByTestId('nft-spam-notice')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Hide this collection' })).toBeInTheDocument();
+
+    // Back on the grid with hidden ones left out, the collection the person chose stays.
+    await page.user.click(screen.getByRole('button', { name: 'Back' }));
+    await page.user.click(screen.getByRole('button', { name: 'Leave hidden out (1)' }));
+    expect(tile('Claim your prize')).toBeInTheDocument();
+    expect(within(tile('Claim your prize')).queryByText('Likely spam')).toBeNull();
+    expect(screen.queryByText('Minted to you')).toBeNull();
   });
 
   it('says there are no NFTs yet and how they arrive', async () => {

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, thumbnailSrc, type ServiceNft } from '../../api';
+import { api, collectionKey, markShownAfterPaint, thumbnailSrc, type CollectionChoices, type ServiceNft } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { SendNft } from '../send/SendNft';
@@ -18,6 +18,8 @@ import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount'
  * in the 400 px window, until the first rows are measured. */
 const COLUMNS = 2;
 const ROW_ESTIMATE = 228;
+/** The sender of a mint's transfer. */
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** The longest the chain's read waits for the first row of thumbnails, in ms. */
 const FIRST_ROW_WAIT = 1000;
 
@@ -39,8 +41,8 @@ function releaseOnLeave(img: HTMLImageElement | null) {
 }
 
 /** `onSettled`: called once the picture has loaded or failed, or at once when
- * there is none. */
-function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; onSettled?: () => void }) {
+ * there is none; `spam`: marked as likely spam (shown when hidden ones are). */
+function Thumb({ nft, size, spam = false, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; spam?: boolean; onSettled?: () => void }) {
   const { t } = useI18n();
   const [broken, setBroken] = useState(false);
   const picture = nft.imageUrl !== '' && !broken;
@@ -64,6 +66,11 @@ function Thumb({ nft, size, onSettled }: { nft: ServiceNft; size: 'tile' | 'deta
         <span aria-hidden="true">◇</span>
       )}
       {nft.contentType === 'video' && <span className="badge">▶ {t('nfts.video')}</span>}
+      {spam && (
+        <span className="badge spam" data-testid="nft-spam-badge">
+          {t('nfts.spamBadge')}
+        </span>
+      )}
     </div>
   );
 }
@@ -74,8 +81,21 @@ interface Listed {
   index: number;
 }
 
-/** The key its collection is hidden under. */
+/** The key its collection is hidden (or shown) under. */
 const keyOf = (nft: ServiceNft) => collectionKey(nft.contract.network, nft.contract.address);
+
+/** The person's collection choices, as sets to look keys up in. */
+interface Choices {
+  hidden: Set<string>;
+  shown: Set<string>;
+}
+const NO_CHOICES: Choices = { hidden: new Set(), shown: new Set() };
+const choicesOf = (got: CollectionChoices): Choices => ({ hidden: new Set(got.hidden), shown: new Set(got.shown) });
+
+/** Left out of the grid: its collection hidden by the person, or likely spam
+ * whose collection they did not choose to see. */
+const hiddenBy = (choices: Choices, nft: ServiceNft) =>
+  choices.hidden.has(keyOf(nft)) || (nft.likelySpam && !choices.shown.has(keyOf(nft)));
 
 export function Nfts() {
   const { t } = useI18n();
@@ -118,17 +138,18 @@ export function Nfts() {
     void enter();
   }, []);
 
-  // The collections the person hid: left out unless they ask to see them.
-  const [hidden, setHidden] = useState<Set<string>>(new Set());
+  // Left out unless the person asks to see them: the collections they hid, and
+  // likely spam (see `likelySpam`) unless they chose to show its collection.
+  const [choices, setChoices] = useState<Choices>(NO_CHOICES);
   const [showHidden, setShowHidden] = useState(false);
   useEffect(() => {
-    api.getHiddenCollections().then(
-      (keys) => setHidden(new Set(keys)),
+    api.getCollectionChoices().then(
+      (got) => setChoices(choicesOf(got)),
       () => undefined,
     );
   }, []);
-  const isHidden = (nft: ServiceNft) => hidden.has(keyOf(nft));
-  const hiddenCount = useMemo(() => (nfts ?? []).filter((nft) => hidden.has(keyOf(nft))).length, [nfts, hidden]);
+  const isHidden = (nft: ServiceNft) => hiddenBy(choices, nft);
+  const hiddenCount = useMemo(() => (nfts ?? []).filter((nft) => hiddenBy(choices, nft)).length, [nfts, choices]);
 
   const [network, setNetwork] = useState<string | null>(null);
   const [query, setQuery] = useState('');
@@ -141,10 +162,10 @@ export function Nfts() {
       listed.filter(
         ({ nft }) =>
           (network === null || nft.contract.network === network) &&
-          (showHidden || !hidden.has(keyOf(nft))) &&
+          (showHidden || !hiddenBy(choices, nft)) &&
           matches(wanted, nft.name, nft.contract.name),
       ),
-    [listed, network, wanted, hidden, showHidden],
+    [listed, network, wanted, choices, showHidden],
   );
 
   // The first row's thumbnails drawn: what the desktop benchmark times.
@@ -193,7 +214,7 @@ export function Nfts() {
         <NftDetail
           nft={detail}
           hidden={isHidden(detail)}
-          onHidden={(keys) => setHidden(new Set(keys))}
+          onChoices={(got) => setChoices(choicesOf(got))}
           onBack={() => {
             opened.current = selected.position;
             setSelected(null);
@@ -253,11 +274,17 @@ export function Nfts() {
             itemKey={({ index }) => index}
             renderItem={({ nft, index }, position) => (
               <button className="tile" onClick={() => open(index, position)}>
-                <Thumb nft={nft} size="tile" onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined} />
+                <Thumb
+                  nft={nft}
+                  size="tile"
+                  spam={nft.likelySpam && isHidden(nft)}
+                  onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined}
+                />
                 <span className="caption">
                   <span>{nft.name}</span>
                   {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
                 </span>
+
               </button>
             )}
           />
@@ -271,14 +298,14 @@ export function Nfts() {
 function NftDetail({
   nft,
   hidden,
-  onHidden,
+  onChoices,
   onBack,
 }: {
   nft: ServiceNft;
-  /** Its collection is hidden. */
+  /** It is left out of the grid (its collection hidden, or likely spam). */
   hidden: boolean;
-  /** The hidden collections after a hide or show. */
-  onHidden: (keys: string[]) => void;
+  /** The collection choices after a hide or show. */
+  onChoices: (choices: CollectionChoices) => void;
   onBack: () => void;
 }) {
   const { t } = useI18n();
@@ -287,6 +314,8 @@ function NftDetail({
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const { error, run } = useAction();
+  // Left out as likely spam (not because the person hid it): the detail says why.
+  const spam = hidden && nft.likelySpam;
   useEffect(() => {
     const back = (e: KeyboardEvent) => {
       if (e.key !== 'Escape' || sending) return;
@@ -319,6 +348,13 @@ function NftDetail({
     <div className="detail-view">
       <Header title={nft.name} onBack={onBack} />
       <main className="page detail">
+        {spam && (
+          <div className="notice warning" role="note" data-testid="nft-spam-notice">
+            {nft.receivedFrom === undefined || nft.receivedFrom === ZERO_ADDRESS
+              ? t('nfts.spamNoticeMint')
+              : t('nfts.spamNotice', { from: shortAddress(nft.receivedFrom) })}
+          </div>
+        )}
         <Thumb nft={nft} size="detail" />
         {nft.description && <p>{nft.description}</p>}
         <dl>
@@ -336,6 +372,14 @@ function NftDetail({
           )}
           <dt>{t('nfts.contract')}</dt>
           <dd title={nft.contract.address}>{shortAddress(nft.contract.address)}</dd>
+          {nft.receivedFrom !== undefined && nft.receivedFrom !== ZERO_ADDRESS && (
+            <>
+              <dt>{t('nfts.receivedFrom')}</dt>
+              <dd title={nft.receivedFrom} data-testid="nft-received-from">
+                {shortAddress(nft.receivedFrom)}
+              </dd>
+            </>
+          )}
           <dt>{t('nfts.network')}</dt>
           <dd>{nft.contract.network}</dd>
           <dt>{t('nfts.standard')}</dt>
@@ -369,12 +413,12 @@ function NftDetail({
           onClick={() =>
             void run(async () => {
               const { network, address } = nft.contract;
-              onHidden(await (hidden ? api.showCollection(network, address) : api.hideCollection(network, address)));
+              onChoices(await (hidden ? api.showCollection(network, address) : api.hideCollection(network, address)));
               if (!hidden) onBack();
             })
           }
         >
-          {t(hidden ? 'nfts.showCollection' : 'nfts.hideCollection')}
+          {t(spam ? 'nfts.showSpamCollection' : hidden ? 'nfts.showCollection' : 'nfts.hideCollection')}
         </button>
         {nft.externalLink && (
           <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>

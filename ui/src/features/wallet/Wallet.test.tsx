@@ -42,7 +42,7 @@ describe('Wallet', () => {
     const first = renderPage(<Wallet />);
     await tick();
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent(/^1$/);
-    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getHiddenCollections' && c !== 'getValues' && c !== 'getWalletAccounts')).toEqual([
+    expect(ipc.calls.map((c) => c.cmd).filter((c) => c !== 'getRefreshWait' && c !== 'markShown' && c !== 'getKeyState' && c !== 'getActivity' && c !== 'getCollectionChoices' && c !== 'getValues' && c !== 'getWalletAccounts')).toEqual([
       'getBalance',
       'refreshBalance',
     ]);
@@ -103,10 +103,10 @@ describe('Wallet', () => {
       getActivity: noActivity,
       getKeyState: confirmed,
       getRefreshWait: waits(30),
-      getHiddenCollections: () => hidden,
+      getCollectionChoices: () => ({ hidden, shown: [] }),
       hideCollection: () => {
         hidden = [...hidden, `ethereum:${TOKEN.toLowerCase()}`];
-        return hidden;
+        return { hidden, shown: [] };
       },
       getOwnTokens: () => [],
       getBalance: () => [

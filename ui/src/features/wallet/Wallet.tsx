@@ -101,7 +101,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const [hidden, setHidden] = useState<string[]>([]);
   const [showHidden, setShowHidden] = useState(false);
   useEffect(() => {
-    api.getHiddenCollections().then(setHidden, () => undefined);
+    api.getCollectionChoices().then((choices) => setHidden(choices.hidden), () => undefined);
   }, []);
   // A sub-page (recovery phrase, Receive, a transaction) shows instead of the
   // balances, which stay (hidden) as they were: back from it, the page is where
