@@ -191,6 +191,7 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
 
     a_site_signs_in_and_has_a_permit_signed(&app, &stack, &http, port).await?;
     a_site_sends_a_transaction(&app, &stack, &http, port).await?;
+    a_strangers_airdrop_waits_under_show_hidden(&app, &stack, &address).await?;
     the_private_key_is_exported_behind_a_warning_and_the_pin(&app, &address).await?;
     app.quit().await?;
     Ok(())
@@ -230,6 +231,62 @@ async fn a_program_with_alloy_sends_through_the_wallet(
         chain.get_balance(to).await?,
         U256::from(1_000_000_000_000_000u64)
     );
+    Ok(())
+}
+
+/// A stranger mints the wallet an NFT of a collection nobody vouches for: the
+/// gallery leaves it out, "Show hidden" shows it marked as likely spam, its
+/// detail says why; the person shows the collection, then hides it again.
+async fn a_strangers_airdrop_waits_under_show_hidden(
+    app: &App,
+    stack: &LocalStack,
+    address: &str,
+) -> anyhow::Result<()> {
+    let stranger = alloy::signers::local::PrivateKeySigner::random();
+    stack
+        .demo
+        .send_ether(stranger.address(), U256::from(10).pow(U256::from(18)))
+        .await?;
+    let prize = stack
+        .demo
+        .deploy_collection_as(&stranger, "Free Prize")
+        .await?;
+    stack
+        .demo
+        .mint_as(&stranger, prize, address.parse()?, "Claim your prize")
+        .await?;
+    app.click("#nav-nfts").await?;
+    // Read from the chain on entry: the Pals show, the airdrop waits.
+    app.text_when("#nfts-hidden", |t| t == "Show hidden (1)")
+        .await?;
+    let captions =
+        "return [...document.querySelectorAll('.tile .caption')].map(c => c.textContent).join('|')";
+    assert!(
+        !app.script(captions)
+            .await?
+            .to_string()
+            .contains("Claim your prize"),
+        "the airdrop is left out"
+    );
+    app.click("#nfts-hidden").await?;
+    app.find("[data-testid='nft-spam-badge']").await?;
+    app.shot("52-nft-spam-shown").await?;
+    app.click(".tile[title='Claim your prize']").await?;
+    app.text_when("[data-testid='nft-spam-notice']", |t| {
+        t.contains("minted to you in a transaction none of your accounts sent")
+    })
+    .await?;
+    app.shot("53-nft-spam-detail").await?;
+    app.click("#nft-hide").await?;
+    app.text_when("#nft-hide", |t| t == "Hide this collection")
+        .await?;
+    // Hidden again, the detail goes back to the grid, hidden ones left out.
+    app.click("#nft-hide").await?;
+    app.text_when("#nfts-hidden", |t| t == "Leave hidden out (1)")
+        .await?;
+    app.click("#nfts-hidden").await?;
+    app.text_when("#nfts-hidden", |t| t == "Show hidden (1)")
+        .await?;
     Ok(())
 }
 

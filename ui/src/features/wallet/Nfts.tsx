@@ -273,7 +273,8 @@ export function Nfts() {
             estimate={ROW_ESTIMATE}
             itemKey={({ index }) => index}
             renderItem={({ nft, index }, position) => (
-              <button className="tile" onClick={() => open(index, position)}>
+              // The title names it in full where the caption is cut short.
+              <button className="tile" title={nft.name} onClick={() => open(index, position)}>
                 <Thumb
                   nft={nft}
                   size="tile"
