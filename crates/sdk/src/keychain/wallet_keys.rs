@@ -48,6 +48,10 @@ pub struct SignedTransaction {
 pub(crate) struct KeyVault {
     store: Arc<dyn TokenStore>,
     app_id: String,
+    /// One read-and-write of an entry at a time: two at once (a PIN change and
+    /// an added account, two sends) would each write what it read, and the
+    /// later would drop the earlier's change.
+    writes: tokio::sync::Mutex<()>,
 }
 
 impl KeyVault {
@@ -55,6 +59,7 @@ impl KeyVault {
         Self {
             store,
             app_id: app_id.to_owned(),
+            writes: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -107,16 +112,31 @@ impl KeyVault {
         save_json::<PendingWallet>(&self.store, &pending_entry(&self.app_id, user_id), None).await
     }
 
-    /// Keeps `sealed` as `user_id`'s wallet key, replacing any.
+    /// Keeps `sealed` as `user_id`'s wallet key, replacing any, but never
+    /// forgetting what the entry knows of the same phrase: accounts derived
+    /// since `sealed` was read (an account added while a PIN change was under
+    /// way) and a phrase confirmed as written down.
     pub(crate) async fn save(
         &self,
         user_id: &str,
         sealed: &SealedMnemonic,
     ) -> Result<(), SdkError> {
+        let _one_writer = self.writes.lock().await;
+        let mut sealed = sealed.clone();
+        if let Some(kept) = self.load(user_id).await?
+            && kept.is_for(&sealed.address)
+        {
+            // The same phrase derives the same address at each index, so the
+            // longer list is the shorter one and more.
+            if kept.more.len() > sealed.more.len() && kept.more.starts_with(&sealed.more) {
+                sealed.more = kept.more;
+            }
+            sealed.phrase_confirmed |= kept.phrase_confirmed;
+        }
         save_json(
             &self.store,
             &wallet_entry(&self.app_id, user_id),
-            Some(sealed),
+            Some(&sealed),
         )
         .await
     }
@@ -161,6 +181,7 @@ impl KeyVault {
         user_id: &str,
         signed: SignedTransaction,
     ) -> Result<(), SdkError> {
+        let _one_writer = self.writes.lock().await;
         let entry = signed_entry(&self.app_id, user_id);
         let mut kept: Vec<SignedTransaction> =
             load_json(&self.store, &entry).await?.unwrap_or_default();
@@ -182,5 +203,50 @@ impl KeyVault {
                 .await?
                 .unwrap_or_default();
         Ok(kept.into_iter().find(|t| t.hash.eq_ignore_ascii_case(hash)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keychain::MemoryStore;
+
+    fn sealed(more: &[&str], phrase_confirmed: bool) -> SealedMnemonic {
+        serde_json::from_value(serde_json::json!({
+            "version": 2,
+            "kdf": {"salt": "AAAAAAAAAAAAAAAAAAAAAA==", "mCost": 8192, "tCost": 1, "pCost": 1},
+            "nonce": "00",
+            "ciphertext": "00",
+            "address": "0x1111111111111111111111111111111111111111",
+            "phraseConfirmed": phrase_confirmed,
+            "more": more,
+        }))
+        .expect("a sealed key")
+    }
+
+    #[tokio::test]
+    async fn a_write_of_an_older_copy_keeps_the_accounts_added_since() {
+        let vault = KeyVault::new(Arc::new(MemoryStore::default()), "app");
+        let read_by_a_pin_change = sealed(&["0xa1"], false);
+        vault
+            .save("u", &sealed(&["0xa1", "0xa2"], true))
+            .await
+            .expect("the add's write");
+        // The PIN change writes its new sealing of what it read before the add.
+        let mut resealed = read_by_a_pin_change.clone();
+        resealed.nonce = "01".into();
+        vault.save("u", &resealed).await.expect("the PIN's write");
+        let kept = vault.load("u").await.expect("read").expect("a key");
+        assert_eq!(kept.nonce, "01", "the new sealing");
+        assert_eq!(kept.more, ["0xa1", "0xa2"], "the added account stays");
+        assert!(kept.phrase_confirmed);
+
+        // Another wallet's key replaces the entry whole.
+        let mut other = sealed(&[], false);
+        other.address = "0x2222222222222222222222222222222222222222".into();
+        vault.save("u", &other).await.expect("written");
+        let kept = vault.load("u").await.expect("read").expect("a key");
+        assert!(kept.more.is_empty());
+        assert!(!kept.phrase_confirmed);
     }
 }
