@@ -61,6 +61,9 @@ npm --prefix packages/provider test --silent -- --reporter=default 2>&1 | tee -a
 step "benchmark smoke run, unoptimised (figures: cargo bench -p satchel-tests --bench rest)"
 SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench rest
 
+step "the signing benchmark's smoke run: each step from the PIN to the broadcast told (figures: cargo bench -p satchel-tests --bench signing)"
+SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench signing
+
 step "a PostgreSQL server for the PostgreSQL half of the contract suite and of Schemathesis"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d /tmp/satchel-pg.XXXXXX)

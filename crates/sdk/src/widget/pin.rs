@@ -14,6 +14,7 @@ use super::Widget;
 use super::keys::{KeyState, check_new_pin, stale_key, wrong_pin_form};
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
+use crate::timing::Step;
 use crate::vault::{Phrase, PinKey, SealedMnemonic, new_share};
 
 impl Widget {
@@ -49,11 +50,15 @@ impl Widget {
         }
         let (_, wallet_id) = self.user_and_wallet()?;
         let (pin, kdf) = (pin.to_owned(), kdf.clone());
-        let pin_key = blocking(move || PinKey::derive(&pin, &kdf)).await?;
+        let pin_key = {
+            let _argon2 = Step::start("argon2");
+            blocking(move || PinKey::derive(&pin, &kdf)).await?
+        };
         let proof = PinProof {
             proof: pin_key.proof(),
             backup,
         };
+        let _share = Step::start("service share");
         let release = self
             .login
             .authed(
@@ -98,8 +103,12 @@ impl Widget {
         &self,
         pin: &str,
     ) -> Result<(String, SealedMnemonic, Phrase), SdkError> {
-        let (user_id, sealed) = self.fresh_key().await?;
+        let (user_id, sealed) = {
+            let _check = Step::start("key check");
+            self.fresh_key().await?
+        };
         let (pin_key, release) = self.release(pin, &sealed.kdf, false).await?;
+        let _open = Step::start("open the phrase");
         let opened = sealed.clone();
         let phrase = blocking(move || opened.open(&pin_key, &release.share)).await?;
         let sealed = self.learn_accounts(&user_id, sealed, &phrase).await?;
@@ -120,7 +129,10 @@ impl Widget {
         let index = sealed
             .index_of(&account.to_checksum(None))
             .ok_or_else(not_held)?;
-        let signer = blocking(move || phrase.signer_at(index)).await?;
+        let signer = {
+            let _derive = Step::start("derive the account key");
+            blocking(move || phrase.signer_at(index)).await?
+        };
         if signer.address() != account {
             return Err(not_held());
         }

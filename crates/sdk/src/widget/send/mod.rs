@@ -45,6 +45,7 @@ pub use types::*;
 use super::{AccountRef, Widget};
 use crate::client::Caller;
 use crate::error::{SdkError, blocking};
+use crate::timing::Step;
 use crate::widget::mapping::{format_units, parse_units};
 
 alloy::sol! {
@@ -349,6 +350,7 @@ impl Widget {
             access_list: Default::default(),
             input: quote.input.clone(),
         };
+        let signing = Step::start("sign");
         let (raw, hash) = blocking(move || {
             let signature = signer
                 .sign_transaction_sync(&mut tx)
@@ -358,9 +360,11 @@ impl Widget {
             Ok((envelope.encoded_2718(), *envelope.tx_hash()))
         })
         .await?;
+        drop(signing);
         // Kept before it is sent: a lost answer still leaves the device what it
         // signed, which any speed-up or cancel is built from.
         let (user_id, _) = self.require_login()?;
+        let keeping = Step::start("keep what was signed");
         self.vault
             .remember_signed(
                 &user_id,
@@ -370,18 +374,21 @@ impl Widget {
                 },
             )
             .await?;
-        let record: TransactionRecord = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::POST,
-                "v1/transactions",
-                Some(&BroadcastRequest {
-                    account_id: quote.account_id.clone(),
-                    raw: format!("0x{}", hex::encode(&raw)),
-                }),
-            )
-            .await?;
+        drop(keeping);
+        let record: TransactionRecord = {
+            let _broadcast = Step::start("broadcast");
+            self.login
+                .authed(
+                    Caller::Rest,
+                    Method::POST,
+                    "v1/transactions",
+                    Some(&BroadcastRequest {
+                        account_id: quote.account_id.clone(),
+                        raw: format!("0x{}", hex::encode(&raw)),
+                    }),
+                )
+                .await?
+        };
         self.state.lock().sends.take(&confirm.quote_id);
         if let Some(id) = confirm.request_id {
             self.state.lock().sends.settle(
