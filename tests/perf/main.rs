@@ -50,6 +50,8 @@ const SCROLL_PATIENCE: Duration = Duration::from_secs(20 * 60);
 
 struct Plan {
     runs: usize,
+    /// How long each program is watched idle (once, in the last run).
+    idle: Duration,
     warm_up: bool,
     /// Also start again on the cache the cold start left.
     warm: bool,
@@ -74,6 +76,7 @@ fn main() -> anyhow::Result<()> {
     let plan = if std::env::var("SATCHEL_BENCH_QUICK").as_deref() == Ok("1") {
         Plan {
             runs: 1,
+            idle: Duration::from_secs(5),
             warm_up: false,
             warm: false,
             nfts: QUICK_NFTS,
@@ -86,6 +89,7 @@ fn main() -> anyhow::Result<()> {
             .unwrap_or(5);
         Plan {
             runs,
+            idle: Duration::from_secs(60),
             warm_up: true,
             warm: true,
             nfts: NFTS,
@@ -105,6 +109,21 @@ struct Run {
     start_min: [Option<Duration>; 2],
     pss_min: Option<Pss>,
     app: [Option<Session>; 2],
+    /// Watched idle with its first page open (the last run only).
+    idle_app: Option<Idle>,
+    idle_min: Option<Idle>,
+}
+
+/// What a program's processes did while nothing asked anything of them.
+#[derive(Clone)]
+struct Idle {
+    /// CPU time (user and system) of all its processes, as a share of one core.
+    cpu: f64,
+    /// Their threads' context switches a second: waking up to poll shows here.
+    wakeups: f64,
+    watched: Duration,
+    /// The threads that switched most, with their switches a second.
+    busiest: Vec<String>,
 }
 
 /// What one Satchel session through WebDriver measured.
@@ -187,15 +206,25 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
             };
             *starts = [Some(cold), warm];
         }
+        let last = i == total - 1;
+        let idle = last.then_some(plan.idle);
         for program in order(satchel_first) {
             if !program {
-                run.pss_min = Some(memory_of_minimal(&desktop, &minimal).await?);
+                let (pss, idle) = memory_of_minimal(&desktop, &minimal, idle).await?;
+                run.pss_min = Some(pss);
+                run.idle_min = idle;
                 continue;
             }
             clear_cache(&desktop)?;
-            run.app[COLD] = Some(satchel_session(&desktop, plan.nfts, true, i == total - 1).await?);
+            let (session, idle) = satchel_session(&desktop, plan.nfts, true, last, idle).await?;
+            run.app[COLD] = Some(session);
+            run.idle_app = idle;
             if plan.warm {
-                run.app[WARM] = Some(satchel_session(&desktop, plan.nfts, false, false).await?);
+                run.app[WARM] = Some(
+                    satchel_session(&desktop, plan.nfts, false, false, None)
+                        .await?
+                        .0,
+                );
             }
         }
         if !warm_up {
@@ -433,6 +462,24 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run]) {
             .map(|d| ms(d).round())
             .collect::<Vec<_>>()
     };
+    if let (Some(app), Some(min)) = (
+        runs.iter().find_map(|r| r.idle_app.clone()),
+        runs.iter().find_map(|r| r.idle_min.clone()),
+    ) {
+        println!(
+            "idle, first page open, nothing asked of it, over {:.0} s (last run): Satchel {:.2}% of one core, {:.1} context switches/s (the provider serving); minimal window {:.2}%, {:.1}/s; goal < 0.5% and no polling",
+            app.watched.as_secs_f64(),
+            100.0 * app.cpu,
+            app.wakeups,
+            100.0 * min.cpu,
+            min.wakeups
+        );
+        println!(
+            "  threads that woke most, idle: Satchel {}; minimal window {}",
+            app.busiest.join(", "),
+            min.busiest.join(", ")
+        );
+    }
     println!(
         "runs, start to shown, cold (ms): Satchel {:?}, minimal {:?}",
         list(&|r| r.start_app[COLD]),
@@ -681,16 +728,98 @@ async fn wait_gone(program: &Path) -> anyhow::Result<()> {
     )
 }
 
-async fn memory_of_minimal(desktop: &Desktop, minimal: &Path) -> anyhow::Result<Pss> {
+/// The minimal window's PSS once settled, and (`idle`) what it does idle.
+async fn memory_of_minimal(
+    desktop: &Desktop,
+    minimal: &Path,
+    idle: Option<Duration>,
+) -> anyhow::Result<(Pss, Option<Idle>)> {
     wait_gone(minimal).await?;
     let app = desktop
         .open(minimal, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
         .await?;
     app.find("p").await?;
     let pss = settled_pss(minimal).await?;
+    let idle = match idle {
+        Some(window) => Some(idle_cost(minimal, window).await?),
+        None => None,
+    };
     app.quit().await?;
     wait_gone(minimal).await?;
-    Ok(pss)
+    Ok((pss, idle))
+}
+
+/// CPU ticks (user and system) and context switches of every thread of
+/// `program`'s processes so far, by thread name.
+fn cpu_and_switches(program: &Path) -> anyhow::Result<ByThread> {
+    let mut by = ByThread::new();
+    for pid in processes_of(program)? {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.filter_map(Result::ok) {
+            let path = task.path();
+            let name = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+            let entry = by.entry(name.trim().to_owned()).or_default();
+            if let Ok(stat) = std::fs::read_to_string(path.join("stat"))
+                && let Some((_, after)) = stat.rsplit_once(')')
+            {
+                // Fields 14 and 15 (utime, stime); `after` starts at field 3.
+                let fields: Vec<&str> = after.split_whitespace().collect();
+                for field in fields.iter().skip(11).take(2) {
+                    entry.0 += field.parse::<u64>().unwrap_or(0);
+                }
+            }
+            let status = std::fs::read_to_string(path.join("status")).unwrap_or_default();
+            entry.1 += status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches:"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .sum::<u64>();
+        }
+    }
+    Ok(by)
+}
+
+/// Ticks and context switches by thread name.
+type ByThread = std::collections::BTreeMap<String, (u64, u64)>;
+
+/// What `program` costs while nothing asks anything of it, over `window`
+/// (WebDriver holds its session but sends nothing).
+async fn idle_cost(program: &Path, window: Duration) -> anyhow::Result<Idle> {
+    // Linux counts process CPU time in USER_HZ ticks, 100 a second.
+    const TICKS_PER_SECOND: f64 = 100.0;
+    let before = cpu_and_switches(program)?;
+    let started = Instant::now();
+    tokio::time::sleep(window).await;
+    let watched = started.elapsed();
+    let after = cpu_and_switches(program)?;
+    let seconds = watched.as_secs_f64();
+    // A thread that ended in the window takes its counts with it.
+    let mut busiest: Vec<(String, u64, u64)> = after
+        .iter()
+        .map(|(name, (ticks, switches))| {
+            let (t0, s0) = before.get(name).copied().unwrap_or_default();
+            (
+                name.clone(),
+                ticks.saturating_sub(t0),
+                switches.saturating_sub(s0),
+            )
+        })
+        .collect();
+    busiest.sort_by_key(|(_, ticks, switches)| std::cmp::Reverse((*switches, *ticks)));
+    let ticks: u64 = busiest.iter().map(|(_, t, _)| t).sum();
+    let switches: u64 = busiest.iter().map(|(_, _, s)| s).sum();
+    Ok(Idle {
+        cpu: ticks as f64 / TICKS_PER_SECOND / seconds,
+        wakeups: switches as f64 / seconds,
+        watched,
+        busiest: busiest
+            .into_iter()
+            .take(4)
+            .map(|(name, _, switches)| format!("{name} {:.1}/s", switches as f64 / seconds))
+            .collect(),
+    })
 }
 
 /// One Satchel session: the wallet page's PSS, then the NFT tab: the time to its
@@ -702,7 +831,8 @@ async fn satchel_session(
     nfts: usize,
     scroll: bool,
     screenshots_too: bool,
-) -> anyhow::Result<Session> {
+    idle: Option<Duration>,
+) -> anyhow::Result<(Session, Option<Idle>)> {
     let program = satchel();
     wait_gone(&program).await?;
     let app = desktop
@@ -712,6 +842,11 @@ async fn satchel_session(
         .await?;
     let wallet = settled_pss(&program).await?;
     let wallet_by_process = pss_by_process(&program)?;
+    // The wallet page open and the provider serving (nothing connected).
+    let idle = match idle {
+        Some(window) => Some(idle_cost(&program, window).await?),
+        None => None,
+    };
 
     let (first_row, grid) = nft_tab_to_first_row(&app).await?;
     let count = app
@@ -746,15 +881,18 @@ async fn satchel_session(
     };
     app.quit().await?;
     wait_gone(&program).await?;
-    Ok(Session {
-        wallet,
-        wallet_by_process,
-        first_row,
-        grid,
-        first_screen,
-        first_screen_by_process,
-        scrolled,
-    })
+    Ok((
+        Session {
+            wallet,
+            wallet_by_process,
+            first_row,
+            grid,
+            first_screen,
+            first_screen_by_process,
+            scrolled,
+        },
+        idle,
+    ))
 }
 
 /// Clicks the NFT tab and waits for the page's `shown nfts` mark (the first row's
