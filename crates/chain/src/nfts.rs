@@ -134,34 +134,17 @@ impl Chain {
     }
 
     /// The sender of each transaction (`None` for one the node does not know),
-    /// asked in JSON-RPC batches as [`eth_calls`](Self::eth_calls) asks.
+    /// asked in JSON-RPC batches.
     pub async fn transaction_senders(&self, hashes: &[B256]) -> Result<Vec<Option<Address>>> {
-        let batches: Vec<_> = hashes
-            .chunks(BATCH_CALLS)
-            .map(|chunk| async move {
-                let mut batch = self.client().new_batch();
-                let waiters = chunk
-                    .iter()
-                    .map(|hash| {
-                        batch
-                            .add_call::<_, Option<SenderOnly>>("eth_getTransactionByHash", &(hash,))
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| ChainError::Node(e.to_string()))?;
-                batch.send().await.map_err(rpc_error)?;
-                let mut senders = Vec::with_capacity(waiters.len());
-                for answer in futures::future::join_all(waiters).await {
-                    senders.push(answer.map_err(rpc_error)?.map(|tx| tx.from));
-                }
-                Ok::<_, ChainError>(senders)
-            })
-            .collect();
-        let mut senders = Vec::with_capacity(hashes.len());
-        let mut answered = futures::stream::iter(batches).buffered(BATCHES_IN_FLIGHT);
-        while let Some(batch) = answered.next().await {
-            senders.extend(batch?);
-        }
-        Ok(senders)
+        self.batched::<_, _, Option<SenderOnly>>(
+            "eth_getTransactionByHash",
+            hashes,
+            |hash| (*hash,),
+        )
+        .await?
+        .into_iter()
+        .map(|answer| Ok(answer.map_err(rpc_error)?.map(|tx| tx.from)))
+        .collect()
     }
 
     /// How many of each NFT `owner` holds now (0 for one sent away or burned).
@@ -262,33 +245,49 @@ impl Chain {
         Ok(out)
     }
 
-    /// Sends many `eth_call`s as JSON-RPC batches of at most [`BATCH_CALLS`]
-    /// (public nodes refuse larger ones), [`BATCHES_IN_FLIGHT`] at a time, and
-    /// hands back each raw answer, in order.
+    /// Sends many `eth_call`s as JSON-RPC batches and hands back each raw
+    /// answer, in order.
     async fn eth_calls(
         &self,
         calls: &[(Address, Vec<u8>)],
     ) -> Result<Vec<alloy::transports::TransportResult<Bytes>>> {
         let latest = BlockNumberOrTag::Latest;
-        let batches: Vec<_> = calls
+        self.batched("eth_call", calls, |(to, data)| {
+            let call = TransactionRequest::default()
+                .to(*to)
+                .input(Bytes::from(data.clone()).into());
+            (call, latest)
+        })
+        .await
+    }
+
+    /// Sends `method` once per item, with the item's `params`, as JSON-RPC
+    /// batches of at most [`BATCH_CALLS`] (public nodes refuse larger ones),
+    /// [`BATCHES_IN_FLIGHT`] at a time; each raw answer, in order.
+    async fn batched<T, P, R>(
+        &self,
+        method: &'static str,
+        items: &[T],
+        params: impl Fn(&T) -> P + Copy,
+    ) -> Result<Vec<alloy::transports::TransportResult<R>>>
+    where
+        P: alloy::rpc::json_rpc::RpcSend,
+        R: alloy::rpc::json_rpc::RpcRecv,
+    {
+        let batches: Vec<_> = items
             .chunks(BATCH_CALLS)
             .map(|chunk| async move {
                 let mut batch = self.client().new_batch();
                 let waiters = chunk
                     .iter()
-                    .map(|(to, data)| {
-                        let call = TransactionRequest::default()
-                            .to(*to)
-                            .input(Bytes::from(data.clone()).into());
-                        batch.add_call::<_, Bytes>("eth_call", &(call, latest))
-                    })
+                    .map(|item| batch.add_call::<P, R>(method, &params(item)))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| ChainError::Node(e.to_string()))?;
                 batch.send().await.map_err(rpc_error)?;
                 Ok::<_, ChainError>(futures::future::join_all(waiters).await)
             })
             .collect();
-        let mut answers = Vec::with_capacity(calls.len());
+        let mut answers = Vec::with_capacity(items.len());
         let mut answered = futures::stream::iter(batches).buffered(BATCHES_IN_FLIGHT);
         while let Some(batch) = answered.next().await {
             answers.extend(batch?);
