@@ -256,8 +256,8 @@ pub struct ServiceNft {
     /// Beyond the spec: the token's id in its collection (decimal), which a
     /// send of the NFT names.
     pub token_id: String,
-    /// Beyond the spec: who sent it to the account (the zero address for a
-    /// mint), checksummed, when the service saw it come.
+    /// Beyond the spec: who sent it to the account, checksummed, when the
+    /// service saw it come; absent for a mint (and when it did not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub received_from: Option<String>,
     /// Beyond the spec: the app judges it likely spam (a stranger sent it, in a

@@ -38,8 +38,8 @@ state: number,
  */
 tokenId: string, 
 /**
- * Beyond the spec: who sent it to the account (the zero address for a
- * mint), checksummed, when the service saw it come.
+ * Beyond the spec: who sent it to the account, checksummed, when the
+ * service saw it come; absent for a mint (and when it did not).
  */
 receivedFrom?: string, 
 /**

@@ -124,7 +124,15 @@ pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft>
         },
         state: nft.state,
         token_id: nft.token_id.clone(),
-        received_from: nft.received.as_ref().map(|r| r.from.clone()),
+        // A mint's sender (the zero address) is left out: the grid's listing
+        // of 10,000 NFTs stays 0.6 MB lighter, and the page says "minted".
+        received_from: nft
+            .received
+            .as_ref()
+            .map(|r| r.from.clone())
+            .filter(|from| {
+                from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
+            }),
         // Judged by the widget, which knows the person's addresses.
         likely_spam: false,
     })

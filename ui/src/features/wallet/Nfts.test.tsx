@@ -86,7 +86,7 @@ describe('Nfts', () => {
       receivedFrom: '0x9999999999999999999999999999999999999999',
       contract: { name: 'Prize', address: '0x00000000000000000000000000000000000000Bb', scheme: 'ERC721', network: 'ethereum' },
     });
-    const minted = nft({ name: 'Minted to you', likelySpam: true, receivedFrom: '0x0000000000000000000000000000000000000000' });
+    const minted = nft({ name: 'Minted to you', likelySpam: true });
     const ipc = mockCommands({
       getRefreshWait: stored(30),
       getNFTs: () => [airdrop, minted, nft({ name: 'Fox #1', receivedFrom: '0x1111111111111111111111111111111111111111' })],

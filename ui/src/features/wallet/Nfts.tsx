@@ -18,8 +18,6 @@ import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount'
  * in the 400 px window, until the first rows are measured. */
 const COLUMNS = 2;
 const ROW_ESTIMATE = 228;
-/** The sender of a mint's transfer. */
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 /** The longest the chain's read waits for the first row of thumbnails, in ms. */
 const FIRST_ROW_WAIT = 1000;
 
@@ -351,7 +349,7 @@ function NftDetail({
       <main className="page detail">
         {spam && (
           <div className="notice warning" role="note" data-testid="nft-spam-notice">
-            {nft.receivedFrom === undefined || nft.receivedFrom === ZERO_ADDRESS
+            {nft.receivedFrom === undefined
               ? t('nfts.spamNoticeMint')
               : t('nfts.spamNotice', { from: shortAddress(nft.receivedFrom) })}
           </div>
@@ -373,7 +371,7 @@ function NftDetail({
           )}
           <dt>{t('nfts.contract')}</dt>
           <dd title={nft.contract.address}>{shortAddress(nft.contract.address)}</dd>
-          {nft.receivedFrom !== undefined && nft.receivedFrom !== ZERO_ADDRESS && (
+          {nft.receivedFrom !== undefined && (
             <>
               <dt>{t('nfts.receivedFrom')}</dt>
               <dd title={nft.receivedFrom} data-testid="nft-received-from">
