@@ -283,7 +283,6 @@ export function Nfts() {
                   <span>{nft.name}</span>
                   {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
                 </span>
-
               </button>
             )}
           />
