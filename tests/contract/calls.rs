@@ -35,6 +35,33 @@ fn hex(data: &[u8]) -> String {
 }
 
 /// The prepared transaction signed by the user's key, at the normal fee.
+/// Waits until the chain has a receipt for `hash` (the node answers the
+/// broadcast before its block is always readable under load).
+async fn mined(stack: &Stack, hash: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let answer: Value = stack
+            .http
+            .post(stack.anvil.url.clone())
+            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionReceipt", "params": [hash]}))
+            .send()
+            .await
+            .expect("anvil")
+            .json()
+            .await
+            .expect("json");
+        if answer["result"].is_object() {
+            assert_eq!(answer["result"]["status"], "0x1", "{answer}");
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{hash} was never mined"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
 fn signed(user: &User, prepared: &Value) -> String {
     let number = |v: &Value| v.as_u64().expect("a number");
     let wei = |v: &Value| v.as_str().expect("wei").parse::<u128>().expect("wei");
@@ -142,6 +169,7 @@ pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backen
     )
     .await;
     assert_eq!(status, 200, "{record}");
+    mined(&stack, record["txHash"].as_str().expect("a hash")).await;
     let owner: Value = stack
         .http
         .post(stack.anvil.url.clone())
