@@ -40,18 +40,11 @@ fn hex(data: &[u8]) -> String {
 async fn mined(stack: &Stack, hash: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let answer: Value = stack
-            .http
-            .post(stack.anvil.url.clone())
-            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionReceipt", "params": [hash]}))
-            .send()
-            .await
-            .expect("anvil")
-            .json()
-            .await
-            .expect("json");
-        if answer["result"].is_object() {
-            assert_eq!(answer["result"]["status"], "0x1", "{answer}");
+        let receipt = stack
+            .chain_rpc("eth_getTransactionReceipt", json!([hash]))
+            .await;
+        if receipt.is_object() {
+            assert_eq!(receipt["status"], "0x1", "{receipt}");
             return;
         }
         assert!(
@@ -170,18 +163,13 @@ pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backen
     .await;
     assert_eq!(status, 200, "{record}");
     mined(&stack, record["txHash"].as_str().expect("a hash")).await;
-    let owner: Value = stack
-        .http
-        .post(stack.anvil.url.clone())
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [
-            {"to": stack.demo.pals, "data": hex(&ownerOfCall { tokenId: pal }.abi_encode())}, "latest"]}))
-        .send()
-        .await
-        .expect("anvil")
-        .json()
-        .await
-        .expect("json");
-    let owner = owner["result"].as_str().expect("an owner");
+    let owner = stack
+        .chain_rpc(
+            "eth_call",
+            json!([{"to": stack.demo.pals, "data": hex(&ownerOfCall { tokenId: pal }.abi_encode())}, "latest"]),
+        )
+        .await;
+    let owner = owner.as_str().expect("an owner");
     assert!(
         owner.to_lowercase().ends_with(&format!("{bob:x}")),
         "{owner} is Bob"

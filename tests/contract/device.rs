@@ -174,16 +174,9 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
         .await
         .expect("funded");
     let bob = "0x00000000000000000000000000000000000b0b00";
-    let _: Value = stack
-        .http
-        .post(stack.anvil.url.clone())
-        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "evm_setAutomine", "params": [false]}))
-        .send()
-        .await
-        .expect("anvil")
-        .json()
-        .await
-        .expect("json");
+    stack
+        .chain_rpc("evm_setAutomine", serde_json::json!([false]))
+        .await;
     let coin = AccountRef {
         network: "anvil".into(),
         address: address.clone(),

@@ -235,17 +235,9 @@ pub async fn an_account_keeps_a_bounded_number_of_pending_transactions(backend: 
     stack.demo.fund(ada.address()).await.expect("funded");
     let account = crate::first_account_id(&stack, &ada).await;
     // Nothing mines: every transfer stays pending.
-    let answer: serde_json::Value = stack
-        .http
-        .post(stack.anvil.url.clone())
-        .json(&serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "evm_setAutomine", "params": [false]}))
-        .send()
-        .await
-        .expect("anvil")
-        .json()
-        .await
-        .expect("json");
-    assert!(answer.get("error").is_none(), "{answer}");
+    stack
+        .chain_rpc("evm_setAutomine", serde_json::json!([false]))
+        .await;
     let broadcast = |raw: String| {
         let request = stack
             .http

@@ -117,21 +117,6 @@ pub(crate) fn wei(decimal: &str, decimals: u8) -> U256 {
     parse_units(decimal, decimals).expect("units").into()
 }
 
-async fn anvil_rpc(stack: &Stack, method: &str, params: Value) -> Value {
-    let answer: Value = stack
-        .http
-        .post(stack.anvil.url.clone())
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
-        .send()
-        .await
-        .expect("anvil answers")
-        .json()
-        .await
-        .expect("json");
-    assert!(answer.get("error").is_none(), "{method}: {answer}");
-    answer["result"].clone()
-}
-
 pub async fn coin_and_token_sends_move_the_exact_amounts_and_fee(backend: Backend) {
     let stack = stack(backend).await;
     let (ada, ada_address) = person(&stack, "ada@example.com").await;
@@ -221,11 +206,11 @@ pub async fn two_sends_in_a_row_both_mine(backend: Backend) {
     let (ada, ada_address) = person(&stack, "ada@example.com").await;
     stack.demo.fund(ada_address).await.expect("funded");
     let bob = PrivateKeySigner::random().address();
-    anvil_rpc(&stack, "evm_setAutomine", json!([false])).await;
+    stack.chain_rpc("evm_setAutomine", json!([false])).await;
     let first = send_now(&ada, form(coin(ada_address), bob, "0.25")).await;
     let second = send_now(&ada, form(coin(ada_address), bob, "0.5")).await;
     assert_ne!(first, second);
-    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    stack.chain_rpc("evm_mine", json!([])).await;
     assert_eq!(settled(&ada, &first).await.status, TransactionStatus::Mined);
     assert_eq!(
         settled(&ada, &second).await.status,
@@ -318,7 +303,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
     let (ada, ada_address) = person(&stack, "ada@example.com").await;
     stack.demo.fund(ada_address).await.expect("funded");
     let bob = PrivateKeySigner::random().address();
-    anvil_rpc(&stack, "evm_setAutomine", json!([false])).await;
+    stack.chain_rpc("evm_setAutomine", json!([false])).await;
 
     // Speed up: the same transfer, higher fees, the same nonce.
     let slow = send_now(&ada, form(coin(ada_address), bob, "1")).await;
@@ -339,7 +324,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
         .await
         .expect("replacement broadcast")
         .tx_hash;
-    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    stack.chain_rpc("evm_mine", json!([])).await;
     assert_eq!(
         settled(&ada, &faster).await.status,
         TransactionStatus::Mined
@@ -367,7 +352,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
         .await
         .expect("cancel broadcast");
     assert!(cancel.is_cancel);
-    anvil_rpc(&stack, "evm_mine", json!([])).await;
+    stack.chain_rpc("evm_mine", json!([])).await;
     assert_eq!(
         settled(&ada, &cancel.tx_hash).await.status,
         TransactionStatus::Mined
