@@ -12,9 +12,10 @@ cargo_build_as_tested --bin satchel --bin satchel-devstack --bin satchel-service
 
 rm -f .devstack/app.env
 mkdir -p .devstack
-# The stack's banner (where everything is) on the terminal, and in its log.
-LOG_ECHO=1 stack_start .devstack .devstack/stack.log
+# The stack's banner (where everything is) on the terminal, and in its log,
+# beside its data folder: the stack empties that folder as it starts.
+LOG_ECHO=1 stack_start .devstack .devstack.log
 trap stack_stop EXIT
-stack_wait .devstack/stack.log
+stack_wait .devstack.log
 set -a; . .devstack/app.env; set +a
 "$(target_dir)/debug/satchel"
