@@ -86,6 +86,8 @@ widget_commands![
     getBalance,
     refreshBalance,
     getNFTs,
+    getNftGrid,
+    getNftDetail,
     getRefreshWait,
     finalize,
     markShown,

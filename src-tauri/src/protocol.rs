@@ -1,6 +1,7 @@
 //! The `satchel:` protocol: pictures made in Rust, handed to the page (which builds
 //! the address with `convertFileSrc`): NFT thumbnails as
-//! `satchel://localhost/<tile|detail>%2F<picture URL>`, and the receive page's QR
+//! `satchel://localhost/<tile|detail>%2F<picture URL>` or, as the NFT grid names
+//! pictures, `satchel://localhost/<tile|detail>%2Fnft%2F<handle>`, and the receive page's QR
 //! code as `satchel://localhost/qr%2F<payment URI>`. The widget refuses any picture
 //! it has not listed, and any QR code it has not shown, for the logged-in user, so
 //! the page cannot make the app fetch an arbitrary URL.
@@ -26,7 +27,11 @@ pub async fn respond(widget: &Widget, path: &str) -> Response<Vec<u8>> {
     else {
         return status(StatusCode::BAD_REQUEST);
     };
-    match widget.nft_thumbnail(source, size).await {
+    let thumbnail = match source.strip_prefix("nft/") {
+        Some(handle) => widget.nft_thumbnail_by_handle(handle, size).await,
+        None => widget.nft_thumbnail(source, size).await,
+    };
+    match thumbnail {
         Ok(png) => png_response(png, "private, max-age=86400"),
         Err(e) => {
             tracing::debug!(code = ?e.code, "no thumbnail");

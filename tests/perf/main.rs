@@ -288,8 +288,9 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run]) {
         setup.refresh.as_secs_f64()
     );
     println!(
-        "the SDK's getNFTs of the stored listing (what the NFT tab asks for), in this process: {:.0} ms; the page receives it as {:.1} MB of JSON",
+        "the SDK's grid of the stored listing (what the NFT tab asks for), in this process: {:.0} ms; the page receives it as {:.2} MB of JSON (goal < 4 MB), where getNFTs' shape is {:.1} MB",
         ms(setup.sdk_listing),
+        setup.grid_bytes as f64 / 1e6,
         setup.listing_bytes as f64 / 1e6
     );
     println!(
@@ -499,9 +500,11 @@ struct Setup {
     /// The NFTs the faucet gave.
     faucet: usize,
     refresh: Duration,
-    /// The SDK's `get_nfts` of the stored listing, as the NFT tab asks for it.
+    /// The SDK's `get_nft_grid` of the stored listing, as the NFT tab asks for it.
     sdk_listing: Duration,
-    /// The listing as the page receives it (JSON).
+    /// The grid's listing as the page receives it, in bytes of JSON.
+    grid_bytes: usize,
+    /// The listing in `getNFTs`' shape (the spec's), in bytes of JSON.
     listing_bytes: usize,
 }
 
@@ -589,16 +592,18 @@ async fn logged_in_user_with_nfts(
     let started = Instant::now();
     let nfts = second.get_nfts(true, None).await?;
     let refresh = started.elapsed();
-    // What the app's getNFTs does on the NFT tab: the stored listing, read
-    // through the SDK (the service's answer, parsed and mapped).
+    // What the NFT tab asks for: the stored listing as the grid's, read
+    // through the SDK (the service's answer, parsed, judged and made compact).
     let mut reads = Vec::new();
+    let mut grid = None;
     for _ in 0..5 {
         let started = Instant::now();
-        second.get_nfts(false, None).await?;
+        grid = Some(second.get_nft_grid(false).await?);
         reads.push(started.elapsed());
     }
     reads.sort_unstable();
     let sdk_listing = reads[reads.len() / 2];
+    let grid_bytes = serde_json::to_string(&grid)?.len();
     let listing_bytes = serde_json::to_string(&nfts)?.len();
     second.finalize().await;
     anyhow::ensure!(nfts.len() == count, "{} NFTs listed", nfts.len());
@@ -610,6 +615,7 @@ async fn logged_in_user_with_nfts(
         faucet,
         refresh,
         sdk_listing,
+        grid_bytes,
         listing_bytes,
     })
 }

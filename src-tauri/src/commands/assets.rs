@@ -2,7 +2,9 @@
 #![allow(non_snake_case)] // command names are the spec's method names
 
 use satchel_api::{AccountBalanceInfo, AddableToken, ServiceAccount, ServiceNft};
-use satchel_sdk::{AccountRef, CollectionChoices, OrUnknown, OwnToken, ReceiveInfo, Refresh};
+use satchel_sdk::{
+    AccountRef, CollectionChoices, NftGrid, OrUnknown, OwnToken, ReceiveInfo, Refresh,
+};
 use serde::{Deserialize, Serialize};
 use tauri::Runtime;
 
@@ -74,6 +76,19 @@ pub async fn getNFTs(
             options.networks.as_deref(),
         )
         .await
+}
+
+/// The NFT tab's listing: each collection once, each NFT referring to it;
+/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does.
+#[tauri::command]
+pub async fn getNftGrid(widget: WidgetState<'_>, refresh: Option<bool>) -> Result<NftGrid> {
+    widget.get_nft_grid(refresh.unwrap_or(false)).await
+}
+
+/// One NFT of the last grid, in full, for its detail and its send page.
+#[tauri::command]
+pub fn getNftDetail(widget: WidgetState<'_>, id: String) -> Result<ServiceNft> {
+    widget.nft_detail(&id)
 }
 
 /// Seconds until balances and NFTs may be refreshed again.

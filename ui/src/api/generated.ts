@@ -50,6 +50,44 @@ receivedFrom?: string,
  */
 likelySpam: boolean, };
 
+export type GridCollection = { network: string, address: string, 
+/**
+ * Its name; its address when it has none.
+ */
+name: string, scheme: ServiceNftScheme, };
+
+export type GridNft = { 
+/**
+ * What [`Widget::nft_detail`] knows it by.
+ */
+id: string, 
+/**
+ * Its position in [`NftGrid::collections`].
+ */
+collection: number, 
+/**
+ * Its holder's position in [`NftGrid::holders`].
+ */
+holder: number, name: string, quantity: number, 
+/**
+ * Its picture for the thumbnail protocol (`nft/<handle>`), when it has one.
+ */
+picture?: string, 
+/**
+ * Its content is a video; omitted when not.
+ */
+video?: boolean, 
+/**
+ * See [`ServiceNft::likely_spam`]; omitted when not.
+ */
+likelySpam?: boolean, };
+
+export type NftGrid = { collections: Array<GridCollection>, 
+/**
+ * The addresses of the accounts holding them.
+ */
+holders: Array<string>, nfts: Array<GridNft>, };
+
 export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
 
 export type OAuthProviderInfo = { provider: Provider, clientId: string, 

@@ -20,6 +20,7 @@ import type {
   ExternalLoginOutcome,
   FeeSpeed,
   ImportOutcome,
+  NftGrid,
   NftSendForm,
   OwnToken,
   RevokeForm,
@@ -46,6 +47,9 @@ import type {
 
 export type {
   CollectionChoices,
+  GridCollection,
+  GridNft,
+  NftGrid,
   AccountBalanceInfo,
   ActivityEntry,
   AddableToken,
@@ -204,6 +208,11 @@ export const api = {
   getBalance: () => invoke<AccountBalanceInfo[]>('getBalance'),
   refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
   getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
+  /** The NFT tab's listing: each collection once, each NFT referring to it by
+   * position, with only what a tile shows; `refresh` reads the chain. */
+  getNftGrid: (refresh: boolean) => invoke<NftGrid>('getNftGrid', { refresh }),
+  /** One NFT of the last grid, in full (its detail and send page). */
+  getNftDetail: (id: string) => invoke<ServiceNft>('getNftDetail', { id }),
   getRefreshWait: () => invoke<RefreshWait>('getRefreshWait'),
   openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
   /** The version of a downloaded, verified update waiting for a restart, or null. */
@@ -286,6 +295,11 @@ export const collectionKey = (network: string, contract: string) => `${network}:
 
 export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
   return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
+}
+
+/** The thumbnail of a picture the NFT grid names by its handle (`GridNft.picture`). */
+export function gridThumbnailSrc(handle: string, size: 'tile' | 'detail'): string {
+  return convertFileSrc(`${size}/nft/${handle}`, 'satchel');
 }
 
 /** The app's PNG QR code of a payment URI `receive` gave (the `satchel:` protocol):

@@ -40,7 +40,7 @@ const home = {
   getKeyState: () => keyStatus(),
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
   getBalance: () => [balance()],
-  getNFTs: () => [],
+  getNftGrid: () => ({ collections: [], holders: [], nfts: [] }),
   getActivity: () => [],
   watchSendRequests: () => null,
 };

@@ -17,6 +17,7 @@ import type {
   FeeOption,
   KeyStatus,
   LoginOptions,
+  NftGrid,
   PinStatus,
   ReceiveInfo,
   RegisterEmailRequest,
@@ -324,6 +325,52 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
     tokenId: '1',
     likelySpam: false,
     ...overrides,
+  };
+}
+
+/** The grid of `nfts` as the app makes it (each collection and holder once, the
+ * NFTs referring to them); an NFT's id is its position, its picture's handle its
+ * URL. */
+export function nftGrid(nfts: ServiceNft[]): NftGrid {
+  const grid: NftGrid = { collections: [], holders: [], nfts: [] };
+  const collections = new Map<string, number>();
+  const holders = new Map<string, number>();
+  nfts.forEach((n, i) => {
+    const key = `${n.contract.network}:${n.contract.address}`;
+    if (!collections.has(key)) {
+      collections.set(key, grid.collections.length);
+      const { network, address, name, scheme } = n.contract;
+      grid.collections.push({ network, address, name, scheme });
+    }
+    if (!holders.has(n.account.address)) {
+      holders.set(n.account.address, grid.holders.length);
+      grid.holders.push(n.account.address);
+    }
+    grid.nfts.push({
+      id: String(i),
+      collection: collections.get(key)!,
+      holder: holders.get(n.account.address)!,
+      name: n.name,
+      quantity: n.quantity,
+      ...(n.imageUrl === '' ? {} : { picture: n.imageUrl }),
+      ...(n.contentType === 'video' ? { video: true } : {}),
+      ...(n.likelySpam ? { likelySpam: true } : {}),
+    });
+  });
+  return grid;
+}
+
+/** The NFT tab's commands (`getNftGrid`, `getNftDetail`) over what `listing`
+ * answers for a stored read or (`refresh`) a read of the chain; a detail is of
+ * the last listing. */
+export function nftCommands(listing: (refresh: boolean) => ServiceNft[] | Promise<ServiceNft[]>): Partial<Record<Command, Handler>> {
+  let last: ServiceNft[] = [];
+  return {
+    getNftGrid: async (args) => {
+      last = await listing(args.refresh === true);
+      return nftGrid(last);
+    },
+    getNftDetail: (args) => last[Number(args.id)] ?? fail('InvalidParameters', 'not one of your NFTs as last listed'),
   };
 }
 

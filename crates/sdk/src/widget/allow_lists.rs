@@ -3,13 +3,16 @@
 //! cannot make the app fetch or open any other URL. They grow within a session
 //! (an NFT sent away stays allowed until logout) and hold only the user's own.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use satchel_api::ServiceNft;
 
+use super::nft_grid::picture_handle;
+
 #[derive(Debug, Default)]
 pub(super) struct AllowLists {
-    pictures: HashSet<String>,
+    /// Picture URLs by their handle (what the grid names them by).
+    pictures: HashMap<String, String>,
     links: HashSet<String>,
     /// Payment URIs of the user's own accounts the receive page showed.
     qr: HashSet<String>,
@@ -17,24 +20,28 @@ pub(super) struct AllowLists {
 
 impl AllowLists {
     /// Allows the pictures and links of `nfts`.
-    pub(super) fn extend(&mut self, nfts: &[ServiceNft]) {
-        let non_empty = |url: &String| !url.is_empty();
-        self.pictures.extend(
-            nfts.iter()
-                .map(|n| &n.image_url)
-                .filter(|u| non_empty(u))
-                .cloned(),
-        );
-        self.links.extend(
-            nfts.iter()
-                .map(|n| &n.external_link)
-                .filter(|u| non_empty(u))
-                .cloned(),
-        );
+    pub(super) fn extend<'a>(&mut self, nfts: impl IntoIterator<Item = &'a ServiceNft>) {
+        for nft in nfts {
+            if !nft.image_url.is_empty() {
+                self.pictures
+                    .entry(picture_handle(&nft.image_url))
+                    .or_insert_with(|| nft.image_url.clone());
+            }
+            if !nft.external_link.is_empty() && !self.links.contains(&nft.external_link) {
+                self.links.insert(nft.external_link.clone());
+            }
+        }
     }
 
     pub(super) fn has_picture(&self, url: &str) -> bool {
-        self.pictures.contains(url)
+        self.pictures
+            .get(&picture_handle(url))
+            .is_some_and(|allowed| allowed == url)
+    }
+
+    /// The picture URL a handle names, when it is an allowed one.
+    pub(super) fn picture_of(&self, handle: &str) -> Option<String> {
+        self.pictures.get(handle).cloned()
     }
 
     pub(super) fn has_link(&self, url: &str) -> bool {

@@ -200,6 +200,17 @@ impl Widget {
         refresh: bool,
         networks: Option<&[String]>,
     ) -> Result<Vec<ServiceNft>, SdkError> {
+        let listed = self.judged_nfts(refresh, networks).await?;
+        Ok(listed.into_iter().map(|(_, nft)| nft).collect())
+    }
+
+    /// The user's NFTs, each with the service's id, judged for spam; their
+    /// pictures and links are allowed from then on.
+    pub(super) async fn judged_nfts(
+        &self,
+        refresh: bool,
+        networks: Option<&[String]>,
+    ) -> Result<Vec<(String, ServiceNft)>, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
         if refresh {
             self.state.lock().cooldowns.start(Refresh::Nfts)?;
@@ -226,18 +237,21 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        let listed: Vec<ServiceNft> = nfts
+        let listed: Vec<(String, ServiceNft)> = nfts
             .nfts
-            .iter()
+            .into_iter()
             .filter(|n| mapping::network_selected(networks, &n.contract.network))
             .filter_map(|n| {
-                let mut nft = mapping::service_nft(n, &accounts)?;
+                let mut nft = mapping::service_nft(&n, &accounts)?;
                 let vouched = self.vouched_collection(&n.contract.network, &n.contract.address);
                 nft.likely_spam = hidden::likely_spam(n.received.as_ref(), vouched, &known);
-                Some(nft)
+                Some((n.id, nft))
             })
             .collect();
-        self.state.lock().allowed.extend(&listed);
+        self.state
+            .lock()
+            .allowed
+            .extend(listed.iter().map(|(_, nft)| nft));
         Ok(listed)
     }
 

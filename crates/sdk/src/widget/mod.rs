@@ -16,6 +16,7 @@ mod external_login;
 mod hidden;
 mod keys;
 mod mapping;
+mod nft_grid;
 mod own_tokens;
 mod pin;
 mod receive;
@@ -28,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 use satchel_api::{
-    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser,
+    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceNft, ServiceUser,
 };
 use tokio::sync::watch;
 
@@ -53,6 +54,7 @@ pub use external_login::{
 };
 pub use hidden::CollectionChoices;
 pub use keys::{KeyState, KeyStatus};
+pub use nft_grid::{GridCollection, GridNft, NftGrid};
 pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
@@ -121,6 +123,8 @@ struct WidgetState {
     key: KeyStatus,
     cooldowns: Cooldowns,
     allowed: AllowLists,
+    /// The NFTs the last grid listed, by the service's id, for their detail.
+    nft_details: std::collections::HashMap<String, ServiceNft>,
     /// Quotes the send page may confirm, and an application's `send` waiting.
     sends: send::Sends,
     /// Addresses the service lists at the phrase's next indexes that the

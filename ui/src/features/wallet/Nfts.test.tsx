@@ -3,7 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Nfts } from './Nfts';
 import type { ServiceNft } from '../../api';
-import { deferred, fail, mockCommands, nft, renderPage, seconds, tick } from '../../test/harness';
+import { deferred, fail, mockCommands, nft, nftCommands, renderPage, seconds, tick } from '../../test/harness';
 import { layOut } from '../../test/layout';
 
 const stored = (nfts: number) => () => ({ balances: 0, nfts });
@@ -22,7 +22,7 @@ describe('Nfts', () => {
 
   it('shows busy placeholders while the NFTs load', async () => {
     const answer = deferred<ServiceNft[]>();
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => answer.promise });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => answer.promise) });
     const { container } = renderPage(<Nfts />);
     await tick();
 
@@ -37,11 +37,11 @@ describe('Nfts', () => {
     const chain = deferred<ServiceNft[]>();
     let ipc = mockCommands({
       getRefreshWait: stored(0),
-      getNFTs: (args) => ((args.options as { refresh: boolean }).refresh ? chain.promise : [nft({ name: 'Stored' })]),
+      ...nftCommands((refresh) => (refresh ? chain.promise : [nft({ name: 'Stored' })])),
     });
     const first = renderPage(<Nfts />);
     await tick();
-    expect(ipc.argsOf('getNFTs')).toEqual([{ options: { refresh: false } }, { options: { refresh: true } }]);
+    expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }, { refresh: true }]);
     expect(tile('Stored')).toBeInTheDocument();
 
     chain.resolve([nft({ name: 'Stored' }), nft({ name: 'From the chain' })]);
@@ -49,10 +49,10 @@ describe('Nfts', () => {
     expect(tile('From the chain')).toBeInTheDocument();
     first.unmount();
 
-    ipc = mockCommands({ getRefreshWait: stored(20), getNFTs: () => [] });
+    ipc = mockCommands({ getRefreshWait: stored(20), ...nftCommands(() => []) });
     renderPage(<Nfts />);
     await tick();
-    expect(ipc.argsOf('getNFTs')).toEqual([{ options: { refresh: false } }]);
+    expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }]);
     expect(screen.getByRole('button', { name: 'Refresh in 20 s' })).toBeDisabled();
   });
 
@@ -60,7 +60,7 @@ describe('Nfts', () => {
     const spam = nft({ name: 'Free airdrop', contract: { name: 'Spam', address: '0x00000000000000000000000000000000000000Aa', scheme: 'ERC721', network: 'ethereum' } });
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [nft({ name: 'Fox #1' }), spam],
+      ...nftCommands(() => [nft({ name: 'Fox #1' }), spam]),
       getCollectionChoices: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa'], shown: [] }),
       hideCollection: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa', 'ethereum:0x8ba1f109551bd432803012645ac136ddd64dba72'], shown: [] }),
     });
@@ -72,6 +72,7 @@ describe('Nfts', () => {
     expect(tile('Free airdrop')).toBeInTheDocument();
     await page.user.click(screen.getByRole('button', { name: 'Leave hidden out (1)' }));
     await page.user.click(tile('Fox #1'));
+    await tick(); // the detail, from the app
     await page.user.click(screen.getByRole('button', { name: 'Hide this collection' }));
     await tick();
     expect(ipc.argsOf('hideCollection')).toStrictEqual([{ network: 'ethereum', contract: '0x8ba1f109551bD432803012645Ac136ddd64DBA72' }]);
@@ -89,7 +90,7 @@ describe('Nfts', () => {
     const minted = nft({ name: 'Minted to you', likelySpam: true });
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [airdrop, minted, nft({ name: 'Fox #1', receivedFrom: '0x1111111111111111111111111111111111111111' })],
+      ...nftCommands(() => [airdrop, minted, nft({ name: 'Fox #1', receivedFrom: '0x1111111111111111111111111111111111111111' })]),
       showCollection: () => ({ hidden: [], shown: ['ethereum:0x00000000000000000000000000000000000000bb'] }),
     });
     layOut();
@@ -104,9 +105,11 @@ describe('Nfts', () => {
     expect(within(tile('Claim your prize')).getByText('Likely spam')).toBeInTheDocument();
     expect(within(tile('Minted to you')).getByText('Likely spam')).toBeInTheDocument();
     await page.user.click(tile('Minted to you'));
+    await tick(); // the detail, from the app
     expect(screen.getByTestId('nft-spam-notice')).toHaveTextContent('minted to you in a transaction none of your accounts sent');
     await page.user.click(screen.getByRole('button', { name: 'Back' }));
     await page.user.click(tile('Claim your prize'));
+    await tick(); // the detail, from the app
     expect(screen.getByTestId('nft-spam-notice')).toHaveTextContent('Hidden as likely spam: 0x9999…9999 sent it');
     expect(screen.getByTestId('nft-received-from')).toHaveTextContent('0x9999…9999');
     await page.user.click(screen.getByRole('button', { name: 'Show this collection' }));
@@ -124,7 +127,7 @@ describe('Nfts', () => {
   });
 
   it('says there are no NFTs yet and how they arrive', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => [] });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => []) });
     renderPage(<Nfts />);
     await tick();
 
@@ -134,7 +137,7 @@ describe('Nfts', () => {
   it('names each picture after its NFT, and shows a placeholder when a picture cannot be loaded', async () => {
     mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [nft({ name: 'Fox #1', imageUrl: 'https://example.com/fox.png' })],
+      ...nftCommands(() => [nft({ name: 'Fox #1', imageUrl: 'https://example.com/fox.png' })]),
     });
     renderPage(<Nfts />);
     await tick();
@@ -148,7 +151,7 @@ describe('Nfts', () => {
   it('marks a video NFT with a Video badge, and an image NFT with none', async () => {
     mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [nft({ name: 'Clip', contentType: 'video' }), nft({ name: 'Still', contentType: 'image' })],
+      ...nftCommands(() => [nft({ name: 'Clip', contentType: 'video' }), nft({ name: 'Still', contentType: 'image' })]),
     });
     renderPage(<Nfts />);
     await tick();
@@ -160,14 +163,14 @@ describe('Nfts', () => {
   it('shows the quantity of an ERC1155 token as ×N, and none for an ERC721 one', async () => {
     mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [
+      ...nftCommands(() => [
         nft({
           name: 'Potion',
           quantity: 3,
           contract: { name: 'Items', address: '0x3333333333333333333333333333333333333333', scheme: 'ERC1155', network: 'polygon' },
         }),
         nft({ name: 'Fox #1' }),
-      ],
+      ]),
     });
     renderPage(<Nfts />);
     await tick();
@@ -179,15 +182,17 @@ describe('Nfts', () => {
   it('opens an NFT in detail and goes back to the grid without loading again', async () => {
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [
+      ...nftCommands(() => [
         nft({ name: 'Fox #1', description: 'A fox in a satchel.', externalLink: 'https://foxes.example/1' }),
         nft({ name: 'Fox #2', contentType: 'video' }),
-      ],
+      ]),
     });
     const page = renderPage(<Nfts />);
     await tick();
 
     await page.user.click(tile('Fox #1'));
+
+    await tick(); // the detail, from the app
 
     expect(screen.getByRole('heading', { name: 'Fox #1' })).toBeInTheDocument();
     expect(screen.getByText('A fox in a satchel.')).toBeInTheDocument();
@@ -209,17 +214,17 @@ describe('Nfts', () => {
     expect(screen.queryByRole('heading', { name: 'Fox #1' })).not.toBeInTheDocument();
     expect(tile('Fox #1')).toBeInTheDocument();
     expect(tile('Fox #2')).toBeInTheDocument();
-    expect(ipc.count('getNFTs')).toBe(1);
+    expect(ipc.count('getNftGrid')).toBe(1);
   });
 
   it('shows a failed request to the service (ApiRequestError) with its message and a retry that recovers', async () => {
     let tries = 0;
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => {
+      ...nftCommands(() => {
         tries += 1;
         return tries === 1 ? fail('ApiRequestError', "the network's node failed") : [nft({ name: 'Fox #1' })];
-      },
+      }),
     });
     const page = renderPage(<Nfts />);
     await tick();
@@ -232,7 +237,7 @@ describe('Nfts', () => {
     await page.user.click(within(alert).getByRole('button', { name: 'Try again' }));
     await tick();
 
-    expect(ipc.argsOf('getNFTs')).toEqual([{ options: { refresh: false } }, { options: { refresh: false } }]);
+    expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }, { refresh: false }]);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(tile('Fox #1')).toBeInTheDocument();
   });
@@ -242,12 +247,12 @@ describe('Nfts', () => {
     let refreshes = 0;
     const ipc = mockCommands({
       getRefreshWait: () => ({ balances: 0, nfts: wait }),
-      getNFTs: (args) => {
-        if (!(args.options as { refresh: boolean }).refresh) return [];
+      ...nftCommands((refresh) => {
+        if (!refresh) return [];
         wait = 60;
         refreshes += 1;
         return refreshes > 1 ? [nft({ name: 'New arrival' })] : [];
-      },
+      }),
     });
     const page = renderPage(<Nfts />);
     await tick();
@@ -259,7 +264,7 @@ describe('Nfts', () => {
     await page.user.click(screen.getByRole('button', { name: 'Refresh' }));
     await tick();
 
-    expect(ipc.argsOf('getNFTs').at(-1)).toEqual({ options: { refresh: true } });
+    expect(ipc.argsOf('getNftGrid').at(-1)).toEqual({ refresh: true });
     expect(tile('New arrival')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh in 60 s' })).toBeDisabled();
   });
@@ -270,27 +275,27 @@ describe('Nfts', () => {
     let refreshed = false;
     const ipc = mockCommands({
       getRefreshWait: () => ({ balances: 0, nfts: refreshed ? 60 : 0 }),
-      getNFTs: (args) => {
-        if (!(args.options as { refresh: boolean }).refresh) return [nft({ name: 'Fox #1' })];
+      ...nftCommands((refresh) => {
+        if (!refresh) return [nft({ name: 'Fox #1' })];
         if (refreshed) return fail('TooManyRequests', 'refreshed a moment ago');
         refreshed = true;
         return [nft({ name: 'Fox #1' })];
-      },
+      }),
     });
     renderPage(<Nfts />, { strict: true });
     await tick();
 
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(ipc.argsOf('getNFTs').filter((a) => (a.options as { refresh: boolean }).refresh)).toHaveLength(1);
+    expect(ipc.argsOf('getNftGrid').filter((a) => a.refresh === true)).toHaveLength(1);
   });
 
   it('filters the grid by network when the NFTs are on more than one', async () => {
     mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [
+      ...nftCommands(() => [
         nft({ name: 'Fox #1' }),
         nft({ name: 'Owl #1', contract: { ...nft({ name: 'x' }).contract, network: 'base' } }),
-      ],
+      ]),
     });
     const page = renderPage(<Nfts />);
     await tick();
@@ -309,12 +314,13 @@ describe('Nfts', () => {
     const link = 'https://foxes.example/1';
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      getNFTs: () => [nft({ name: 'Fox #1', externalLink: link })],
+      ...nftCommands(() => [nft({ name: 'Fox #1', externalLink: link })]),
       openNftLink: () => null,
     });
     const page = renderPage(<Nfts />);
     await tick();
     await page.user.click(tile('Fox #1'));
+    await tick(); // the detail, from the app
 
     await page.user.click(screen.getByRole('button', { name: "Open the NFT's page" }));
     const dialog = screen.getByRole('dialog', { name: 'Leave Satchel?' });
@@ -349,7 +355,7 @@ describe('Nfts with 10,000', () => {
   };
 
   it('has only the tiles in view (and a row or two more) in the document, with pictures for those only', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     renderPage(<Nfts />);
     await tick();
     // The next frame looks at the view.
@@ -368,7 +374,7 @@ describe('Nfts with 10,000', () => {
   });
 
   it('draws other tiles as the page scrolls, and only those', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     renderPage(<Nfts />);
     await tick();
 
@@ -389,7 +395,7 @@ describe('Nfts with 10,000', () => {
   });
 
   it('filters by name, case-insensitive, from the top, with an empty state that clears the search', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     const { user } = renderPage(<Nfts />);
     await tick();
     await scrollTo(1000 * ROW);
@@ -424,7 +430,7 @@ describe('Nfts with 10,000', () => {
   });
 
   it('offers no search for a few NFTs', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many.slice(0, 7) });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many.slice(0, 7)) });
     renderPage(<Nfts />);
     await tick();
     expect(drawn()).toHaveLength(7);
@@ -432,7 +438,7 @@ describe('Nfts with 10,000', () => {
   });
 
   it('moves the focus with the arrow keys, Home and End, drawing the tile it reaches', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     const { user } = renderPage(<Nfts />);
     await tick();
 
@@ -457,12 +463,14 @@ describe('Nfts with 10,000', () => {
   });
 
   it('comes back from a detail to the same place in the grid, the NFT focused', async () => {
-    mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     const { user } = renderPage(<Nfts />);
     await tick();
     await scrollTo(3000 * ROW);
 
     await user.click(tile('Pal #6001'));
+
+    await tick(); // the detail, from the app
     expect(screen.getByRole('heading', { name: 'Pal #6001' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Back' }));
     await tick();
@@ -473,8 +481,8 @@ describe('Nfts with 10,000', () => {
 
   it('reads the chain once the first row of thumbnails is drawn, or a second after the stored list shows', async () => {
     const refreshes = (ipc: ReturnType<typeof mockCommands>) =>
-      ipc.argsOf('getNFTs').filter((a) => (a.options as { refresh: boolean }).refresh).length;
-    let ipc = mockCommands({ getRefreshWait: stored(0), getNFTs: () => many });
+      ipc.argsOf('getNftGrid').filter((a) => a.refresh === true).length;
+    let ipc = mockCommands({ getRefreshWait: stored(0), ...nftCommands(() => many) });
     const first = renderPage(<Nfts />);
     await tick(100);
     expect(refreshes(ipc)).toBe(0);
@@ -485,7 +493,7 @@ describe('Nfts with 10,000', () => {
     first.unmount();
 
     // Pictures that never arrive hold it back a second at most.
-    ipc = mockCommands({ getRefreshWait: stored(0), getNFTs: () => many });
+    ipc = mockCommands({ getRefreshWait: stored(0), ...nftCommands(() => many) });
     renderPage(<Nfts />);
     await tick(900);
     expect(refreshes(ipc)).toBe(0);
@@ -494,7 +502,7 @@ describe('Nfts with 10,000', () => {
   });
 
   it('tells the app once the first row of thumbnails is drawn', async () => {
-    const ipc = mockCommands({ getRefreshWait: stored(30), getNFTs: () => many });
+    const ipc = mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
     renderPage(<Nfts />);
     await tick();
 

@@ -1,6 +1,17 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, thumbnailSrc, type CollectionChoices, type ServiceNft } from '../../api';
+import {
+  api,
+  collectionKey,
+  gridThumbnailSrc,
+  markShownAfterPaint,
+  thumbnailSrc,
+  type CollectionChoices,
+  type GridCollection,
+  type GridNft,
+  type NftGrid,
+  type ServiceNft,
+} from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { SendNft } from '../send/SendNft';
@@ -38,12 +49,25 @@ function releaseOnLeave(img: HTMLImageElement | null) {
   return () => img.removeAttribute('src');
 }
 
-/** `onSettled`: called once the picture has loaded or failed, or at once when
- * there is none; `spam`: marked as likely spam (shown when hidden ones are). */
-function Thumb({ nft, size, spam = false, onSettled }: { nft: ServiceNft; size: 'tile' | 'detail'; spam?: boolean; onSettled?: () => void }) {
+/** `src`: the thumbnail's address, null when the NFT has no picture; `onSettled`:
+ * called once the picture has loaded or failed, or at once when there is none;
+ * `spam`: marked as likely spam (shown when hidden ones are). */
+function Thumb({
+  src,
+  name,
+  video,
+  spam = false,
+  onSettled,
+}: {
+  src: string | null;
+  name: string;
+  video: boolean;
+  spam?: boolean;
+  onSettled?: () => void;
+}) {
   const { t } = useI18n();
   const [broken, setBroken] = useState(false);
-  const picture = nft.imageUrl !== '' && !broken;
+  const picture = src !== null && !broken;
   const settled = useEffectEvent(() => onSettled?.());
   useEffect(() => {
     if (!picture) settled();
@@ -53,8 +77,8 @@ function Thumb({ nft, size, spam = false, onSettled }: { nft: ServiceNft; size: 
       {picture ? (
         <img
           ref={releaseOnLeave}
-          src={thumbnailSrc(nft.imageUrl, size)}
-          alt={nft.name}
+          src={src}
+          alt={name}
           loading="lazy"
           decoding="async"
           onLoad={() => onSettled?.()}
@@ -63,7 +87,7 @@ function Thumb({ nft, size, spam = false, onSettled }: { nft: ServiceNft; size: 
       ) : (
         <span aria-hidden="true">◇</span>
       )}
-      {nft.contentType === 'video' && <span className="badge">▶ {t('nfts.video')}</span>}
+      {video && <span className="badge">▶ {t('nfts.video')}</span>}
       {spam && (
         <span className="badge spam" data-testid="nft-spam-badge">
           {t('nfts.spamBadge')}
@@ -73,14 +97,14 @@ function Thumb({ nft, size, spam = false, onSettled }: { nft: ServiceNft; size: 
   );
 }
 
-/** One NFT of the list, with where it is in it (its key). */
+/** One NFT of the grid, with where it is in it (its key) and its collection. */
 interface Listed {
-  nft: ServiceNft;
+  nft: GridNft;
   index: number;
+  collection: GridCollection;
+  /** The key its collection is hidden (or shown) under. */
+  key: string;
 }
-
-/** The key its collection is hidden (or shown) under. */
-const keyOf = (nft: ServiceNft) => collectionKey(nft.contract.network, nft.contract.address);
 
 /** The person's collection choices, as sets to look keys up in. */
 interface Choices {
@@ -92,18 +116,27 @@ const choicesOf = (got: CollectionChoices): Choices => ({ hidden: new Set(got.hi
 
 /** Left out of the grid: its collection hidden by the person, or likely spam
  * whose collection they did not choose to see. */
-const hiddenBy = (choices: Choices, nft: ServiceNft) =>
-  choices.hidden.has(keyOf(nft)) || (nft.likelySpam && !choices.shown.has(keyOf(nft)));
+const hiddenBy = (choices: Choices, key: string, likelySpam: boolean) =>
+  choices.hidden.has(key) || (likelySpam && !choices.shown.has(key));
+
+/** The grid's NFTs of the shown account (all when none is chosen). */
+function listedOf(grid: NftGrid, shownAddress: string | null): Listed[] {
+  const keys = grid.collections.map((c) => collectionKey(c.network, c.address));
+  const shownHolders = grid.holders.map((address) => isShown(address, shownAddress));
+  return grid.nfts
+    .filter((nft) => shownHolders[nft.holder])
+    .map((nft, index) => ({ nft, index, collection: grid.collections[nft.collection], key: keys[nft.collection] }));
+}
 
 export function Nfts() {
   const { t } = useI18n();
-  const [allNfts, setNfts] = useState<ServiceNft[] | null>(null);
+  const [grid, setGrid] = useState<NftGrid | null>(null);
   // The shown account's NFTs only.
   const { accounts } = useWalletAccounts();
   const shownAddress = shownAccount(accounts ?? [], useChosenAccount());
-  const nfts = useMemo(() => allNfts?.filter((nft) => isShown(nft.account.address, shownAddress)) ?? null, [allNfts, shownAddress]);
-  // The NFT whose detail shows (its index in `nfts`), and where in the grid it is.
-  const [selected, setSelected] = useState<{ index: number; position: number } | null>(null);
+  const listed = useMemo(() => (grid ? listedOf(grid, shownAddress) : null), [grid, shownAddress]);
+  // The NFT whose detail shows, in full, and where in the grid it is.
+  const [selected, setSelected] = useState<{ nft: ServiceNft; position: number } | null>(null);
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('nfts');
   const page = useRef<HTMLElement>(null);
@@ -113,7 +146,7 @@ export function Nfts() {
   const load = (refresh: boolean) =>
     run(async () => {
       try {
-        setNfts(await api.getNFTs(refresh));
+        setGrid(await api.getNftGrid(refresh));
       } finally {
         if (refresh) void cooldown.sync();
       }
@@ -146,22 +179,20 @@ export function Nfts() {
       () => undefined,
     );
   }, []);
-  const isHidden = (nft: ServiceNft) => hiddenBy(choices, nft);
-  const hiddenCount = useMemo(() => (nfts ?? []).filter((nft) => hiddenBy(choices, nft)).length, [nfts, choices]);
+  const hiddenCount = useMemo(() => (listed ?? []).filter(({ nft, key }) => hiddenBy(choices, key, nft.likelySpam === true)).length, [listed, choices]);
 
   const [network, setNetwork] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   // Typing stays quick however many NFTs the grid filters.
   const wanted = useDeferredValue(query);
-  const networks = useMemo(() => [...new Set((nfts ?? []).map((n) => n.contract.network))], [nfts]);
-  const listed = useMemo<Listed[]>(() => (nfts ?? []).map((nft, index) => ({ nft, index })), [nfts]);
+  const networks = useMemo(() => [...new Set((listed ?? []).map((n) => n.collection.network))], [listed]);
   const shown = useMemo(
     () =>
-      listed.filter(
-        ({ nft }) =>
-          (network === null || nft.contract.network === network) &&
-          (showHidden || !hiddenBy(choices, nft)) &&
-          matches(wanted, nft.name, nft.contract.name),
+      (listed ?? []).filter(
+        ({ nft, collection, key }) =>
+          (network === null || collection.network === network) &&
+          (showHidden || !hiddenBy(choices, key, nft.likelySpam === true)) &&
+          matches(wanted, nft.name, collection.name),
       ),
     [listed, network, wanted, choices, showHidden],
   );
@@ -179,7 +210,7 @@ export function Nfts() {
     }
   };
   // Nothing to draw: the chain may be read at once.
-  const nothingShown = (nfts !== null && shown.length === 0) || error !== null;
+  const nothingShown = (listed !== null && shown.length === 0) || error !== null;
   useEffect(() => {
     if (nothingShown) firstRowDrawn.resolve();
   }, [nothingShown, firstRowDrawn]);
@@ -194,24 +225,26 @@ export function Nfts() {
   // where it was and the NFT's tile has the focus.
   const scrolled = useRef(0);
   const opened = useRef<number | null>(null);
-  function open(index: number, position: number) {
-    scrolled.current = page.current?.scrollTop ?? 0;
-    setSelected({ index, position });
-  }
+  const open = (id: string, position: number) =>
+    run(async () => {
+      const nft = await api.getNftDetail(id);
+      scrolled.current = page.current?.scrollTop ?? 0;
+      setSelected({ nft, position });
+    });
   useLayoutEffect(() => {
     if (selected || opened.current === null || !page.current) return;
     page.current.scrollTop = scrolled.current;
     page.current.querySelector<HTMLElement>(`.grid > [data-index="${opened.current}"] .tile`)?.focus();
     opened.current = null;
   }, [selected]);
-  const detail = selected && nfts ? nfts[selected.index] : null;
+  const detail = selected?.nft ?? null;
 
   return (
     <>
       {detail && selected && (
         <NftDetail
           nft={detail}
-          hidden={isHidden(detail)}
+          hidden={hiddenBy(choices, collectionKey(detail.contract.network, detail.contract.address), detail.likelySpam)}
           onChoices={(got) => setChoices(choicesOf(got))}
           onBack={() => {
             opened.current = selected.position;
@@ -242,24 +275,24 @@ export function Nfts() {
             {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
           </button>
         </div>
-        {listed.length >= SEARCH_FROM && (
+        {(listed?.length ?? 0) >= SEARCH_FROM && (
           <SearchField id="nfts-search" label={t('nfts.search')} value={query} onChange={(q) => filter(() => setQuery(q))} />
         )}
         <ErrorNotice error={error} onRetry={() => load(false)} />
-        {nfts === null && !error && (
+        {listed === null && !error && (
           <div className="grid" aria-busy="true">
             {[0, 1, 2, 3].map((i) => (
               <Skeleton key={i} height={170} />
             ))}
           </div>
         )}
-        {nfts?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
-        {listed.length > 0 && shown.length === 0 && wanted.trim() !== '' && (
+        {listed?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
+        {listed !== null && listed.length > 0 && shown.length === 0 && wanted.trim() !== '' && (
           <NoMatch id="nfts-no-match" onClear={() => filter(() => setQuery(''))}>
             {t('nfts.noMatch', { query: wanted.trim() })}
           </NoMatch>
         )}
-        {listed.length > 0 && shown.length === 0 && wanted.trim() === '' && <div className="card muted">{t('nfts.allHidden')}</div>}
+        {listed !== null && listed.length > 0 && shown.length === 0 && wanted.trim() === '' && <div className="card muted">{t('nfts.allHidden')}</div>}
         {shown.length > 0 && (
           <VirtualList
             // A new filter is a new list, drawn from the top.
@@ -270,18 +303,19 @@ export function Nfts() {
             columns={COLUMNS}
             estimate={ROW_ESTIMATE}
             itemKey={({ index }) => index}
-            renderItem={({ nft, index }, position) => (
+            renderItem={({ nft, collection, key }, position) => (
               // The title names it in full where the caption is cut short.
-              <button className="tile" title={nft.name} onClick={() => open(index, position)}>
+              <button className="tile" title={nft.name} onClick={() => void open(nft.id, position)}>
                 <Thumb
-                  nft={nft}
-                  size="tile"
-                  spam={nft.likelySpam && isHidden(nft)}
+                  src={nft.picture === undefined ? null : gridThumbnailSrc(nft.picture, 'tile')}
+                  name={nft.name}
+                  video={nft.video === true}
+                  spam={nft.likelySpam === true && hiddenBy(choices, key, true)}
                   onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined}
                 />
                 <span className="caption">
                   <span>{nft.name}</span>
-                  {nft.contract.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
+                  {collection.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
                 </span>
               </button>
             )}
@@ -353,7 +387,7 @@ function NftDetail({
               : t('nfts.spamNotice', { from: shortAddress(nft.receivedFrom) })}
           </div>
         )}
-        <Thumb nft={nft} size="detail" />
+        <Thumb src={nft.imageUrl === '' ? null : thumbnailSrc(nft.imageUrl, 'detail')} name={nft.name} video={nft.contentType === 'video'} />
         {nft.description && <p>{nft.description}</p>}
         <dl>
           {nft.contract.name !== nft.contract.address && (
