@@ -64,6 +64,9 @@ SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench rest
 step "the signing benchmark's smoke run: each step from the PIN to the broadcast told (figures: cargo bench -p satchel-tests --bench signing)"
 SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench signing
 
+step "the provider benchmark's smoke run: eth_call three ways, every answer the node's; newHeads to WebSocket subscribers (figures: cargo bench -p satchel-tests --bench provider)"
+SATCHEL_BENCH_QUICK=1 cargo test --workspace --locked --bench provider
+
 step "a PostgreSQL server for the PostgreSQL half of the contract suite and of Schemathesis"
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 pg_dir=$(mktemp -d /tmp/satchel-pg.XXXXXX)

@@ -22,8 +22,9 @@ use crate::methods::{Methods, Wallet};
 use crate::origin::Origin;
 use crate::rpc::{self, Call, ProviderError, Request};
 
-/// WebSocket connections at once; more are refused (503).
-pub const MAX_SOCKETS: usize = 32;
+/// WebSocket connections at once; more are refused (503). Room for a browser
+/// full of dapp tabs and the programs beside it; each is bounded below.
+pub const MAX_SOCKETS: usize = 128;
 /// Subscriptions one socket may hold.
 pub const MAX_SUBSCRIPTIONS: usize = 16;
 /// Requests one socket may have in flight; reading waits past it.

@@ -1,0 +1,297 @@
+//! The provider's own cost: an `eth_call` through Satchel's endpoint (the
+//! provider's HTTP transport, its door and methods, the SDK's relay read) beside
+//! the same call made to the service's read relay directly (the SDK's call, as
+//! the provider makes it) and to the node directly, p50 and p99 over 1,000 calls
+//! each, one client, one call at a time; then 100 WebSocket subscribers to
+//! `newHeads`, and how long after the node has a block each of them is told.
+//! Against a local stack (service on SQLite, anvil) on this machine.
+//!
+//! `cargo bench -p satchel-tests --bench provider`; `SATCHEL_BENCH_QUICK=1`:
+//! 100 calls each, 10 subscribers, 2 blocks (it checks the answers all the same).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alloy::primitives::Address;
+use futures::{SinkExt as _, StreamExt as _};
+use satchel_connect::{
+    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+};
+use satchel_sdk::{Login, MemoryStore, TokenStore, Widget};
+use satchel_tests::{Backend, Stack};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The app's part in a read, as the desktop shell's `Apps` plays it: the SDK's
+/// relay read; nothing here asks the person.
+struct Device {
+    widget: Arc<Widget>,
+    logins: tokio::sync::watch::Sender<u64>,
+}
+
+impl Wallet for Device {
+    async fn accounts(&self) -> Vec<String> {
+        self.widget.connected_addresses().await
+    }
+    fn networks(&self) -> Vec<(String, u64)> {
+        self.widget
+            .network_table()
+            .networks
+            .iter()
+            .map(|n| (n.name.clone(), n.chain_id))
+            .collect()
+    }
+    fn token(&self, _: &str, _: Address) -> Option<TokenFacts> {
+        None
+    }
+    fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.logins.subscribe()
+    }
+    async fn read(
+        &self,
+        network: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ProviderError> {
+        self.widget
+            .relay_read(network, method, params)
+            .await
+            .map_err(|refusal| ProviderError::internal(refusal.message))
+    }
+    async fn ask(&self, _: &Origin, _: Approval) -> Result<Approved, ProviderError> {
+        Err(ProviderError::rejected())
+    }
+}
+
+/// Latencies in ms, sorted.
+struct Figures(Vec<f64>);
+
+impl Figures {
+    fn of(mut times: Vec<Duration>) -> Self {
+        times.sort_unstable();
+        Self(times.iter().map(|d| d.as_secs_f64() * 1e3).collect())
+    }
+    fn at(&self, p: f64) -> f64 {
+        self.0[((self.0.len() as f64 - 1.0) * p).round() as usize]
+    }
+}
+
+/// The three ways to the node, in turn (so a slow moment of the machine falls
+/// on each alike): `calls` calls each, after a tenth as many not counted; each
+/// way's latencies. Every call must answer as the node does.
+async fn timed<F, Fut>(calls: usize, ways: [F; 3]) -> [Figures; 3]
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Value>,
+{
+    let expected = ways[0]().await;
+    let mut times: [Vec<Duration>; 3] = Default::default();
+    for round in 0..calls + calls / 10 {
+        for (way, one) in ways.iter().enumerate() {
+            let started = Instant::now();
+            let answer = one().await;
+            let took = started.elapsed();
+            assert_eq!(answer, expected, "every way answers as the node does");
+            if round >= calls / 10 {
+                times[way].push(took);
+            }
+        }
+    }
+    times.map(Figures::of)
+}
+
+fn result_of(answer: Value) -> Value {
+    match answer.get("result") {
+        Some(result) => result.clone(),
+        None => panic!("an answer without a result: {answer}"),
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let quick = std::env::var("SATCHEL_BENCH_QUICK").is_ok_and(|v| v == "1");
+    let (calls, subscribers, blocks) = if quick { (100, 10, 2) } else { (1000, 100, 10) };
+
+    // The relay's per-user allowance is not what is measured here.
+    let stack = Stack::start_with(Backend::Sqlite, |s| s.rpc_calls_per_minute = 1_000_000).await;
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    drop(stack.sign_in("provider@example.com", store.clone()).await);
+    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
+    let widget = Arc::new(
+        Widget::new(Arc::new(login), store)
+            .with_kdf(satchel_sdk::vault::KdfStrength::Test)
+            .with_networks(stack.service.network_table()),
+    );
+    widget.init(stack.sdk_config()).await.expect("initialised");
+    widget.register("246810", false).await.expect("registered");
+    let holder = widget.connected_addresses().await[0].clone();
+
+    let folder = tempfile::tempdir().expect("a folder");
+    let permissions = Arc::new(Permissions::open(&folder.path().join("apps.json")));
+    permissions
+        .connect(&Origin::Local, 0, std::slice::from_ref(&holder))
+        .expect("connected");
+    let device = Arc::new(Device {
+        widget: widget.clone(),
+        logins: tokio::sync::watch::Sender::new(0),
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let provider = Provider::serve(listener, device, permissions).expect("serving");
+    let endpoint = format!("http://127.0.0.1:{}/", provider.port);
+
+    // A token's balanceOf(holder): a real contract call.
+    let token = stack.service.network_table().networks[0].tokens[0].contract;
+    let call = json!([{
+        "to": token,
+        "data": format!("0x70a08231{:0>64}", holder.trim_start_matches("0x").to_lowercase()),
+    }, "latest"]);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": call});
+    let http = reqwest::Client::new();
+    let post = |url: String| {
+        let (http, body) = (http.clone(), body.clone());
+        async move {
+            let answer: Value = http
+                .post(url)
+                .json(&body)
+                .send()
+                .await
+                .expect("sent")
+                .json()
+                .await
+                .expect("JSON");
+            result_of(answer)
+        }
+    };
+
+    let node_url = stack.anvil.url.to_string();
+    let ways = [0, 1, 2].map(|way| {
+        let (widget, call, post) = (widget.clone(), call.clone(), post);
+        let url = if way == 0 {
+            node_url.clone()
+        } else {
+            endpoint.clone()
+        };
+        move || {
+            let (widget, call, post, url) = (widget.clone(), call.clone(), post, url.clone());
+            async move {
+                match way {
+                    1 => widget
+                        .relay_read("anvil", "eth_call", call)
+                        .await
+                        .expect("relayed"),
+                    _ => post(url).await,
+                }
+            }
+        }
+    });
+    let [node, relay, satchel] = timed(calls, ways).await;
+
+    println!(
+        "eth_call of a token's balanceOf, {calls} calls each, one at a time (ms), on one 2-core machine:"
+    );
+    println!(
+        "{:<44} {:>8} {:>8}   {:>12} {:>12}",
+        "", "p50", "p99", "ratio p50", "ratio p99"
+    );
+    println!(
+        "{:<44} {:>8.3} {:>8.3}",
+        "the node directly (anvil)",
+        node.at(0.5),
+        node.at(0.99)
+    );
+    let row = |name: &str, it: &Figures, base: &Figures, base_name: &str| {
+        println!(
+            "{:<44} {:>8.3} {:>8.3}   {:>11.2}x {:>11.2}x  of {base_name} (goal <= 1.25x)",
+            name,
+            it.at(0.5),
+            it.at(0.99),
+            it.at(0.5) / base.at(0.5),
+            it.at(0.99) / base.at(0.99),
+        );
+    };
+    row(
+        "the service's read relay (the SDK's call)",
+        &relay,
+        &node,
+        "the node",
+    );
+    row("through Satchel's endpoint", &satchel, &relay, "the relay");
+
+    heads(&stack, provider.port, subscribers, blocks).await;
+    widget.finalize().await;
+}
+
+/// `subscribers` WebSocket clients subscribe to `newHeads`; `blocks` blocks are
+/// mined one after another (at different points of the provider's reading), and
+/// each client's delay from the node having the block to its notification is
+/// kept.
+async fn heads(stack: &Stack, port: u16, subscribers: usize, blocks: usize) {
+    let (told, mut tells) = tokio::sync::mpsc::unbounded_channel::<(u64, Instant)>();
+    let mut clients = Vec::new();
+    for _ in 0..subscribers {
+        let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}/"))
+            .await
+            .expect("a socket");
+        let subscribe =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "eth_subscribe", "params": ["newHeads"]});
+        socket
+            .send(Message::text(subscribe.to_string()))
+            .await
+            .expect("subscribed");
+        let told = told.clone();
+        clients.push(tokio::spawn(async move {
+            while let Some(Ok(message)) = socket.next().await {
+                let Message::Text(text) = message else {
+                    continue;
+                };
+                let value: Value = serde_json::from_str(&text).expect("JSON");
+                if let Some(number) = value["params"]["result"]["number"].as_str() {
+                    let number = u64::from_str_radix(number.trim_start_matches("0x"), 16)
+                        .expect("a block number");
+                    let _ = told.send((number, Instant::now()));
+                }
+            }
+        }));
+    }
+    // Every subscription answered with its id before blocks come: the provider
+    // reads the head it starts from.
+    tokio::time::sleep(satchel_connect::socket::HEADS_POLL * 2).await;
+
+    let mut delays = Vec::new();
+    for k in 0..blocks {
+        // A different point of the provider's reading each time.
+        let offset = satchel_connect::socket::HEADS_POLL.mul_f64((k as f64 * 0.37) % 1.0);
+        tokio::time::sleep(offset).await;
+        stack.chain_rpc("evm_mine", json!([])).await;
+        let mined = Instant::now();
+        let number = stack.chain_rpc("eth_blockNumber", json!([])).await;
+        let number = u64::from_str_radix(
+            number.as_str().expect("a number").trim_start_matches("0x"),
+            16,
+        )
+        .expect("a block number");
+        let mut got = 0;
+        while got < subscribers {
+            let (told, at) = tokio::time::timeout(Duration::from_secs(30), tells.recv())
+                .await
+                .expect("every subscriber told within 30 s")
+                .expect("a subscriber");
+            if told == number {
+                delays.push(at.saturating_duration_since(mined));
+                got += 1;
+            }
+        }
+    }
+    for client in clients {
+        client.abort();
+    }
+    let delays = Figures::of(delays);
+    println!(
+        "\n{subscribers} WebSocket subscribers to newHeads, {blocks} blocks: from the node having the block to each being told (ms): p50 {:.1}, p99 {:.1}, max {:.1} (goal: each within 100 ms)",
+        delays.at(0.5),
+        delays.at(0.99),
+        delays.at(1.0)
+    );
+}
