@@ -188,6 +188,8 @@ impl Demo {
             ids: "ethereum".into(),
             nft_start_block: 0,
             log_window: 1_000,
+            // A local node: its blocks told at once, reading it costs nothing.
+            head_poll_ms: 20,
             price_feeds: self.feeds_of("ETH"),
             tokens: vec![
                 TokenConfig {

@@ -512,6 +512,13 @@ impl Wallet for Apps {
             })
     }
 
+    async fn next_head(&self, network: &str, after: Option<u64>) -> Result<Value, ProviderError> {
+        self.widget
+            .next_head(network, after)
+            .await
+            .map_err(|refusal| ProviderError::internal(refusal.message))
+    }
+
     async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
         // A transaction is prepared (fees, simulation) before its page shows; one
         // that would fail shows why, with only Reject.

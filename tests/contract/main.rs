@@ -63,6 +63,7 @@ on_every_backend!(
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,
     added_tokens::an_account_adds_a_bounded_number_of_tokens,
     relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,
+    relay::a_waiting_client_is_told_the_next_block_as_it_comes,
     device::accounts_that_are_not_the_keys_are_never_shown_or_paid_into,
     device::a_replacement_is_built_from_what_the_device_signed,
     device::chains_and_tokens_are_the_apps_own_not_the_services,

@@ -137,3 +137,86 @@ pub async fn a_user_reads_the_chain_through_the_relay_and_nothing_else(backend: 
     .await;
     assert_eq!(status, 200);
 }
+
+async fn head(
+    stack: &Stack,
+    token: &str,
+    network: &str,
+    after: Option<u64>,
+) -> (reqwest::StatusCode, Value) {
+    let after = after.map(|n| format!("?after={n}")).unwrap_or_default();
+    let request = stack
+        .http
+        .get(stack.url(&format!("/v1/rpc/{network}/head{after}")))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop_rest_api")
+        .bearer_auth(token);
+    send(request).await
+}
+
+fn number_of(header: &Value) -> u64 {
+    let number = header["number"].as_str().expect("a block number");
+    u64::from_str_radix(number.trim_start_matches("0x"), 16).expect("hex")
+}
+
+pub async fn a_waiting_client_is_told_the_next_block_as_it_comes(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.rpc_calls_per_minute = 6).await;
+    let ada = stack.user("ada@example.com").await;
+
+    // Without `after`: the newest block at once, a header as the node has it.
+    let (status, newest) = head(&stack, &ada.token, "anvil", None).await;
+    assert_eq!(status, 200, "{newest}");
+    let node = anvil(&stack, "eth_getBlockByNumber", json!(["latest", false])).await;
+    assert_eq!(newest["hash"], node["hash"]);
+    assert!(newest.get("transactions").is_none(), "a header: {newest}");
+    let known = number_of(&newest);
+
+    // Waiting past the newest block: answered with the next one once mined
+    // (the chain mines only on demand, so nothing else can answer it).
+    let waiting = tokio::spawn({
+        let (stack_url, token) = (stack.url("/v1/rpc/anvil/head"), ada.token.clone());
+        let (http, key, domain) = (
+            stack.http.clone(),
+            stack.app_key.clone(),
+            stack.domain.clone(),
+        );
+        async move {
+            let request = http
+                .get(format!("{stack_url}?after={known}"))
+                .header("X-API-KEY", key)
+                .header("X-API-DOMAIN", domain)
+                .header("X-SDK-TYPE", "desktop_rest_api")
+                .bearer_auth(token);
+            send(request).await
+        }
+    });
+    // The service reads the node while the client waits; mined after its
+    // first read, the block is news to it.
+    anvil(&stack, "evm_mine", json!([])).await;
+    let (status, next) = waiting.await.expect("answered");
+    assert_eq!(status, 200, "{next}");
+    assert_eq!(number_of(&next), known + 1);
+    let mined = anvil(&stack, "eth_getBlockByNumber", json!(["latest", false])).await;
+    assert_eq!(next["hash"], mined["hash"]);
+
+    // A number the chain has not reached holds nothing: answered at once with
+    // the newest.
+    let (status, now) = head(&stack, &ada.token, "anvil", Some(known + 1_000)).await;
+    assert_eq!(status, 200, "{now}");
+    assert_eq!(number_of(&now), known + 1);
+
+    // Refused as the relay refuses: no session, another network (neither
+    // counted). Each ask is one of the user's relayed calls: six a minute,
+    // three made above.
+    let (status, _) = head(&stack, "garbled", "anvil", None).await;
+    assert_eq!(status, 401);
+    let (status, _) = head(&stack, &ada.token, "mainnet", None).await;
+    assert_eq!(status, 404);
+    for _ in 0..3 {
+        let (status, body) = head(&stack, &ada.token, "anvil", Some(0)).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (status, body) = head(&stack, &ada.token, "anvil", Some(0)).await;
+    assert_eq!(status, 429, "{body}");
+}

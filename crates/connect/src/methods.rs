@@ -102,6 +102,14 @@ pub trait Wallet: Send + Sync + 'static {
         method: &str,
         params: Value,
     ) -> impl Future<Output = Result<Value, ProviderError>> + Send;
+    /// `network`'s newest block header (as `eth_getBlockByNumber`) once it is
+    /// past block `after` (at once when none), waiting a while for it; the
+    /// newest then, which may be no newer. What `newHeads` subscribers are told.
+    fn next_head(
+        &self,
+        network: &str,
+        after: Option<u64>,
+    ) -> impl Future<Output = Result<Value, ProviderError>> + Send;
     /// Asks the person on an approval page showing `origin`: what they
     /// approved, or [`ProviderError::rejected`] when they reject it or close
     /// the window. A signature is made only for a review without a refusal.

@@ -32,9 +32,10 @@ const IN_FLIGHT: usize = 8;
 /// Messages waiting to be written to one socket; past it the client is not
 /// reading, and is disconnected.
 const OUTBOX: usize = 64;
-/// How often the latest block is read while someone is subscribed to
-/// `newHeads` (through the service's relay: the desktop holds no node).
-pub const HEADS_POLL: Duration = Duration::from_secs(1);
+/// How long the provider waits before asking the service for blocks again
+/// after it failed, or told a block older than one already told (an instance
+/// behind another).
+pub const HEADS_RETRY: Duration = Duration::from_secs(1);
 
 /// What a subscription is to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +52,9 @@ pub struct Heads {
 }
 
 impl Heads {
-    /// New blocks of `network`, polled while anyone listens.
+    /// New blocks of `network`, asked for while anyone listens: the service
+    /// answers each ask when the next block is there (one reader of the node
+    /// for every client), so a subscriber is told as soon as it is.
     fn subscribe<W: Wallet>(&self, wallet: &Arc<W>, network: &str) -> broadcast::Receiver<Value> {
         let mut feeds = self.feeds.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(feed) = feeds.get(network)
@@ -63,31 +66,29 @@ impl Heads {
         feeds.insert(network.to_owned(), feed.clone());
         let (wallet, network) = (wallet.clone(), network.to_owned());
         tokio::spawn(async move {
-            let mut last: Option<String> = None;
-            let mut tick = tokio::time::interval(HEADS_POLL);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last: Option<u64> = None;
             while feed.receiver_count() > 0 {
-                tick.tick().await;
-                let latest = wallet
-                    .read(&network, "eth_getBlockByNumber", json!(["latest", false]))
-                    .await;
-                let Ok(Value::Object(mut block)) = latest else {
+                let head = wallet.next_head(&network, last).await;
+                let Ok(Value::Object(mut block)) = head else {
+                    tokio::time::sleep(HEADS_RETRY).await;
                     continue;
                 };
                 let number = block
                     .get("number")
                     .and_then(Value::as_str)
-                    .map(str::to_owned);
-                if number.is_none() || number == last {
-                    continue;
-                }
-                // The block there was at the start is not news.
-                let first = last.is_none();
-                last = number;
-                if !first {
-                    // A header: the block without its transaction list.
-                    block.remove("transactions");
-                    let _ = feed.send(Value::Object(block));
+                    .and_then(|n| u64::from_str_radix(n.trim_start_matches("0x"), 16).ok());
+                match (number, last) {
+                    // The block there was at the start is not news.
+                    (Some(number), None) => last = Some(number),
+                    (Some(number), Some(told)) if number > told => {
+                        last = Some(number);
+                        // A header: the block without its transaction list.
+                        block.remove("transactions");
+                        let _ = feed.send(Value::Object(block));
+                    }
+                    // The wait ran out with no new block: ask again.
+                    (Some(number), Some(told)) if number == told => {}
+                    _ => tokio::time::sleep(HEADS_RETRY).await,
                 }
             }
         });

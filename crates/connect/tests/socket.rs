@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{ADDRESS, DAPP, Running, code, start};
 use futures::{SinkExt as _, StreamExt as _};
-use satchel_connect::socket::{HEADS_POLL, MAX_SOCKETS, MAX_SUBSCRIPTIONS};
+use satchel_connect::socket::{MAX_SOCKETS, MAX_SUBSCRIPTIONS};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -169,7 +169,8 @@ async fn new_blocks_reach_every_subscriber() {
     let mut second = open(&running, Some(DAPP)).await.expect("open");
     let a = subscribe(&mut first, 1, "newHeads").await;
     let b = subscribe(&mut second, 1, "newHeads").await;
-    // Once the poller has read the block there was, a new one is news.
+    // Once the provider has been told the block there was and asks for the
+    // next, a new one is news.
     tokio::time::timeout(PATIENCE, async {
         loop {
             let read = running
@@ -178,15 +179,17 @@ async fn new_blocks_reach_every_subscriber() {
                 .lock()
                 .await
                 .iter()
-                .any(|(_, m)| m == "eth_getBlockByNumber");
+                .filter(|(_, m)| m == "head")
+                .count()
+                >= 2;
             if read {
                 break;
             }
-            tokio::time::sleep(HEADS_POLL / 10).await;
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
     })
     .await
-    .expect("the poller read the latest block");
+    .expect("the provider asked for the newest block");
     running.person.block.store(2, Ordering::SeqCst);
     assert_eq!(notified(&mut first, &a).await["number"], "0x2");
     assert_eq!(notified(&mut second, &b).await["number"], "0x2");

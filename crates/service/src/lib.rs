@@ -18,6 +18,7 @@ pub mod config;
 pub mod crypto;
 pub mod db;
 pub(crate) mod error;
+pub(crate) mod heads;
 pub mod http;
 pub mod identity;
 pub(crate) mod limits;

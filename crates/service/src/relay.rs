@@ -187,6 +187,7 @@ mod tests {
             config,
             added: Default::default(),
             prices: std::sync::Arc::new(crate::state::PriceCache::new(std::time::Duration::ZERO)),
+            heads: Default::default(),
         }
     }
 

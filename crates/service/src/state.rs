@@ -54,6 +54,8 @@ pub struct Network {
     pub added: Arc<AddedTokens>,
     /// The prices last read from this network's feeds, per currency.
     pub prices: Arc<PriceCache>,
+    /// The newest block, read while clients wait for the next one.
+    pub heads: Arc<crate::heads::Heads>,
 }
 
 /// A network's prices by currency, kept for `price_cache_secs` (the assets
@@ -150,6 +152,7 @@ impl AppState {
                         prices: Arc::new(PriceCache::new(Duration::from_secs(
                             settings.price_cache_secs,
                         ))),
+                        heads: Default::default(),
                     },
                 ))
             })

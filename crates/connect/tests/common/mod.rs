@@ -75,6 +75,25 @@ impl Wallet for Person {
     fn token(&self, _network: &str, _contract: Address) -> Option<TokenFacts> {
         None
     }
+    async fn next_head(&self, network: &str, after: Option<u64>) -> Result<Value, ProviderError> {
+        self.reads
+            .lock()
+            .await
+            .push((network.into(), "head".into()));
+        // As the service answers: at once when past `after`, else when a block
+        // comes, or after its wait.
+        for _ in 0..1000 {
+            let number = self.block.load(std::sync::atomic::Ordering::SeqCst);
+            if after.is_none_or(|after| number > after) {
+                return Ok(
+                    json!({"number": format!("{number:#x}"), "hash": format!("{number:#066x}"), "transactions": []}),
+                );
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let number = self.block.load(std::sync::atomic::Ordering::SeqCst);
+        Ok(json!({"number": format!("{number:#x}")}))
+    }
     async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
         let (answer, answered) = oneshot::channel();
         let _ = self.pages.send((origin.clone(), approval.clone(), answer));

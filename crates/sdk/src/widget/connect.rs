@@ -144,4 +144,33 @@ impl Widget {
             None => Ok(answer.get("result").cloned().unwrap_or(Value::Null)),
         }
     }
+
+    /// `network`'s newest block header once it is past block `after` (at once
+    /// when none), from the service's one reader of the node, which waits up to
+    /// 10 s for it: the newest then, which may be no newer than `after`.
+    pub async fn next_head(
+        &self,
+        network: &str,
+        after: Option<u64>,
+    ) -> Result<Value, RelayRefusal> {
+        if self.networks.network(network).is_none() {
+            return Err(RelayRefusal {
+                code: -32602,
+                message: format!("{network} is not one of this app's networks"),
+            });
+        }
+        let after = after.map(|n| format!("?after={n}")).unwrap_or_default();
+        self.login
+            .authed(
+                Caller::Rest,
+                Method::GET,
+                &format!("v1/rpc/{network}/head{after}"),
+                None,
+            )
+            .await
+            .map_err(|e| RelayRefusal {
+                code: -32603,
+                message: e.message,
+            })
+    }
 }

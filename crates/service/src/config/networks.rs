@@ -29,6 +29,12 @@ pub struct NetworkConfig {
     /// Most blocks one `eth_getLogs` may span on this node. Default: 10,000.
     #[serde(default = "NetworkConfig::default_log_window")]
     pub log_window: u64,
+    /// How often the newest block is read while a client waits for the next
+    /// one (`GET /v1/rpc/{network}/head`), in ms: what a `newHeads`
+    /// subscriber's delay is at most, against a node read that often while
+    /// anyone waits. Default: 250; at least 20.
+    #[serde(default = "NetworkConfig::default_head_poll_ms")]
+    pub head_poll_ms: u64,
     /// The coin's price feeds by quote currency: lowercase ISO 4217 code to a
     /// Chainlink `AggregatorV3Interface` contract on this network (`usd = "0x…"`).
     #[serde(default, skip_serializing_if = "PriceFeeds::is_empty")]
@@ -114,6 +120,15 @@ impl NetworkConfig {
     }
     fn default_log_window() -> u64 {
         10_000
+    }
+
+    fn default_head_poll_ms() -> u64 {
+        250
+    }
+
+    /// [`head_poll_ms`](Self::head_poll_ms), at least 20 ms.
+    pub fn head_poll(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.head_poll_ms.max(20))
     }
 }
 

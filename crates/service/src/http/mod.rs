@@ -86,6 +86,7 @@ fn operations() -> OpenApiRouter<AppState> {
         .routes(routes!(transactions::get_one))
         // The chain read for the desktop's provider (no node URL on the device).
         .routes(routes!(relay::rpc))
+        .routes(routes!(relay::head))
         // The desktop app's updates (no app key: public files).
         .routes(routes!(updates::file))
         .routes(routes!(updates::latest))

@@ -4,7 +4,7 @@
 use axum::extract::State;
 use serde_json::Value;
 
-use super::{Json, Path};
+use super::{Json, Path, Query};
 use crate::error::{ApiError, ApiResult};
 use crate::identity::AuthUser;
 use crate::limits::LimitKey;
@@ -50,4 +50,64 @@ pub async fn rpc(
             .map_err(|wait| ApiError::rate_limited("too many calls for this user", wait))?;
     }
     Ok(axum::Json(relay::relay(network, body).await))
+}
+
+/// Longest a `head` request waits for a block: under the SDK's request timeout
+/// (20 s), so a quiet chain's waiter is answered, not cut off.
+const HEAD_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The query of `GET /v1/rpc/{network}/head`.
+#[derive(Debug, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HeadQuery {
+    /// The number of the newest block the caller was told; absent: the newest
+    /// block at once.
+    pub after: Option<u64>,
+}
+
+/// The network's newest block header (as `eth_getBlockByNumber("latest",
+/// false)`, without its transaction list) as soon as it is past `after`, or
+/// the newest after 10 s without one: what the desktop's `newHeads`
+/// subscribers are told, from one reader of the node per network. Counted as
+/// one relayed call.
+#[utoipa::path(get, path = "/v1/rpc/{network}/head",
+    params(("network" = String, Path, description = "the network's name, as `GET /v1/app` lists it"), HeadQuery),
+    responses(
+        (status = 200, description = "the newest block's header", body = Object),
+        (status = 404, body = satchel_api::ApiErrorBody, description = "NotFound: no such network"),
+        (status = 429, body = satchel_api::ApiErrorBody, description = "TooManyRequests: this user's calls per minute (rpc_calls_per_minute), or 10,000 clients waiting"),
+        (status = 502, body = satchel_api::ApiErrorBody, description = "UpstreamUnavailable: the node did not tell its newest block"),
+    ),
+    security(("appKey" = [], "accessToken" = [])))]
+pub async fn head(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(network): Path<String>,
+    Query(query): Query<HeadQuery>,
+) -> ApiResult<axum::Json<Value>> {
+    let network = state
+        .network(&network)
+        .ok_or_else(|| ApiError::not_found("network"))?;
+    state
+        .limits
+        .check(LimitKey::RpcCalls {
+            user_id: &user.user_id,
+        })
+        .map_err(|wait| ApiError::rate_limited("too many calls for this user", wait))?;
+    if network.heads.waiters() >= crate::heads::MAX_WAITERS {
+        return Err(ApiError::too_many_requests(
+            "too many clients wait for blocks; try again in 1 s",
+        ));
+    }
+    let head = network
+        .heads
+        .next(
+            &network.chain,
+            network.config.head_poll(),
+            query.after,
+            HEAD_WAIT,
+        )
+        .await
+        .ok_or_else(|| ApiError::upstream(&network.config.name, "no newest block"))?;
+    Ok(axum::Json(Value::clone(&head.header)))
 }
