@@ -5,7 +5,6 @@ import {
   collectionKey,
   gridThumbnailSrc,
   markShownAfterPaint,
-  thumbnailSrc,
   type CollectionChoices,
   type GridCollection,
   type GridNft,
@@ -14,16 +13,15 @@ import {
 } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
-import { SendNft } from '../send/SendNft';
 import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { Header } from '../../components/Header';
 import { Skeleton } from '../../components/Skeleton';
-import { shortAddress } from '../../lib/format';
 import { VirtualList } from '../../components/VirtualList';
 import { AccountSwitcher } from '../accounts/AccountSwitcher';
 import { useWalletAccounts } from '../accounts/useWalletAccounts';
 import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount';
+import { NftDetail } from './NftDetail';
+import { Thumb } from './Thumb';
 
 /** The grid's columns (as `.grid` in styles.css) and a row's height with its gap
  * in the 400 px window, until the first rows are measured. */
@@ -41,61 +39,6 @@ function signal() {
   return { promise, resolve };
 }
 
-/** Leaving the page (a tile scrolled away), a picture lets go of its image at
- * once: the element itself may wait for the page's next garbage collection, and
- * would hold the image that long. */
-function releaseOnLeave(img: HTMLImageElement | null) {
-  if (!img) return;
-  return () => img.removeAttribute('src');
-}
-
-/** `src`: the thumbnail's address, null when the NFT has no picture; `onSettled`:
- * called once the picture has loaded or failed, or at once when there is none;
- * `spam`: marked as likely spam (shown when hidden ones are). */
-function Thumb({
-  src,
-  name,
-  video,
-  spam = false,
-  onSettled,
-}: {
-  src: string | null;
-  name: string;
-  video: boolean;
-  spam?: boolean;
-  onSettled?: () => void;
-}) {
-  const { t } = useI18n();
-  const [broken, setBroken] = useState(false);
-  const picture = src !== null && !broken;
-  const settled = useEffectEvent(() => onSettled?.());
-  useEffect(() => {
-    if (!picture) settled();
-  }, [picture]);
-  return (
-    <div className="thumb">
-      {picture ? (
-        <img
-          ref={releaseOnLeave}
-          src={src}
-          alt={name}
-          loading="lazy"
-          decoding="async"
-          onLoad={() => onSettled?.()}
-          onError={() => setBroken(true)}
-        />
-      ) : (
-        <span aria-hidden="true">◇</span>
-      )}
-      {video && <span className="badge">▶ {t('nfts.video')}</span>}
-      {spam && (
-        <span className="badge spam" data-testid="nft-spam-badge">
-          {t('nfts.spamBadge')}
-        </span>
-      )}
-    </div>
-  );
-}
 
 /** One NFT of the grid, with where it is in it (its key) and its collection. */
 interface Listed {
@@ -323,159 +266,5 @@ export function Nfts() {
         )}
       </main>
     </>
-  );
-}
-
-/** One NFT over the whole window, with what a wallet knows of it; Esc goes back. */
-function NftDetail({
-  nft,
-  hidden,
-  onChoices,
-  onBack,
-}: {
-  nft: ServiceNft;
-  /** It is left out of the grid (its collection hidden, or likely spam). */
-  hidden: boolean;
-  /** The collection choices after a hide or show. */
-  onChoices: (choices: CollectionChoices) => void;
-  onBack: () => void;
-}) {
-  const { t } = useI18n();
-  const [confirming, setConfirming] = useState(false);
-  // The send page, over the detail; once sent, the detail says so.
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState(false);
-  const { error, run } = useAction();
-  // Left out as likely spam (not because the person hid it): the detail says why.
-  const spam = hidden && nft.likelySpam;
-  useEffect(() => {
-    const back = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape' || sending) return;
-      if (confirming) setConfirming(false);
-      else onBack();
-    };
-    window.addEventListener('keydown', back);
-    return () => window.removeEventListener('keydown', back);
-  }, [onBack, confirming, sending]);
-
-  function open() {
-    setConfirming(false);
-    void run(() => api.openNftLink(nft.externalLink));
-  }
-
-  if (sending) {
-    return (
-      <SendNft
-        nft={nft}
-        onBack={() => setSending(false)}
-        onSent={() => {
-          setSending(false);
-          setSent(true);
-        }}
-      />
-    );
-  }
-
-  return (
-    <div className="detail-view">
-      <Header title={nft.name} onBack={onBack} />
-      <main className="page detail">
-        {spam && (
-          <div className="notice warning" role="note" data-testid="nft-spam-notice">
-            {nft.receivedFrom === undefined
-              ? t('nfts.spamNoticeMint')
-              : t('nfts.spamNotice', { from: shortAddress(nft.receivedFrom) })}
-          </div>
-        )}
-        <Thumb src={nft.imageUrl === '' ? null : thumbnailSrc(nft.imageUrl, 'detail')} name={nft.name} video={nft.contentType === 'video'} />
-        {nft.description && <p>{nft.description}</p>}
-        <dl>
-          {nft.contract.name !== nft.contract.address && (
-            <>
-              <dt>{t('nfts.collection')}</dt>
-              <dd>{nft.contract.name}</dd>
-            </>
-          )}
-          {nft.contract.description && (
-            <>
-              <dt>{t('nfts.collectionAbout')}</dt>
-              <dd>{nft.contract.description}</dd>
-            </>
-          )}
-          <dt>{t('nfts.contract')}</dt>
-          <dd title={nft.contract.address}>{shortAddress(nft.contract.address)}</dd>
-          {nft.receivedFrom !== undefined && (
-            <>
-              <dt>{t('nfts.receivedFrom')}</dt>
-              <dd title={nft.receivedFrom} data-testid="nft-received-from">
-                {shortAddress(nft.receivedFrom)}
-              </dd>
-            </>
-          )}
-          <dt>{t('nfts.network')}</dt>
-          <dd>{nft.contract.network}</dd>
-          <dt>{t('nfts.standard')}</dt>
-          <dd>{nft.contract.scheme === 'ERC1155' ? 'ERC-1155' : 'ERC-721'}</dd>
-          {nft.contract.scheme === 'ERC1155' && (
-            <>
-              <dt>{t('nfts.quantity')}</dt>
-              <dd>{nft.quantity}</dd>
-            </>
-          )}
-          {nft.externalLink && (
-            <>
-              <dt>{t('nfts.link')}</dt>
-              <dd>{nft.externalLink}</dd>
-            </>
-          )}
-        </dl>
-        {sent ? (
-          <div className="notice success" role="status" data-testid="nft-sent">
-            {t('nftSend.sent')}
-          </div>
-        ) : (
-          <button id="nft-send" className="primary" onClick={() => setSending(true)}>
-            {t('nfts.send')}
-          </button>
-        )}
-        <button
-          id="nft-hide"
-          type="button"
-          className="link-button"
-          onClick={() =>
-            void run(async () => {
-              const { network, address } = nft.contract;
-              onChoices(await (hidden ? api.showCollection(network, address) : api.hideCollection(network, address)));
-              if (!hidden) onBack();
-            })
-          }
-        >
-          {t(spam ? 'nfts.showSpamCollection' : hidden ? 'nfts.showCollection' : 'nfts.hideCollection')}
-        </button>
-        {nft.externalLink && (
-          <button id="nft-open-link" className="secondary" onClick={() => setConfirming(true)}>
-            {t('nfts.openLink')}
-          </button>
-        )}
-        <ErrorNotice error={error} />
-      </main>
-      {confirming && (
-        <div className="dialog-backdrop">
-          <div className="card dialog" role="dialog" aria-modal="true" aria-labelledby="open-link-title">
-            <h2 id="open-link-title">{t('nfts.openLinkTitle')}</h2>
-            <p className="muted">{t('nfts.openLinkBody')}</p>
-            <p className="link-text">{nft.externalLink}</p>
-            <div className="dialog-actions">
-              <button className="secondary" onClick={() => setConfirming(false)} autoFocus>
-                {t('common.cancel')}
-              </button>
-              <button id="nft-open-link-confirm" className="primary" onClick={open}>
-                {t('nfts.openLinkConfirm')}
-              </button>
-            </div>
-          </div>
-        </div>
-      )}
-    </div>
   );
 }
