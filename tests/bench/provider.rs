@@ -17,7 +17,8 @@ use futures::{SinkExt as _, StreamExt as _};
 use satchel_connect::{
     Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
 };
-use satchel_sdk::{Login, MemoryStore, TokenStore, Widget};
+use satchel_sdk::Widget;
+use satchel_sdk::vault::KdfStrength;
 use satchel_tests::{Backend, Stack};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -120,16 +121,10 @@ async fn main() {
 
     // The relay's per-user allowance is not what is measured here.
     let stack = Stack::start_with(Backend::Sqlite, |s| s.rpc_calls_per_minute = 1_000_000).await;
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
-    drop(stack.sign_in("provider@example.com", store.clone()).await);
-    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let widget = Arc::new(
-        Widget::new(Arc::new(login), store)
-            .with_kdf(satchel_sdk::vault::KdfStrength::Test)
-            .with_networks(stack.service.network_table()),
-    );
-    widget.init(stack.sdk_config()).await.expect("initialised");
-    widget.register("246810", false).await.expect("registered");
+    let (widget, _) = stack
+        .registered_widget("provider@example.com", "246810", KdfStrength::Test)
+        .await;
+    let widget = Arc::new(widget);
     let holder = widget.connected_addresses().await[0].clone();
 
     let folder = tempfile::tempdir().expect("a folder");

@@ -12,9 +12,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use satchel_sdk::{
-    AccountRef, ConfirmSend, FeeSpeed, Login, MemoryStore, SendForm, TokenStore, Widget,
-};
+use satchel_sdk::vault::KdfStrength;
+use satchel_sdk::{AccountRef, ConfirmSend, FeeSpeed, SendForm};
 use satchel_tests::{Backend, Stack};
 use tracing::field::{Field, Visit};
 use tracing_subscriber::Layer;
@@ -101,16 +100,11 @@ async fn main() {
         .init();
 
     let stack = Stack::start_with(Backend::Sqlite, |s| s.receipt_poll_ms = 100).await;
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
-    drop(stack.sign_in("signer@example.com", store.clone()).await);
-    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
     // The app's own Argon2id parameters (the default), not the tests' light ones.
-    let widget = Widget::new(Arc::new(login), store).with_networks(stack.service.network_table());
-    widget.init(stack.sdk_config()).await.expect("initialised");
-    widget.register(PIN, false).await.expect("registered");
-    let address = widget.get_accounts(None, false).await.expect("accounts")[0]
-        .address
-        .clone();
+    let (widget, address) = stack
+        .registered_widget("signer@example.com", PIN, KdfStrength::Interactive)
+        .await;
+    let address = address.to_checksum(None);
     stack
         .demo
         .fund(address.parse().expect("address"))

@@ -5,7 +5,6 @@
 //! automine off); every bad send gets its clear error and moves nothing; and the
 //! service refuses what another key signed.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
@@ -19,8 +18,8 @@ use satchel_api::{ServiceErrorCode, TransactionDirection, TransactionStatus};
 use satchel_chain::Chain;
 use satchel_sdk::vault::KdfStrength;
 use satchel_sdk::{
-    AccountRef, ActivityEntry, ConfirmSend, ErrorCode, FeeSpeed, Login, MemoryStore, ReplaceAction,
-    SdkErrorCode, SendForm, TokenStore, TxData, Widget,
+    AccountRef, ActivityEntry, ConfirmSend, ErrorCode, FeeSpeed, ReplaceAction, SdkErrorCode,
+    SendForm, TxData, Widget,
 };
 use satchel_tests::{Backend, Stack, send};
 use serde_json::{Value, json};
@@ -33,19 +32,7 @@ pub(crate) async fn stack(backend: Backend) -> Stack {
 
 /// A person signed up on their own device, with a registered wallet.
 pub(crate) async fn person(stack: &Stack, email: &str) -> (Widget, Address) {
-    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
-    drop(stack.sign_in(email, store.clone()).await);
-    let login = Login::new(stack.app_id().await, &stack.app_key, store.clone());
-    let w = Widget::new(Arc::new(login), store)
-        .with_kdf(KdfStrength::Test)
-        .with_networks(stack.service.network_table());
-    w.init(stack.sdk_config()).await.expect("initialised");
-    w.register(PIN, false).await.expect("registered");
-    let address = w.get_accounts(None, false).await.expect("accounts")[0]
-        .address
-        .parse()
-        .expect("address");
-    (w, address)
+    stack.registered_widget(email, PIN, KdfStrength::Test).await
 }
 
 pub(crate) fn coin(address: Address) -> AccountRef {

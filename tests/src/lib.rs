@@ -296,6 +296,31 @@ impl Stack {
         login
     }
 
+    /// A person signed in as [`sign_in`](Self::sign_in) does it, with a widget
+    /// registered with `pin` (its key made with `kdf`'s Argon2id cost), the
+    /// session and the key in memory; and the address of their first account.
+    pub async fn registered_widget(
+        &self,
+        email: &str,
+        pin: &str,
+        kdf: satchel_sdk::vault::KdfStrength,
+    ) -> (satchel_sdk::Widget, Address) {
+        let store: std::sync::Arc<dyn satchel_sdk::TokenStore> =
+            std::sync::Arc::new(satchel_sdk::MemoryStore::default());
+        drop(self.sign_in(email, store.clone()).await);
+        let login = satchel_sdk::Login::new(self.app_id().await, &self.app_key, store.clone());
+        let widget = satchel_sdk::Widget::new(std::sync::Arc::new(login), store)
+            .with_kdf(kdf)
+            .with_networks(self.service.network_table());
+        widget.init(self.sdk_config()).await.expect("initialised");
+        widget.register(pin, false).await.expect("registered");
+        let address = widget.get_accounts(None, false).await.expect("accounts")[0]
+            .address
+            .parse()
+            .expect("address");
+        (widget, address)
+    }
+
     /// A POST with the app headers and a JSON body.
     pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
         let request = self

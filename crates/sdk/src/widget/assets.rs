@@ -216,16 +216,15 @@ impl Widget {
             self.state.lock().cooldowns.start(Refresh::Nfts)?;
         }
         let path = if refresh { "v1/nft/refresh" } else { "v1/nft" };
-        let nfts: NftsResponse = self
-            .login
-            .authed(
-                Caller::Rest,
-                Method::GET,
-                &format!("{path}?userId={user_id}&walletId={wallet_id}"),
-                None,
-            )
-            .await?;
-        let accounts = self.accounts().await?.accounts;
+        let path = format!("{path}?userId={user_id}&walletId={wallet_id}");
+        // The accounts (a read of the service and of the keychain) while the
+        // listing comes: the grid's first row waits on both.
+        let (nfts, accounts) = tokio::try_join!(
+            self.login
+                .authed::<NftsResponse>(Caller::Rest, Method::GET, &path, None),
+            self.accounts(),
+        )?;
+        let accounts = accounts.accounts;
         // Whom the person knows: their accounts this device holds, and the
         // addresses they saved.
         let mut known: HashSet<Address> = accounts
