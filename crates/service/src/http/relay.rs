@@ -41,6 +41,12 @@ pub async fn rpc(
             relay::MAX_BATCH
         ))
     })?;
+    count_calls(&state, &user, calls)?;
+    Ok(axum::Json(relay::relay(network, body).await))
+}
+
+/// Takes `calls` of the user's relayed calls (`rpc_calls_per_minute`).
+fn count_calls(state: &AppState, user: &AuthUser, calls: usize) -> ApiResult<()> {
     for _ in 0..calls {
         state
             .limits
@@ -49,7 +55,7 @@ pub async fn rpc(
             })
             .map_err(|wait| ApiError::rate_limited("too many calls for this user", wait))?;
     }
-    Ok(axum::Json(relay::relay(network, body).await))
+    Ok(())
 }
 
 /// Longest a `head` request waits for a block: under the SDK's request timeout
@@ -88,12 +94,7 @@ pub async fn head(
     let network = state
         .network(&network)
         .ok_or_else(|| ApiError::not_found("network"))?;
-    state
-        .limits
-        .check(LimitKey::RpcCalls {
-            user_id: &user.user_id,
-        })
-        .map_err(|wait| ApiError::rate_limited("too many calls for this user", wait))?;
+    count_calls(&state, &user, 1)?;
     if network.heads.waiters() >= crate::heads::MAX_WAITERS {
         return Err(ApiError::too_many_requests(
             "too many clients wait for blocks; try again in 1 s",
