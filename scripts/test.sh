@@ -14,6 +14,11 @@ cd "$(dirname "$0")/.."
 # dependency once more. So: every `cargo test` below takes --workspace, and every
 # `cargo build` is cargo_build_as_tested (scripts/lib/stack.sh).
 
+# A clean clone builds everything once: incremental state would only double the
+# target folder (its test binaries with the workspace's debug info come to about
+# 13 GB without it) on a disk CI shares with other work.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
+
 # Each step's duration, printed at the end (the test command's own cost).
 step_names=() step_secs=() current_step="" step_started=$SECONDS
 end_step() {
