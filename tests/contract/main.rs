@@ -86,6 +86,7 @@ on_every_backend!(
     balances::refreshing_too_often_is_a_429,
     nfts::a_wallet_without_nfts_gets_an_empty_list,
     nfts::minted_nfts_show_up_after_a_refresh_with_their_metadata,
+    nfts::the_grouped_listing_is_the_spec_listing_with_each_collection_once,
     nfts::an_nft_sent_away_disappears_on_the_next_refresh,
     nfts::metadata_that_cannot_be_read_keeps_what_was_read_before,
     nfts::metadata_on_internal_addresses_is_never_requested,

@@ -151,6 +151,119 @@ pub async fn minted_nfts_show_up_after_a_refresh_with_their_metadata(backend: Ba
     assert_eq!(typed.nfts.len(), 3);
 }
 
+/// Operations 3 and 4 asked for `application/vnd.satchel.nfts-grouped+json`:
+/// the spec's listing, each collection once.
+pub async fn the_grouped_listing_is_the_spec_listing_with_each_collection_once(backend: Backend) {
+    use satchel_api::{NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, NftsResponse};
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let grouped = |path: String| {
+        let request = stack.app_request(&path).bearer_auth(&user.token).header(
+            "accept",
+            format!("{NFTS_GROUPED_MEDIA_TYPE}, application/json;q=0.5"),
+        );
+        async move {
+            let response = request.send().await.expect("answers");
+            assert_eq!(response.status(), 200);
+            let header = |name: &str| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            assert_eq!(
+                header("content-type").as_deref(),
+                Some(NFTS_GROUPED_MEDIA_TYPE)
+            );
+            assert_eq!(header("vary").as_deref(), Some("accept"));
+            response.text().await.expect("body")
+        }
+    };
+    let listing = format!("/v1/nft?{}", user.wallet_query());
+    let refresh = format!("/v1/nft/refresh?{}", user.wallet_query());
+    assert_eq!(
+        grouped(listing.clone()).await,
+        r#"{"collections":[],"nfts":[]}"#,
+        "never refreshed"
+    );
+
+    stack
+        .demo
+        .mint_pal(user.address(), "Pal #1", "#6d5dfc")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .mint_pal(user.address(), "Pal #2", "#ff8800")
+        .await
+        .expect("minted");
+    stack
+        .demo
+        .mint_items(user.address(), &[(1, 3), (2, 1)])
+        .await
+        .expect("minted");
+    let refreshed: NftsGrouped =
+        serde_json::from_str(&grouped(refresh).await).expect("the grouped wire type");
+    assert_eq!(refreshed.nfts.len(), 4);
+    assert_eq!(refreshed.collections.len(), 2, "Pals and Items, once each");
+
+    // Without the media type in Accept, the spec's shape, as before.
+    let response = stack
+        .app_request(&listing)
+        .bearer_auth(&user.token)
+        .send()
+        .await
+        .expect("answers");
+    assert_eq!(
+        response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
+        Some("application/json")
+    );
+    let spec: NftsResponse = response.json().await.expect("the spec's wire type");
+    assert_eq!(
+        refreshed.clone().into_nfts(),
+        Some(spec),
+        "element for element"
+    );
+    let stored: NftsGrouped =
+        serde_json::from_str(&grouped(listing.clone()).await).expect("grouped");
+    assert_eq!(
+        stored, refreshed,
+        "operation 3 answers what operation 4 stored"
+    );
+
+    // A listing stored before the grouped one was kept is grouped when asked.
+    {
+        use sqlx::Connection as _;
+        sqlx::any::install_default_drivers();
+        let mut db = sqlx::AnyConnection::connect(&stack.service.state.settings.database_url())
+            .await
+            .expect("the service's database");
+        sqlx::query("UPDATE nft_listings SET grouped_body = NULL")
+            .execute(&mut db)
+            .await
+            .expect("updated");
+    }
+    let regrouped: NftsGrouped = serde_json::from_str(&grouped(listing).await).expect("grouped");
+    assert_eq!(regrouped, refreshed);
+    assert_eq!(
+        stack
+            .service
+            .state
+            .db
+            .grouped_nft_listing(&user.wallet_id)
+            .await
+            .expect("db")
+            .flatten()
+            .map(|body| serde_json::from_str::<NftsGrouped>(&body).expect("grouped")),
+        Some(refreshed),
+        "and kept"
+    );
+}
+
 pub async fn an_nft_sent_away_disappears_on_the_next_refresh(backend: Backend) {
     let stack = Stack::start(backend).await;
     let user = stack.user("ada@example.com").await;

@@ -160,7 +160,7 @@ pub struct BalanceResponse {
 }
 
 /// `contentType` of an NFT: 1 = image, 2 = video.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize_repr, Deserialize_repr)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[repr(u8)]
 pub enum NftContentType {
@@ -169,7 +169,7 @@ pub enum NftContentType {
 }
 
 /// `scheme` of an NFT contract: 1 = ERC-721, 2 = ERC-1155.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize_repr, Deserialize_repr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize_repr, Deserialize_repr)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[repr(u8)]
 pub enum NftScheme {
@@ -224,7 +224,7 @@ fn described() -> i64 {
     1
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NftContract {
@@ -245,6 +245,119 @@ pub struct NftContract {
 #[serde(rename_all = "camelCase")]
 pub struct NftsResponse {
     pub nfts: Vec<Nft>,
+}
+
+/// Beyond the spec: the media type operations 3 and 4 answer [`NftsGrouped`] in,
+/// when a request's `Accept` names it (any other asks for the spec's shape).
+pub const NFTS_GROUPED_MEDIA_TYPE: &str = "application/vnd.satchel.nfts-grouped+json";
+
+/// Beyond the spec: operations 3 and 4 with each collection once and every NFT
+/// naming its collection by position, for a device listing thousands of NFTs
+/// of a few collections (the spec's shape repeats the collection in each).
+/// [`NftsGrouped::into_nfts`] gives back the spec's listing, element for
+/// element.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct NftsGrouped {
+    pub collections: Vec<NftContract>,
+    pub nfts: Vec<GroupedNft>,
+}
+
+/// One element of [`NftsGrouped::nfts`]: an [`Nft`] with its collection's
+/// position in place of the collection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct GroupedNft {
+    pub id: String,
+    pub account_id: String,
+    pub name: String,
+    pub description: String,
+    pub token_id: String,
+    pub external_link: String,
+    pub image_url: String,
+    pub quantity: i64,
+    pub content_type: NftContentType,
+    /// Its collection's position in [`NftsGrouped::collections`].
+    pub collection: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_url: Option<String>,
+    #[serde(default = "described")]
+    pub state: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<NftOrigin>,
+}
+
+impl NftsGrouped {
+    /// Groups a listing, in its order.
+    pub fn group(listing: NftsResponse) -> Self {
+        let mut grouped = NftsGrouped::default();
+        let mut positions: std::collections::HashMap<NftContract, u32> =
+            std::collections::HashMap::new();
+        for nft in listing.nfts {
+            let next = u32::try_from(grouped.collections.len()).unwrap_or(u32::MAX);
+            let collection = match positions.get(&nft.contract) {
+                Some(position) => *position,
+                None => {
+                    grouped.collections.push(nft.contract.clone());
+                    positions.insert(nft.contract, next);
+                    next
+                }
+            };
+            grouped.nfts.push(GroupedNft {
+                id: nft.id,
+                account_id: nft.account_id,
+                name: nft.name,
+                description: nft.description,
+                token_id: nft.token_id,
+                external_link: nft.external_link,
+                image_url: nft.image_url,
+                quantity: nft.quantity,
+                content_type: nft.content_type,
+                collection,
+                content_url: nft.content_url,
+                state: nft.state,
+                received: nft.received,
+            });
+        }
+        grouped
+    }
+
+    /// The collection of `nft`; `None` when the listing names none at its
+    /// position (a listing the device did not check).
+    pub fn collection_of(&self, nft: &GroupedNft) -> Option<&NftContract> {
+        self.collections.get(usize::try_from(nft.collection).ok()?)
+    }
+
+    /// The spec's listing; `None` when an NFT names a collection the listing
+    /// does not have.
+    pub fn into_nfts(self) -> Option<NftsResponse> {
+        let collections = self.collections;
+        let nfts = self
+            .nfts
+            .into_iter()
+            .map(|nft| {
+                let contract = collections.get(usize::try_from(nft.collection).ok()?)?;
+                Some(Nft {
+                    id: nft.id,
+                    account_id: nft.account_id,
+                    name: nft.name,
+                    description: nft.description,
+                    token_id: nft.token_id,
+                    external_link: nft.external_link,
+                    image_url: nft.image_url,
+                    quantity: nft.quantity,
+                    content_type: nft.content_type,
+                    contract: contract.clone(),
+                    content_url: nft.content_url,
+                    state: nft.state,
+                    received: nft.received,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(NftsResponse { nfts })
+    }
 }
 
 /// The query of operations 1, 3 and 4.

@@ -362,3 +362,64 @@ fn enum_names_are_the_wire_names() {
         assert_eq!(serde_json::to_value(e).expect("json"), e.as_str());
     }
 }
+
+/// An NFT of collection `contract` on `network`, as the spec lists it.
+fn listed_nft(id: &str, contract: &str, scheme: NftScheme) -> Nft {
+    Nft {
+        id: id.into(),
+        account_id: "acc-1".into(),
+        name: format!("Item {id}"),
+        description: String::new(),
+        token_id: id.into(),
+        external_link: String::new(),
+        image_url: format!("https://x/{id}.png"),
+        quantity: 1,
+        content_type: NftContentType::Image,
+        content_url: None,
+        state: 1,
+        received: None,
+        contract: NftContract {
+            name: Some(format!("Collection {contract}")),
+            address: contract.into(),
+            scheme,
+            description: "a long description the spec's shape repeats".into(),
+            network: "ethereum".into(),
+            external_link: String::new(),
+            image_url: String::new(),
+        },
+    }
+}
+
+#[test]
+fn the_grouped_listing_names_each_collection_once_and_gives_back_the_spec_listing() {
+    let listing = NftsResponse {
+        nfts: vec![
+            listed_nft("1", "0xA", NftScheme::Erc721),
+            listed_nft("2", "0xB", NftScheme::Erc721),
+            listed_nft("3", "0xA", NftScheme::Erc721),
+            // The same address with other facts is another collection: the
+            // spec's element is given back exactly.
+            listed_nft("4", "0xA", NftScheme::Erc1155),
+        ],
+    };
+    let grouped = NftsGrouped::group(listing.clone());
+    assert_eq!(grouped.collections.len(), 3);
+    let positions: Vec<u32> = grouped.nfts.iter().map(|n| n.collection).collect();
+    assert_eq!(positions, [0, 1, 0, 2]);
+    let json = round_trip(&grouped);
+    assert_eq!(json["nfts"][2]["collection"], 0);
+    assert!(json["nfts"][0].get("contract").is_none());
+    assert!(
+        json["nfts"][0].get("received").is_none(),
+        "absent, not null"
+    );
+    assert_eq!(grouped.into_nfts(), Some(listing));
+
+    // A listing naming a collection it does not have is refused whole.
+    let mut broken = NftsGrouped::group(NftsResponse {
+        nfts: vec![listed_nft("1", "0xA", NftScheme::Erc721)],
+    });
+    broken.nfts[0].collection = 1;
+    assert_eq!(broken.collection_of(&broken.nfts[0]), None);
+    assert_eq!(broken.into_nfts(), None);
+}

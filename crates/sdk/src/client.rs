@@ -130,10 +130,27 @@ impl RestClient {
         body: Option<&(dyn erased::Body + Sync)>,
         bearer: Option<&str>,
     ) -> Result<T, SdkError> {
-        let request = self.request(caller, method, path, body, bearer)?;
+        self.send_accepting(caller, method, path, body, bearer, JSON)
+            .await
+    }
+
+    /// Like [`send`](Self::send), asking for the answer as `media_type` (a JSON
+    /// one) in `Accept`.
+    pub async fn send_accepting<T: DeserializeOwned>(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        bearer: Option<&str>,
+        media_type: &str,
+    ) -> Result<T, SdkError> {
+        let request = self
+            .request(caller, method, path, body, bearer)?
+            .header(reqwest::header::ACCEPT, media_type);
         let response = request.send().await.map_err(network_error)?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(network_error)?;
+        let bytes = read_bounded(response, MAX_ANSWER).await?;
         decode(status, &bytes)
     }
 
@@ -141,7 +158,7 @@ impl RestClient {
     /// a 428 `RequiredSignupEmail` answer is `Ok(Err(body))`, what
     /// `sendVerifyEmail` needs back (the provider and the refused token); every
     /// other error is an [`SdkError`] as `send` makes it. The answer is read up
-    /// to 1 MiB.
+    /// to [`MAX_LOGIN_ANSWER`].
     pub async fn send_or_register_email<T: DeserializeOwned>(
         &self,
         caller: Caller,
@@ -149,19 +166,12 @@ impl RestClient {
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
     ) -> Result<Result<T, RegisterEmailRequired>, SdkError> {
-        let request = self.request(caller, method, path, body, None)?;
-        let mut response = request.send().await.map_err(network_error)?;
+        let request = self
+            .request(caller, method, path, body, None)?
+            .header(reqwest::header::ACCEPT, JSON);
+        let response = request.send().await.map_err(network_error)?;
         let status = response.status();
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(network_error)? {
-            if bytes.len() + chunk.len() > MAX_ANSWER {
-                return Err(SdkError::service(
-                    ServiceErrorCode::ApiRequestError,
-                    "the service's answer is too large",
-                ));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
+        let bytes = read_bounded(response, MAX_LOGIN_ANSWER).await?;
         if status == StatusCode::PRECONDITION_REQUIRED
             && let Ok(required) = serde_json::from_slice::<RegisterEmailRequired>(&bytes)
             && required.code == ServiceErrorCode::RequiredSignupEmail.into()
@@ -206,7 +216,40 @@ impl RestClient {
 }
 
 /// The most [`RestClient::send_or_register_email`] reads of an answer.
-const MAX_ANSWER: usize = 1 << 20;
+const MAX_LOGIN_ANSWER: usize = 1 << 20;
+
+/// The most any other answer is read to: far above the largest the service
+/// sends (a wallet's NFT listing: about 5 MB grouped for 10,000 NFTs with their
+/// pictures), far below what would hurt the app if the service (or whoever
+/// answers in its place) sent without end.
+const MAX_ANSWER: usize = 64 << 20;
+
+const JSON: &str = "application/json";
+
+/// The body of `response`, refused once it passes `limit` bytes (it is not read
+/// further).
+async fn read_bounded(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, SdkError> {
+    let too_large = || {
+        SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            "the service's answer is too large",
+        )
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit as u64)
+    {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
+        if bytes.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
 
 /// An answer as a value, or its error body as an [`SdkError`].
 fn decode<T: DeserializeOwned>(status: StatusCode, bytes: &[u8]) -> Result<T, SdkError> {
@@ -305,6 +348,63 @@ mod tests {
         assert!(answer.is_err(), "a redirect is an error, not followed");
         assert!(!reached.is_finished(), "nothing went to the other host");
         reached.abort();
+    }
+
+    /// A service on this machine answering one request with `head` (the status
+    /// line and headers), then `body_chunks` chunks of 1 KiB.
+    async fn answering(head: &'static str, body_chunks: usize) -> Url {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let service = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let url = format!("http://{}/", service.local_addr().expect("addr"))
+            .parse()
+            .expect("url");
+        tokio::spawn(async move {
+            let (mut socket, _) = service.accept().await.expect("accepted");
+            let mut request = [0u8; 4096];
+            let _ = socket.read(&mut request).await;
+            let _ = socket.write_all(head.as_bytes()).await;
+            let chunk = format!("400\r\n{}\r\n", "x".repeat(1024));
+            for _ in 0..body_chunks {
+                if socket.write_all(chunk.as_bytes()).await.is_err() {
+                    return; // the client stopped reading
+                }
+            }
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        });
+        url
+    }
+
+    #[tokio::test]
+    async fn an_answer_past_the_bound_is_refused_unread() {
+        // Announced too large: refused before any of it is read.
+        let url = answering(
+            "HTTP/1.1 200 OK\r\nContent-Length: 1099511627776\r\nContent-Type: application/json\r\n\r\n",
+            0,
+        )
+        .await;
+        let client =
+            RestClient::new(&ServiceConfig::new(url, "app.example"), "key").expect("client");
+        let answer: Result<serde_json::Value, _> = client
+            .send(Caller::Rest, Method::GET, "v1/nft", None, None)
+            .await;
+        let error = answer.expect_err("refused");
+        assert!(error.to_string().contains("too large"), "{error}");
+
+        // Sent without a length: read up to the bound, then refused.
+        let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n";
+        let url = answering(chunked, 64).await;
+        let response = reqwest::get(url).await.expect("answers");
+        let error = read_bounded(response, 16 * 1024)
+            .await
+            .expect_err("refused");
+        assert!(error.to_string().contains("too large"), "{error}");
+        // Under the bound, the whole answer.
+        let url = answering(chunked, 8).await;
+        let response = reqwest::get(url).await.expect("answers");
+        let body = read_bounded(response, 16 * 1024).await.expect("read");
+        assert_eq!(body.len(), 8 * 1024);
     }
 
     #[test]

@@ -23,6 +23,20 @@ impl Login {
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
     ) -> Result<T, SdkError> {
+        self.authed_accepting(caller, method, path, body, "application/json")
+            .await
+    }
+
+    /// Like [`authed`](Self::authed), asking for the answer as `media_type` (a
+    /// JSON one) in `Accept`.
+    pub async fn authed_accepting<T: serde::de::DeserializeOwned>(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        media_type: &str,
+    ) -> Result<T, SdkError> {
         let client = self.client().await?;
         let mut session = self.require_session().await?;
         if jwt_expiry(&session.service.access_token)
@@ -32,7 +46,11 @@ impl Login {
         }
         let send = |token: String| {
             let (client, method) = (client.clone(), method.clone());
-            async move { client.send(caller, method, path, body, Some(&token)).await }
+            async move {
+                client
+                    .send_accepting(caller, method, path, body, Some(&token), media_type)
+                    .await
+            }
         };
         match send(session.service.access_token.clone()).await {
             Err(e) if e.is(ServiceErrorCode::InvalidToken) => {

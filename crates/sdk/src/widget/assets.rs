@@ -1,7 +1,8 @@
 //! What the wallet holds: accounts (`GET /v1/account`), balances (read from the
 //! chain by `GET /v1/accountbalance/{accountId}/balance`) and NFTs (`GET /v1/nft`,
-//! re-read by `GET /v1/nft/refresh`), with the widget's refresh cooldowns and the
-//! NFT pictures and links it may fetch or open.
+//! re-read by `GET /v1/nft/refresh`, both asked for grouped by collection), with
+//! the widget's refresh cooldowns and the NFT pictures and links it may fetch or
+//! open.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -10,8 +11,8 @@ use alloy::primitives::Address;
 
 use reqwest::Method;
 use satchel_api::{
-    AccountBalanceInfo, AccountsResponse, NftsResponse, ServiceAccount, ServiceErrorCode,
-    ServiceNft,
+    AccountBalanceInfo, AccountsResponse, NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, ServiceAccount,
+    ServiceErrorCode, ServiceNft, ServiceNftContract,
 };
 
 use satchel_api::rules::account_index;
@@ -219,9 +220,16 @@ impl Widget {
         let path = format!("{path}?userId={user_id}&walletId={wallet_id}");
         // The accounts (a read of the service and of the keychain) while the
         // listing comes: the grid's first row waits on both.
-        let (nfts, accounts) = tokio::try_join!(
-            self.login
-                .authed::<NftsResponse>(Caller::Rest, Method::GET, &path, None),
+        // Grouped by collection: a few collections of thousands of NFTs come
+        // once each, not once an NFT.
+        let (listing, accounts) = tokio::try_join!(
+            self.login.authed_accepting::<NftsGrouped>(
+                Caller::Rest,
+                Method::GET,
+                &path,
+                None,
+                NFTS_GROUPED_MEDIA_TYPE
+            ),
             self.accounts(),
         )?;
         let accounts = accounts.accounts;
@@ -236,17 +244,40 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        let listed: Vec<(String, ServiceNft)> = nfts
-            .nfts
-            .into_iter()
-            .filter(|n| mapping::network_selected(networks, &n.contract.network))
-            .filter_map(|n| {
-                let mut nft = mapping::service_nft(&n, &accounts)?;
-                let vouched = self.vouched_collection(&n.contract.network, &n.contract.address);
-                nft.likely_spam = hidden::likely_spam(n.received.as_ref(), vouched, &known);
-                Some((n.id, nft))
+        // Each collection once: as the SDK names it, whether it is asked for,
+        // whether the app vouches for it.
+        let collections: Vec<(ServiceNftContract, bool, bool)> = listing
+            .collections
+            .iter()
+            .map(|c| {
+                let selected = mapping::network_selected(networks, &c.network);
+                let vouched = self.vouched_collection(&c.network, &c.address);
+                (mapping::service_nft_contract(c), selected, vouched)
             })
             .collect();
+        let mut listed: Vec<(String, ServiceNft)> = Vec::with_capacity(listing.nfts.len());
+        for n in listing.nfts {
+            // An NFT of a collection the listing does not have is the service's
+            // error: the listing is refused, not shown in part.
+            let (contract, selected, vouched) = usize::try_from(n.collection)
+                .ok()
+                .and_then(|i| collections.get(i))
+                .ok_or_else(|| {
+                    SdkError::service(
+                        ServiceErrorCode::ApiRequestError,
+                        "the service listed an NFT of a collection it did not list",
+                    )
+                })?;
+            if !selected {
+                continue;
+            }
+            let likely_spam = hidden::likely_spam(n.received.as_ref(), *vouched, &known);
+            let id = n.id.clone();
+            if let Some(mut nft) = mapping::service_nft(n, contract.clone(), &accounts) {
+                nft.likely_spam = likely_spam;
+                listed.push((id, nft));
+            }
+        }
         self.state
             .lock()
             .allowed

@@ -2,9 +2,9 @@
 //! strings, accounts and NFTs as `ServiceAccount` and `ServiceNft`.
 
 use satchel_api::{
-    Account, AccountBalanceInfo, AccountKind, Nft, NftContentType, NftScheme, ServiceAccount,
-    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract, ServiceNftScheme,
-    TokenBalanceInfo,
+    Account, AccountBalanceInfo, AccountKind, GroupedNft, NftContentType, NftContract, NftScheme,
+    ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
+    ServiceNftScheme, TokenBalanceInfo,
 };
 
 use crate::error::SdkError;
@@ -81,13 +81,38 @@ pub(crate) fn balances(accounts: &[Account]) -> Result<Vec<AccountBalanceInfo>, 
     Ok(out)
 }
 
-/// A REST NFT as the widget's `ServiceNft`; its `account` is the accounts-list
-/// entry with the same `accountId`. `None` when no account holds it.
-pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft> {
+/// A collection of the service's listing as the widget SDK names it.
+pub(crate) fn service_nft_contract(contract: &NftContract) -> ServiceNftContract {
+    let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    ServiceNftContract {
+        // The collection's name; its address when it has none.
+        name: contract
+            .name
+            .clone()
+            .unwrap_or_else(|| contract.address.clone()),
+        address: contract.address.clone(),
+        scheme: match contract.scheme {
+            NftScheme::Erc721 => ServiceNftScheme::Erc721,
+            NftScheme::Erc1155 => ServiceNftScheme::Erc1155,
+        },
+        description: non_empty(&contract.description),
+        network: contract.network.clone(),
+        external_link: non_empty(&contract.external_link),
+        image_url: non_empty(&contract.image_url),
+    }
+}
+
+/// An NFT of the service's grouped listing, of collection `contract` (see
+/// [`service_nft_contract`]), joined with the account holding it; `None` when
+/// that account is not one of `accounts`.
+pub(crate) fn service_nft(
+    nft: GroupedNft,
+    contract: ServiceNftContract,
+    accounts: &[Account],
+) -> Option<ServiceNft> {
     let holder = accounts
         .iter()
         .find(|a| a.account_id == nft.account_id && a.contract.is_none())?;
-    let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
     Some(ServiceNft {
         account: ServiceAccount {
             address: holder.address.clone(),
@@ -95,44 +120,24 @@ pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft>
             contract: None,
             is_aa: Some(EOA_ONLY),
         },
-        contract: ServiceNftContract {
-            // The collection's name; its address when it has none.
-            name: nft
-                .contract
-                .name
-                .clone()
-                .unwrap_or_else(|| nft.contract.address.clone()),
-            address: nft.contract.address.clone(),
-            scheme: match nft.contract.scheme {
-                NftScheme::Erc721 => ServiceNftScheme::Erc721,
-                NftScheme::Erc1155 => ServiceNftScheme::Erc1155,
-            },
-            description: non_empty(&nft.contract.description),
-            network: nft.contract.network.clone(),
-            external_link: non_empty(&nft.contract.external_link),
-            image_url: non_empty(&nft.contract.image_url),
-        },
-        name: nft.name.clone(),
-        description: nft.description.clone(),
-        external_link: nft.external_link.clone(),
-        image_url: nft.image_url.clone(),
-        content_url: nft.content_url.clone(),
+        contract,
+        name: nft.name,
+        description: nft.description,
+        external_link: nft.external_link,
+        image_url: nft.image_url,
+        content_url: nft.content_url,
         quantity: nft.quantity,
         content_type: match nft.content_type {
             NftContentType::Image => ServiceContentType::Image,
             NftContentType::Video => ServiceContentType::Video,
         },
         state: nft.state,
-        token_id: nft.token_id.clone(),
+        token_id: nft.token_id,
         // A mint's sender (the zero address) is left out: the grid's listing
         // of 10,000 NFTs stays 0.6 MB lighter, and the page says "minted".
-        received_from: nft
-            .received
-            .as_ref()
-            .map(|r| r.from.clone())
-            .filter(|from| {
-                from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
-            }),
+        received_from: nft.received.map(|r| r.from).filter(|from| {
+            from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
+        }),
         // Judged by the widget, which knows the person's addresses.
         likely_spam: false,
     })
@@ -141,7 +146,7 @@ pub(crate) fn service_nft(nft: &Nft, accounts: &[Account]) -> Option<ServiceNft>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use satchel_api::{AccountHolder, CoinInfo, NftContract};
+    use satchel_api::{AccountHolder, CoinInfo};
 
     #[test]
     fn amounts_scale_exactly() {
@@ -246,7 +251,7 @@ mod tests {
 
     #[test]
     fn nfts_join_their_account_and_name_their_kinds() {
-        let nft = Nft {
+        let nft = GroupedNft {
             id: "n1".into(),
             account_id: "a2".into(),
             name: "Clip".into(),
@@ -259,17 +264,18 @@ mod tests {
             content_url: Some("https://x/clip.mp4".into()),
             state: 2,
             received: None,
-            contract: NftContract {
-                name: Some("Satchel Items".into()),
-                address: "0xN".into(),
-                scheme: NftScheme::Erc1155,
-                description: "Items".into(),
-                network: "base".into(),
-                external_link: "".into(),
-                image_url: "".into(),
-            },
+            collection: 0,
         };
-        let mapped = service_nft(&nft, &accounts()).expect("held by a2");
+        let contract = service_nft_contract(&NftContract {
+            name: Some("Satchel Items".into()),
+            address: "0xN".into(),
+            scheme: NftScheme::Erc1155,
+            description: "Items".into(),
+            network: "base".into(),
+            external_link: "".into(),
+            image_url: "".into(),
+        });
+        let mapped = service_nft(nft.clone(), contract.clone(), &accounts()).expect("held by a2");
         assert_eq!(
             mapped.account,
             ServiceAccount {
@@ -292,11 +298,11 @@ mod tests {
         );
         assert_eq!(mapped.content_url.as_deref(), Some("https://x/clip.mp4"));
         assert_eq!(mapped.state, 2);
-        let orphan = Nft {
+        let orphan = GroupedNft {
             account_id: "gone".into(),
             ..nft
         };
-        assert_eq!(service_nft(&orphan, &accounts()), None);
+        assert_eq!(service_nft(orphan, contract, &accounts()), None);
     }
 
     #[test]

@@ -106,9 +106,8 @@ pub async fn refresh_balance(
 
 /// Operation 4 (`GET /v1/nft/refresh`): finds NFTs sent to each of the wallet's
 /// accounts since the last scan, re-checks what each account holds now, re-reads
-/// metadata and stores it all, then renders the wallet's listing. Returns the
-/// listing's JSON.
-pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<String> {
+/// metadata and stores it all, then renders the wallet's listing.
+pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<RenderedListing> {
     let (accounts, _) = state.db.wallet_accounts(wallet_id).await?;
     let scans = accounts
         .iter()
@@ -120,17 +119,29 @@ pub async fn refresh_nfts(state: &AppState, wallet_id: &str) -> ApiResult<String
     render_nft_listing(state, wallet_id).await
 }
 
+/// A wallet's NFT list as operations 3 and 4 answer it, in JSON: in the spec's
+/// shape, and grouped by collection ([`satchel_api::NftsGrouped`]).
+pub struct RenderedListing {
+    pub spec: String,
+    pub grouped: String,
+}
+
 /// Renders the wallet's NFT list (the body of operation 3, `GET /v1/nft`) from what
 /// is stored, and stores the rendering so operation 3 reads one row however many
 /// NFTs there are.
-pub async fn render_nft_listing(state: &AppState, wallet_id: &str) -> ApiResult<String> {
+pub async fn render_nft_listing(state: &AppState, wallet_id: &str) -> ApiResult<RenderedListing> {
     let rows = state.db.wallet_nfts(wallet_id).await?;
     let listing = satchel_api::NftsResponse {
         nfts: rows.into_iter().map(views::nft).collect(),
     };
-    let body = serde_json::to_string(&listing).map_err(ApiError::internal)?;
-    state.db.store_nft_listing(wallet_id, &body).await?;
-    Ok(body)
+    let spec = serde_json::to_string(&listing).map_err(ApiError::internal)?;
+    let grouped = satchel_api::NftsGrouped::group(listing);
+    let grouped = serde_json::to_string(&grouped).map_err(ApiError::internal)?;
+    state
+        .db
+        .store_nft_listing(wallet_id, &spec, &grouped)
+        .await?;
+    Ok(RenderedListing { spec, grouped })
 }
 
 async fn refresh_account_nfts(state: &AppState, account: &AccountRow) -> ApiResult<()> {

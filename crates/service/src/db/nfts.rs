@@ -103,13 +103,35 @@ impl Db {
         )
     }
 
-    pub async fn store_nft_listing(&self, wallet_id: &str, body: &str) -> DbResult<()> {
+    /// The wallet's rendered NFT list grouped by collection, if it was ever
+    /// refreshed: `Some(None)` for a listing rendered before the grouped one was
+    /// kept.
+    pub async fn grouped_nft_listing(&self, wallet_id: &str) -> DbResult<Option<Option<String>>> {
+        Ok(
+            sqlx::query_scalar("SELECT grouped_body FROM nft_listings WHERE wallet_id = $1")
+                .bind(wallet_id)
+                .fetch_optional(self.pool())
+                .await?,
+        )
+    }
+
+    /// Keeps the wallet's listing in both shapes (the spec's `body`, and
+    /// `grouped`), replacing what was kept.
+    pub async fn store_nft_listing(
+        &self,
+        wallet_id: &str,
+        body: &str,
+        grouped: &str,
+    ) -> DbResult<()> {
         sqlx::query(
-            "INSERT INTO nft_listings (wallet_id, body, updated_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (wallet_id) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at",
+            "INSERT INTO nft_listings (wallet_id, body, grouped_body, updated_at) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (wallet_id) DO UPDATE SET body = excluded.body, \
+             grouped_body = excluded.grouped_body, updated_at = excluded.updated_at",
         )
         .bind(wallet_id)
         .bind(body)
+        .bind(grouped)
         .bind(now())
         .execute(self.pool())
         .await?;
