@@ -309,8 +309,8 @@ export function qrSrc(uri: string): string {
 }
 
 /** What the desktop benchmark times: the wallet's balances, the NFT grid's first
- * row of thumbnails. */
-export type ShownMark = 'balances' | 'nfts';
+ * row of thumbnails, an application's request on its approval page. */
+export type ShownMark = 'balances' | 'nfts' | 'approval';
 
 /** Once the browser has painted what was just rendered (the second animation
  * frame from now begins after the frame with it was drawn): a `performance` mark

@@ -203,7 +203,7 @@ export function PinPrompt({
       <PinNotice error={error} limits={limits} />
       <div className="actions">
         {onCancel && (
-          <button type="button" className="secondary" onClick={onCancel}>
+          <button id={`${id}-cancel`} type="button" className="secondary" onClick={onCancel}>
             {t('common.cancel')}
           </button>
         )}

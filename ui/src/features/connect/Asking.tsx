@@ -2,8 +2,8 @@
 // and plain (text only: whatever a page sends is never shown as HTML), how many
 // more wait, and the answer: the PIN where the key signs, or only Reject when
 // Satchel refuses to sign what was asked (the shell refuses it too).
-import type { ReactNode } from 'react';
-import { api, type ConnectPrompt } from '../../api';
+import { useEffect, type ReactNode } from 'react';
+import { api, markShownAfterPaint, type ConnectPrompt } from '../../api';
 import { useI18n, type TextId } from '../../i18n';
 import { Header } from '../../components/Header';
 import { PinPrompt } from '../../components/Pin';
@@ -26,6 +26,8 @@ export function AskingPage({
   children: ReactNode;
 }) {
   const { t } = useI18n();
+  // Each request once it is on the screen (the desktop benchmark's mark).
+  useEffect(() => markShownAfterPaint('approval'), [prompt.id]);
   const intro = {
     connect: prompt.local ? 'connect.askLocal' : 'connect.askWeb',
     signMessage: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
