@@ -253,6 +253,19 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Satchel opened through WebDriver (once the last one is gone), on the wallet
+/// page with its balances shown.
+async fn satchel_on_the_wallet_page(desktop: &Desktop) -> anyhow::Result<(PathBuf, App)> {
+    let program = satchel();
+    wait_gone(&program).await?;
+    let app = desktop
+        .open(&program, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
+        .await?;
+    app.text_when("[data-testid='balance-ETH']", |t| t == "10")
+        .await?;
+    Ok((program, app))
+}
+
 /// One Satchel session in which a program on this computer connects, then asks
 /// `count` times for a transaction: for each, the time from the request leaving
 /// the program to the approval page's "shown approval" mark (read on the wall
@@ -264,13 +277,7 @@ async fn approval_pages(
     count: usize,
 ) -> anyhow::Result<Vec<Duration>> {
     use serde_json::json;
-    let program = satchel();
-    wait_gone(&program).await?;
-    let app = desktop
-        .open(&program, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
-        .await?;
-    app.text_when("[data-testid='balance-ETH']", |t| t == "10")
-        .await?;
+    let (program, app) = satchel_on_the_wallet_page(desktop).await?;
     let http = reqwest::Client::new();
     let call = move |method: &'static str, params: serde_json::Value| {
         let http = http.clone();
@@ -972,13 +979,7 @@ async fn satchel_session(
     screenshots_too: bool,
     idle: Option<Duration>,
 ) -> anyhow::Result<(Session, Option<Idle>)> {
-    let program = satchel();
-    wait_gone(&program).await?;
-    let app = desktop
-        .open(&program, &screenshots(env!("CARGO_TARGET_TMPDIR"), "bench"))
-        .await?;
-    app.text_when("[data-testid='balance-ETH']", |t| t == "10")
-        .await?;
+    let (program, app) = satchel_on_the_wallet_page(desktop).await?;
     let wallet = settled_pss(&program).await?;
     let wallet_by_process = pss_by_process(&program)?;
     // The wallet page open and the provider serving (nothing connected).
