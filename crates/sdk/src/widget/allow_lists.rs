@@ -5,9 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use satchel_api::ServiceNft;
-
 use super::nft_grid::picture_handle;
+use super::nft_listing::JudgedNfts;
 
 #[derive(Debug, Default)]
 pub(super) struct AllowLists {
@@ -19,12 +18,13 @@ pub(super) struct AllowLists {
 }
 
 impl AllowLists {
-    /// Allows the pictures and links of `nfts`.
-    pub(super) fn extend<'a>(&mut self, nfts: impl IntoIterator<Item = &'a ServiceNft>) {
-        for nft in nfts {
-            if !nft.image_url.is_empty() {
+    /// Allows the pictures and links of the NFTs `judged` lists.
+    pub(super) fn extend(&mut self, judged: &JudgedNfts) {
+        for judged in &judged.nfts {
+            let nft = &judged.nft;
+            if let Some(handle) = &judged.picture {
                 self.pictures
-                    .entry(picture_handle(&nft.image_url))
+                    .entry(handle.clone())
                     .or_insert_with(|| nft.image_url.clone());
             }
             if !nft.external_link.is_empty() && !self.links.contains(&nft.external_link) {

@@ -4,15 +4,11 @@
 //! the widget's refresh cooldowns and the NFT pictures and links it may fetch or
 //! open.
 
-use std::collections::HashSet;
 use std::time::Duration;
-
-use alloy::primitives::Address;
 
 use reqwest::Method;
 use satchel_api::{
-    AccountBalanceInfo, AccountsResponse, NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, ServiceAccount,
-    ServiceErrorCode, ServiceNft, ServiceNftContract,
+    AccountBalanceInfo, AccountsResponse, ServiceAccount, ServiceErrorCode, ServiceNft,
 };
 
 use satchel_api::rules::account_index;
@@ -21,7 +17,7 @@ use super::{Refresh, Widget};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
-use crate::widget::{hidden, mapping};
+use crate::widget::mapping;
 
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).
@@ -201,88 +197,8 @@ impl Widget {
         refresh: bool,
         networks: Option<&[String]>,
     ) -> Result<Vec<ServiceNft>, SdkError> {
-        let listed = self.judged_nfts(refresh, networks).await?;
-        Ok(listed.into_iter().map(|(_, nft)| nft).collect())
-    }
-
-    /// The user's NFTs, each with the service's id, judged for spam; their
-    /// pictures and links are allowed from then on.
-    pub(super) async fn judged_nfts(
-        &self,
-        refresh: bool,
-        networks: Option<&[String]>,
-    ) -> Result<Vec<(String, ServiceNft)>, SdkError> {
-        let (user_id, wallet_id) = self.require_login()?;
-        if refresh {
-            self.state.lock().cooldowns.start(Refresh::Nfts)?;
-        }
-        let path = if refresh { "v1/nft/refresh" } else { "v1/nft" };
-        let path = format!("{path}?userId={user_id}&walletId={wallet_id}");
-        // The accounts (a read of the service and of the keychain) while the
-        // listing comes: the grid's first row waits on both.
-        // Grouped by collection: a few collections of thousands of NFTs come
-        // once each, not once an NFT.
-        let (listing, accounts) = tokio::try_join!(
-            self.login.authed_accepting::<NftsGrouped>(
-                Caller::Rest,
-                Method::GET,
-                &path,
-                None,
-                NFTS_GROUPED_MEDIA_TYPE
-            ),
-            self.accounts(),
-        )?;
-        let accounts = accounts.accounts;
-        // Whom the person knows: their accounts this device holds, and the
-        // addresses they saved.
-        let mut known: HashSet<Address> = accounts
-            .iter()
-            .filter_map(|a| a.address.parse().ok())
-            .collect();
-        known.extend(
-            self.saved_addresses()?
-                .iter()
-                .filter_map(|s| s.address.parse::<Address>().ok()),
-        );
-        // Each collection once: as the SDK names it, whether it is asked for,
-        // whether the app vouches for it.
-        let collections: Vec<(ServiceNftContract, bool, bool)> = listing
-            .collections
-            .iter()
-            .map(|c| {
-                let selected = mapping::network_selected(networks, &c.network);
-                let vouched = self.vouched_collection(&c.network, &c.address);
-                (mapping::service_nft_contract(c), selected, vouched)
-            })
-            .collect();
-        let mut listed: Vec<(String, ServiceNft)> = Vec::with_capacity(listing.nfts.len());
-        for n in listing.nfts {
-            // An NFT of a collection the listing does not have is the service's
-            // error: the listing is refused, not shown in part.
-            let (contract, selected, vouched) = usize::try_from(n.collection)
-                .ok()
-                .and_then(|i| collections.get(i))
-                .ok_or_else(|| {
-                    SdkError::service(
-                        ServiceErrorCode::ApiRequestError,
-                        "the service listed an NFT of a collection it did not list",
-                    )
-                })?;
-            if !selected {
-                continue;
-            }
-            let likely_spam = hidden::likely_spam(n.received.as_ref(), *vouched, &known);
-            let id = n.id.clone();
-            if let Some(mut nft) = mapping::service_nft(n, contract.clone(), &accounts) {
-                nft.likely_spam = likely_spam;
-                listed.push((id, nft));
-            }
-        }
-        self.state
-            .lock()
-            .allowed
-            .extend(listed.iter().map(|(_, nft)| nft));
-        Ok(listed)
+        let judged = self.judged_nfts(refresh, networks).await?;
+        Ok(judged.nfts.iter().map(|n| judged.service_nft(n)).collect())
     }
 
     /// The external link of one of the user's NFTs, as listed by

@@ -102,45 +102,55 @@ pub(crate) fn service_nft_contract(contract: &NftContract) -> ServiceNftContract
     }
 }
 
-/// An NFT of the service's grouped listing, of collection `contract` (see
-/// [`service_nft_contract`]), joined with the account holding it; `None` when
-/// that account is not one of `accounts`.
-pub(crate) fn service_nft(
-    nft: GroupedNft,
-    contract: ServiceNftContract,
-    accounts: &[Account],
-) -> Option<ServiceNft> {
+/// The account holding an NFT of the service's listing, as the widget SDK
+/// names it: the accounts-list entry with its `accountId`; `None` when none is.
+pub(crate) fn nft_holder(account_id: &str, accounts: &[Account]) -> Option<ServiceAccount> {
     let holder = accounts
         .iter()
-        .find(|a| a.account_id == nft.account_id && a.contract.is_none())?;
-    Some(ServiceNft {
-        account: ServiceAccount {
-            address: holder.address.clone(),
-            network: holder.network.clone(),
-            contract: None,
-            is_aa: Some(EOA_ONLY),
-        },
+        .find(|a| a.account_id == account_id && a.contract.is_none())?;
+    Some(ServiceAccount {
+        address: holder.address.clone(),
+        network: holder.network.clone(),
+        contract: None,
+        is_aa: Some(EOA_ONLY),
+    })
+}
+
+/// An NFT of the service's grouped listing as the widget SDK names it, of
+/// collection `contract` (see [`service_nft_contract`]) held by `account` (see
+/// [`nft_holder`]).
+pub(crate) fn service_nft(
+    nft: &GroupedNft,
+    contract: ServiceNftContract,
+    account: ServiceAccount,
+) -> ServiceNft {
+    ServiceNft {
+        account,
         contract,
-        name: nft.name,
-        description: nft.description,
-        external_link: nft.external_link,
-        image_url: nft.image_url,
-        content_url: nft.content_url,
+        name: nft.name.clone(),
+        description: nft.description.clone(),
+        external_link: nft.external_link.clone(),
+        image_url: nft.image_url.clone(),
+        content_url: nft.content_url.clone(),
         quantity: nft.quantity,
         content_type: match nft.content_type {
             NftContentType::Image => ServiceContentType::Image,
             NftContentType::Video => ServiceContentType::Video,
         },
         state: nft.state,
-        token_id: nft.token_id,
-        // A mint's sender (the zero address) is left out: the grid's listing
-        // of 10,000 NFTs stays 0.6 MB lighter, and the page says "minted".
-        received_from: nft.received.map(|r| r.from).filter(|from| {
-            from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
-        }),
+        token_id: nft.token_id.clone(),
+        // A mint's sender (the zero address) is left out: the page says
+        // "minted".
+        received_from: nft
+            .received
+            .as_ref()
+            .map(|r| r.from.clone())
+            .filter(|from| {
+                from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
+            }),
         // Judged by the widget, which knows the person's addresses.
         likely_spam: false,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -275,7 +285,8 @@ mod tests {
             external_link: "".into(),
             image_url: "".into(),
         });
-        let mapped = service_nft(nft.clone(), contract.clone(), &accounts()).expect("held by a2");
+        let holder = nft_holder("a2", &accounts()).expect("held by a2");
+        let mapped = service_nft(&nft, contract, holder);
         assert_eq!(
             mapped.account,
             ServiceAccount {
@@ -298,11 +309,7 @@ mod tests {
         );
         assert_eq!(mapped.content_url.as_deref(), Some("https://x/clip.mp4"));
         assert_eq!(mapped.state, 2);
-        let orphan = GroupedNft {
-            account_id: "gone".into(),
-            ..nft
-        };
-        assert_eq!(service_nft(orphan, contract, &accounts()), None);
+        assert_eq!(nft_holder("gone", &accounts()), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod hidden;
 mod keys;
 mod mapping;
 mod nft_grid;
+mod nft_listing;
 mod own_tokens;
 mod pin;
 mod receive;
@@ -29,7 +30,7 @@ use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
 use satchel_api::{
-    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceNft, ServiceUser,
+    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser,
 };
 use tokio::sync::watch;
 
@@ -123,8 +124,8 @@ struct WidgetState {
     key: KeyStatus,
     cooldowns: Cooldowns,
     allowed: AllowLists,
-    /// The NFTs the last grid listed, by the service's id, for their detail.
-    nft_details: std::collections::HashMap<String, ServiceNft>,
+    /// The listing the last grid was made of, for the detail of its NFTs.
+    nft_listing: nft_listing::JudgedNfts,
     /// Quotes the send page may confirm, and an application's `send` waiting.
     sends: send::Sends,
     /// Addresses the service lists at the phrase's next indexes that the

@@ -10,11 +10,12 @@
 
 use std::collections::HashMap;
 
-use satchel_api::{ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftScheme};
+use satchel_api::{NftContentType, ServiceErrorCode, ServiceNft, ServiceNftScheme};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::Widget;
+use super::nft_listing::{JudgedNfts, position};
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
 
@@ -77,84 +78,86 @@ pub(crate) fn picture_handle(url: &str) -> String {
     hex::encode(&Sha256::digest(url.as_bytes())[..12])
 }
 
-/// The grid of `listed` (each with its service id), in their order; an id seen
-/// before is left out, so an id names one NFT.
-pub(crate) fn grid_of(listed: &[(String, ServiceNft)]) -> NftGrid {
+/// The grid of what `judged` lists, in its order.
+pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
     let mut grid = NftGrid::default();
-    let mut collections: HashMap<(&str, &str), u32> = HashMap::new();
-    let mut holders: HashMap<&str, u32> = HashMap::new();
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for (id, nft) in listed {
-        if !seen.insert(id) {
-            continue;
-        }
-        let next = position(grid.collections.len());
-        let collection = *collections
-            .entry((&nft.contract.network, &nft.contract.address))
-            .or_insert_with(|| {
-                grid.collections.push(GridCollection {
-                    network: nft.contract.network.clone(),
-                    address: nft.contract.address.clone(),
-                    name: nft.contract.name.clone(),
-                    scheme: nft.contract.scheme,
-                });
+    // The grid's holder of each of the listing's: one per address (an address
+    // holds on each network as an account of its own).
+    let mut holder_positions: HashMap<&str, u32> = HashMap::new();
+    let holder_of: Vec<u32> = judged
+        .holders
+        .iter()
+        .map(|h| {
+            let next = position(grid.holders.len());
+            *holder_positions.entry(&h.address).or_insert_with(|| {
+                grid.holders.push(h.address.clone());
                 next
-            });
-        let next = position(grid.holders.len());
-        let holder = *holders.entry(&nft.account.address).or_insert_with(|| {
-            grid.holders.push(nft.account.address.clone());
-            next
-        });
+            })
+        })
+        .collect();
+    // The grid's collection of each of the listing's: one per network and
+    // address (the listing may tell two apart by their other facts), made when
+    // an NFT of it is first listed.
+    let mut by_address: HashMap<(&str, &str), u32> = HashMap::new();
+    let mut of_listed: Vec<Option<u32>> = vec![None; judged.collections.len()];
+    for judged_nft in &judged.nfts {
+        let nft = &judged_nft.nft;
+        let listed = nft.collection as usize;
+        let collection = match of_listed[listed] {
+            Some(position) => position,
+            None => {
+                let c = &judged.collections[listed];
+                let next = position(grid.collections.len());
+                let position = *by_address
+                    .entry((c.network.as_str(), c.address.as_str()))
+                    .or_insert_with(|| {
+                        grid.collections.push(GridCollection {
+                            network: c.network.clone(),
+                            address: c.address.clone(),
+                            name: c.name.clone(),
+                            scheme: c.scheme,
+                        });
+                        next
+                    });
+                of_listed[listed] = Some(position);
+                position
+            }
+        };
         grid.nfts.push(GridNft {
-            id: id.clone(),
+            id: nft.id.clone(),
             collection,
-            holder,
+            holder: holder_of[judged_nft.holder as usize],
             name: nft.name.clone(),
             quantity: nft.quantity,
-            picture: (!nft.image_url.is_empty()).then(|| picture_handle(&nft.image_url)),
-            video: nft.content_type == ServiceContentType::Video,
-            likely_spam: nft.likely_spam,
+            picture: judged_nft.picture.clone(),
+            video: nft.content_type == NftContentType::Video,
+            likely_spam: judged_nft.likely_spam,
         });
     }
     grid
 }
 
-/// A position in a list the service's bounded listing made.
-fn position(len: usize) -> u32 {
-    u32::try_from(len).unwrap_or(u32::MAX)
-}
-
 impl Widget {
     /// The NFT tab's listing of the user's NFTs (see [`NftGrid`]); `refresh`
     /// re-reads them from the chain, as [`get_nfts`](Self::get_nfts) does. The
-    /// NFTs it lists are kept for [`nft_detail`](Self::nft_detail) until the
-    /// next listing or logout.
+    /// listing it was made of is kept for [`nft_detail`](Self::nft_detail) until
+    /// the next listing or logout.
     pub async fn get_nft_grid(&self, refresh: bool) -> Result<NftGrid, SdkError> {
-        let listed = self.judged_nfts(refresh, None).await?;
-        let grid = grid_of(&listed);
-        let mut details = HashMap::with_capacity(listed.len());
-        for (id, nft) in listed {
-            // The first of an id, as the grid has it.
-            details.entry(id).or_insert(nft);
-        }
-        self.state.lock().nft_details = details;
+        let judged = self.judged_nfts(refresh, None).await?;
+        let grid = grid_of(&judged);
+        self.state.lock().nft_listing = judged;
         Ok(grid)
     }
 
     /// One NFT of the last [`get_nft_grid`](Self::get_nft_grid), in full.
     pub fn nft_detail(&self, id: &str) -> Result<ServiceNft, SdkError> {
         self.require_login()?;
-        self.state
-            .lock()
-            .nft_details
-            .get(id)
-            .cloned()
-            .ok_or_else(|| {
-                SdkError::service(
-                    ServiceErrorCode::InvalidParameters,
-                    "not one of your NFTs as last listed",
-                )
-            })
+        self.state.lock().nft_listing.find(id).ok_or_else(|| {
+            SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                "not one of your NFTs as last listed",
+            )
+        })
     }
 
     /// The thumbnail of the picture whose handle a grid listed.
@@ -177,55 +180,48 @@ impl Widget {
 
 #[cfg(test)]
 mod tests {
-    use satchel_api::{ServiceAccount, ServiceNftContract};
+    use std::collections::HashSet;
 
+    use satchel_api::NftContentType;
+
+    use super::super::nft_listing::fixtures::*;
     use super::*;
 
-    fn nft(network: &str, contract: &str, holder: &str, name: &str) -> ServiceNft {
-        ServiceNft {
-            account: ServiceAccount {
-                address: holder.into(),
-                network: network.into(),
-                contract: None,
-                is_aa: Some(false),
-            },
-            contract: ServiceNftContract {
-                name: format!("{contract} collection"),
-                address: contract.into(),
-                scheme: ServiceNftScheme::Erc1155,
-                description: Some("about it".into()),
-                network: network.into(),
-                external_link: None,
-                image_url: None,
-            },
-            name: name.into(),
-            description: "a long description the grid does not carry".into(),
-            external_link: String::new(),
-            image_url: format!("data:image/svg+xml,<svg>{name}</svg>"),
-            content_url: None,
-            quantity: 2,
-            content_type: ServiceContentType::Image,
-            state: 1,
-            token_id: "7".into(),
-            received_from: None,
-            likely_spam: false,
-        }
+    fn grid(listing: satchel_api::NftsGrouped) -> NftGrid {
+        let accounts = [
+            account("e1", "sepolia", "0x1"),
+            account("e2", "sepolia", "0x2"),
+            account("b1", "base", "0x1"),
+        ];
+        let judged = JudgedNfts::judge(listing, &accounts, None, &HashSet::new(), |_, _| false)
+            .expect("judged");
+        grid_of(&judged)
     }
 
     #[test]
     fn each_collection_and_holder_is_listed_once_and_referred_to() {
-        let mut video = nft("sepolia", "0xB", "0x2", "Clip");
-        video.content_type = ServiceContentType::Video;
-        video.likely_spam = true;
+        let mut video = nft("b", 1, "e2", "Clip");
+        video.content_type = NftContentType::Video;
         video.image_url = String::new();
-        let listed = vec![
-            ("a".to_owned(), nft("sepolia", "0xA", "0x1", "One")),
-            ("b".to_owned(), video),
-            ("c".to_owned(), nft("sepolia", "0xA", "0x2", "Two")),
-            // The same address on another network is another collection.
-            ("d".to_owned(), nft("base", "0xA", "0x1", "Three")),
-        ];
-        let grid = grid_of(&listed);
+        let mut other_facts = collection("sepolia", "0xA");
+        other_facts.description = "told otherwise".into();
+        let grid = grid(listing(
+            vec![
+                collection("sepolia", "0xA"),
+                collection("sepolia", "0xB"),
+                // The same address on another network is another collection.
+                collection("base", "0xA"),
+                // The same collection with other facts is the same tile's.
+                other_facts,
+            ],
+            vec![
+                nft("a", 0, "e1", "One"),
+                video,
+                nft("c", 0, "e2", "Two"),
+                nft("d", 2, "b1", "Three"),
+                nft("e", 3, "e1", "Four"),
+            ],
+        ));
         let names: Vec<(&str, &str)> = grid
             .collections
             .iter()
@@ -235,23 +231,39 @@ mod tests {
             names,
             [("sepolia", "0xA"), ("sepolia", "0xB"), ("base", "0xA")]
         );
-        assert_eq!(grid.holders, ["0x1", "0x2"]);
+        assert_eq!(
+            grid.holders,
+            ["0x1", "0x2"],
+            "an address once, on any network"
+        );
         let refs: Vec<(&str, u32, u32)> = grid
             .nfts
             .iter()
             .map(|n| (n.id.as_str(), n.collection, n.holder))
             .collect();
-        assert_eq!(refs, [("a", 0, 0), ("b", 1, 1), ("c", 0, 1), ("d", 2, 0)]);
+        assert_eq!(
+            refs,
+            [
+                ("a", 0, 0),
+                ("b", 1, 1),
+                ("c", 0, 1),
+                ("d", 2, 0),
+                ("e", 0, 0)
+            ]
+        );
         assert_eq!(
             grid.nfts[0].picture.as_deref(),
             Some(picture_handle("data:image/svg+xml,<svg>One</svg>").as_str())
         );
-        assert!(grid.nfts[1].picture.is_none() && grid.nfts[1].video && grid.nfts[1].likely_spam);
+        assert!(grid.nfts[1].picture.is_none() && grid.nfts[1].video);
     }
 
     #[test]
     fn the_grid_leaves_out_what_a_tile_does_not_show_and_what_is_absent() {
-        let grid = grid_of(&[("a".to_owned(), nft("sepolia", "0xA", "0x1", "One"))]);
+        let grid = grid(listing(
+            vec![collection("sepolia", "0xA")],
+            vec![nft("a", 0, "e1", "One")],
+        ));
         let json = serde_json::to_value(&grid).expect("json");
         let tile = &json["nfts"][0];
         assert_eq!(tile["name"], "One");
@@ -261,16 +273,6 @@ mod tests {
         }
         assert_eq!(json["collections"][0]["name"], "0xA collection");
         assert_eq!(json["collections"][0]["scheme"], "ERC1155");
-    }
-
-    #[test]
-    fn an_id_names_one_nft() {
-        let grid = grid_of(&[
-            ("a".to_owned(), nft("sepolia", "0xA", "0x1", "One")),
-            ("a".to_owned(), nft("sepolia", "0xA", "0x1", "Impostor")),
-        ]);
-        assert_eq!(grid.nfts.len(), 1);
-        assert_eq!(grid.nfts[0].name, "One");
     }
 
     #[test]

@@ -1,0 +1,349 @@
+//! The user's NFTs as the service last listed them (grouped by collection, see
+//! [`NftsGrouped`]) and the widget judged them: the ones asked for, held by one
+//! of the user's accounts, each id once, each with its spam verdict and its
+//! picture's handle. `getNFTs` makes the spec's `ServiceNFT`s of it; the NFT tab
+//! its grid, and the detail of one NFT when asked, so a collection's facts are
+//! held once however many NFTs it has.
+
+use std::collections::{HashMap, HashSet};
+
+use alloy::primitives::Address;
+use reqwest::Method;
+use satchel_api::{
+    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, ServiceAccount, ServiceErrorCode,
+    ServiceNft, ServiceNftContract,
+};
+
+use super::nft_grid::picture_handle;
+use super::{Refresh, Widget, hidden, mapping};
+use crate::client::Caller;
+use crate::error::SdkError;
+
+/// The judged listing (see the module's comment).
+#[derive(Debug, Default)]
+pub(super) struct JudgedNfts {
+    /// Every collection of the service's listing, as the SDK names it.
+    pub collections: Vec<ServiceNftContract>,
+    /// The accounts holding them.
+    pub holders: Vec<ServiceAccount>,
+    /// In the service's order.
+    pub nfts: Vec<JudgedNft>,
+}
+
+#[derive(Debug)]
+pub(super) struct JudgedNft {
+    /// As the service listed it; `collection` is a position in
+    /// [`JudgedNfts::collections`].
+    pub nft: GroupedNft,
+    /// Its position in [`JudgedNfts::holders`].
+    pub holder: u32,
+    pub likely_spam: bool,
+    /// Its picture's handle, when it has a picture.
+    pub picture: Option<String>,
+}
+
+impl JudgedNfts {
+    /// Judges `listing`: what `networks` selects (all when `None`), held by one
+    /// of `accounts`, spam unless one of `known` sent it or the app vouches for
+    /// its collection (`vouched`). A listing naming a collection it does not
+    /// have is the service's error, refused whole.
+    pub fn judge(
+        listing: NftsGrouped,
+        accounts: &[Account],
+        networks: Option<&[String]>,
+        known: &HashSet<Address>,
+        vouched: impl Fn(&str, &str) -> bool,
+    ) -> Result<Self, SdkError> {
+        let mut judged = JudgedNfts::default();
+        // Each collection once: whether it is asked for, whether it is vouched for.
+        let mut kinds = Vec::with_capacity(listing.collections.len());
+        for c in &listing.collections {
+            kinds.push((
+                mapping::network_selected(networks, &c.network),
+                vouched(&c.network, &c.address),
+            ));
+            judged.collections.push(mapping::service_nft_contract(c));
+        }
+        let mut holders: HashMap<String, Option<u32>> = HashMap::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        for nft in listing.nfts {
+            let (selected, vouched) = usize::try_from(nft.collection)
+                .ok()
+                .and_then(|i| kinds.get(i))
+                .copied()
+                .ok_or_else(|| {
+                    SdkError::service(
+                        ServiceErrorCode::ApiRequestError,
+                        "the service listed an NFT of a collection it did not list",
+                    )
+                })?;
+            if !selected {
+                continue;
+            }
+            let holder = *holders.entry(nft.account_id.clone()).or_insert_with(|| {
+                let account = mapping::nft_holder(&nft.account_id, accounts)?;
+                judged.holders.push(account);
+                Some(position(judged.holders.len() - 1))
+            });
+            // Not one of the person's accounts; an id seen before (an id names
+            // one NFT: the first).
+            let Some(holder) = holder else { continue };
+            if !seen.insert(nft.id.clone()) {
+                continue;
+            }
+            judged.nfts.push(JudgedNft {
+                likely_spam: hidden::likely_spam(nft.received.as_ref(), vouched, known),
+                picture: (!nft.image_url.is_empty()).then(|| picture_handle(&nft.image_url)),
+                holder,
+                nft,
+            });
+        }
+        Ok(judged)
+    }
+
+    /// `nft` in the spec's shape.
+    pub fn service_nft(&self, nft: &JudgedNft) -> ServiceNft {
+        // Both positions were made by `judge`, within their lists.
+        let contract = self.collections[nft.nft.collection as usize].clone();
+        let account = self.holders[nft.holder as usize].clone();
+        let mut service = mapping::service_nft(&nft.nft, contract, account);
+        service.likely_spam = nft.likely_spam;
+        service
+    }
+
+    /// The NFT with service id `id`, in the spec's shape.
+    pub fn find(&self, id: &str) -> Option<ServiceNft> {
+        let nft = self.nfts.iter().find(|n| n.nft.id == id)?;
+        Some(self.service_nft(nft))
+    }
+}
+
+/// A position in a list the service's bounded listing made.
+pub(super) fn position(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
+impl Widget {
+    /// The user's NFTs, judged (see [`JudgedNfts`]); `refresh` re-reads them
+    /// from the chain, refused within a minute of the last refresh. Their
+    /// pictures and links are allowed from then on.
+    pub(super) async fn judged_nfts(
+        &self,
+        refresh: bool,
+        networks: Option<&[String]>,
+    ) -> Result<JudgedNfts, SdkError> {
+        let (user_id, wallet_id) = self.require_login()?;
+        if refresh {
+            self.state.lock().cooldowns.start(Refresh::Nfts)?;
+        }
+        let path = if refresh { "v1/nft/refresh" } else { "v1/nft" };
+        let path = format!("{path}?userId={user_id}&walletId={wallet_id}");
+        // Grouped by collection: a few collections of thousands of NFTs come
+        // once each, not once an NFT. The accounts (a read of the service and of
+        // the keychain) while the listing comes: the grid's first row waits on
+        // both.
+        let (listing, accounts) = tokio::try_join!(
+            self.login.authed_accepting::<NftsGrouped>(
+                Caller::Rest,
+                Method::GET,
+                &path,
+                None,
+                NFTS_GROUPED_MEDIA_TYPE
+            ),
+            self.accounts(),
+        )?;
+        // Whom the person knows: their accounts this device holds, and the
+        // addresses they saved.
+        let mut known: HashSet<Address> = accounts
+            .accounts
+            .iter()
+            .filter_map(|a| a.address.parse().ok())
+            .collect();
+        known.extend(
+            self.saved_addresses()?
+                .iter()
+                .filter_map(|s| s.address.parse::<Address>().ok()),
+        );
+        let judged = JudgedNfts::judge(
+            listing,
+            &accounts.accounts,
+            networks,
+            &known,
+            |network, contract| self.vouched_collection(network, contract),
+        )?;
+        self.state.lock().allowed.extend(&judged);
+        Ok(judged)
+    }
+}
+
+#[cfg(test)]
+pub(super) mod fixtures {
+    //! Listings and accounts as the service sends them, for the tests of the
+    //! judged listing and of the grid.
+
+    use satchel_api::{Account, GroupedNft, NftContentType, NftContract, NftScheme, NftsGrouped};
+
+    /// The person's account `id` at `address` on `network`.
+    pub fn account(id: &str, network: &str, address: &str) -> Account {
+        Account {
+            account_id: id.into(),
+            account_token_id: None,
+            address: address.into(),
+            address_path: "m/44'/60'/0'/0/0".into(),
+            label: String::new(),
+            balance: "0".into(),
+            coin_id: None,
+            name: "Ether".into(),
+            network: network.into(),
+            symbol: "ETH".into(),
+            decimals: 18,
+            contract: None,
+            icon_url: String::new(),
+            ids: String::new(),
+        }
+    }
+
+    pub fn collection(network: &str, address: &str) -> NftContract {
+        NftContract {
+            name: Some(format!("{address} collection")),
+            address: address.into(),
+            scheme: NftScheme::Erc1155,
+            description: "about it".into(),
+            network: network.into(),
+            external_link: String::new(),
+            image_url: String::new(),
+        }
+    }
+
+    /// NFT `id` named `name` of the listing's collection `collection`, held by
+    /// account `account`.
+    pub fn nft(id: &str, collection: u32, account: &str, name: &str) -> GroupedNft {
+        GroupedNft {
+            id: id.into(),
+            account_id: account.into(),
+            name: name.into(),
+            description: "a long description the grid does not carry".into(),
+            token_id: "7".into(),
+            external_link: format!("https://example.com/{id}"),
+            image_url: format!("data:image/svg+xml,<svg>{name}</svg>"),
+            quantity: 2,
+            content_type: NftContentType::Image,
+            collection,
+            content_url: None,
+            state: 1,
+            received: None,
+        }
+    }
+
+    pub fn listing(collections: Vec<NftContract>, nfts: Vec<GroupedNft>) -> NftsGrouped {
+        NftsGrouped { collections, nfts }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use satchel_api::NftOrigin;
+
+    use super::fixtures::*;
+    use super::*;
+
+    fn judge(listing: NftsGrouped, networks: Option<&[String]>) -> Result<JudgedNfts, SdkError> {
+        let accounts = [
+            account("e1", "sepolia", "0x1"),
+            account("e2", "sepolia", "0x2"),
+        ];
+        JudgedNfts::judge(listing, &accounts, networks, &HashSet::new(), |_, c| {
+            c == "0xV"
+        })
+    }
+
+    #[test]
+    fn only_the_persons_nfts_of_the_networks_asked_for_each_id_once() {
+        let listing = listing(
+            vec![collection("sepolia", "0xA"), collection("base", "0xB")],
+            vec![
+                nft("a", 0, "e1", "One"),
+                nft("b", 1, "e1", "On base"),
+                nft("c", 0, "someone-else", "Not theirs"),
+                nft("a", 0, "e2", "Impostor"),
+                nft("d", 0, "e2", "Two"),
+            ],
+        );
+        let judged = judge(listing.clone(), None).expect("judged");
+        let ids: Vec<&str> = judged.nfts.iter().map(|n| n.nft.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "d"]);
+        assert_eq!(
+            judged.find("a").expect("a").name,
+            "One",
+            "the first of an id"
+        );
+        assert_eq!(judged.find("c"), None);
+        let holders: Vec<&str> = judged.holders.iter().map(|h| h.address.as_str()).collect();
+        assert_eq!(holders, ["0x1", "0x2"]);
+
+        let sepolia = ["SEPOLIA".to_owned()];
+        let judged = judge(listing, Some(&sepolia)).expect("judged");
+        let ids: Vec<&str> = judged.nfts.iter().map(|n| n.nft.id.as_str()).collect();
+        assert_eq!(ids, ["a", "d"]);
+    }
+
+    #[test]
+    fn the_spec_shape_joins_the_collection_and_the_holder() {
+        let judged = judge(
+            listing(
+                vec![collection("sepolia", "0xA")],
+                vec![nft("a", 0, "e2", "One")],
+            ),
+            None,
+        )
+        .expect("judged");
+        let nft = judged.find("a").expect("listed");
+        assert_eq!(nft.contract.name, "0xA collection");
+        assert_eq!(nft.contract.network, "sepolia");
+        assert_eq!(nft.account.address, "0x2");
+        assert_eq!(
+            nft.description,
+            "a long description the grid does not carry"
+        );
+        assert_eq!(nft.image_url, "data:image/svg+xml,<svg>One</svg>");
+    }
+
+    #[test]
+    fn a_strangers_nft_is_likely_spam_unless_its_collection_is_vouched_for() {
+        let from_stranger = |mut nft: GroupedNft| {
+            nft.received = Some(NftOrigin {
+                from: "0x00000000000000000000000000000000000000aa".into(),
+                sent_by: None,
+                tx_hash: "0x01".into(),
+            });
+            nft
+        };
+        let judged = judge(
+            listing(
+                vec![collection("sepolia", "0xA"), collection("sepolia", "0xV")],
+                vec![
+                    from_stranger(nft("a", 0, "e1", "Drop")),
+                    from_stranger(nft("v", 1, "e1", "Vouched")),
+                    nft("m", 0, "e1", "Unknown origin"),
+                ],
+            ),
+            None,
+        )
+        .expect("judged");
+        let spam: Vec<bool> = judged.nfts.iter().map(|n| n.likely_spam).collect();
+        assert_eq!(spam, [true, false, false]);
+        assert!(judged.find("a").expect("a").likely_spam);
+    }
+
+    #[test]
+    fn a_listing_naming_a_collection_it_does_not_have_is_refused() {
+        let refused = judge(
+            listing(
+                vec![collection("sepolia", "0xA")],
+                vec![nft("a", 1, "e1", "One")],
+            ),
+            None,
+        );
+        assert!(refused.is_err());
+    }
+}
