@@ -216,8 +216,10 @@ describe('Wallet', () => {
     expect(screen.getByTestId('balance-ETH')).toHaveTextContent('7');
     expect(screen.getByText('Updated just now')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh in 60 s' })).toBeDisabled();
-    await seconds(5);
-    expect(screen.getByText('Updated 5 s ago')).toBeInTheDocument();
+    await seconds(59);
+    expect(screen.getByText('Updated just now')).toBeInTheDocument();
+    await seconds(1);
+    expect(screen.getByText('Updated 1 min ago')).toBeInTheDocument();
   });
 
   it('shows a refused refresh (TooManyRequests) in words and keeps the balances it had', async () => {

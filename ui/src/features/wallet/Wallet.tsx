@@ -25,13 +25,17 @@ import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount'
 /** A token row's height in the 400 px window, until the first rows are measured. */
 const TOKEN_ROW_ESTIMATE = 57;
 
-/** The time, renewed every second: for "updated N s ago". */
-function useClock(): number {
+/** The time, renewed once a minute from `from` on (a new `from` starts it
+ * again): for "updated N min ago" and the prices' age. Not once a second: a
+ * change a second has WebKit draw frames at the screen's rate all the while the
+ * page is open. */
+function useMinuteClock(from: number | null): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
-  }, []);
+  }, [from]);
   return now;
 }
 
@@ -73,7 +77,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const [copied, setCopied] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('balances');
-  const now = useClock();
+  const now = useMinuteClock(updatedAt);
   // The wallet's accounts, and the one whose balances, values and activity show.
   const walletAccounts = useWalletAccounts();
   const shownAddress = shownAccount(walletAccounts.accounts ?? [], useChosenAccount());
@@ -278,7 +282,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
     </div>
   );
 
-  const since = updatedAt === null ? null : Math.round((now - updatedAt) / 1000);
+  const minutes = updatedAt === null ? null : Math.floor(Math.max(0, now - updatedAt) / 60_000);
   return (
     <>
       {phraseOpen && (
@@ -368,7 +372,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
         {values && balances && balances.length > 0 && <WalletTotal values={values} now={now} />}
         <div className="toolbar">
           <span id="wallet-updated">
-            {since === null ? '' : since < 2 ? t('wallet.updatedJustNow') : t('wallet.updated', { seconds: since })}
+            {minutes === null ? '' : minutes < 1 ? t('wallet.updatedJustNow') : t('wallet.updated', { minutes })}
           </span>
           <button id="wallet-refresh" className="secondary" onClick={refresh} disabled={busy || cooldown.seconds > 0}>
             {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
