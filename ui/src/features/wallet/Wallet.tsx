@@ -32,7 +32,6 @@ const TOKEN_ROW_ESTIMATE = 57;
 function useMinuteClock(from: number | null): number {
   const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 60_000);
     return () => clearInterval(timer);
   }, [from]);
