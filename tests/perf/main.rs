@@ -121,6 +121,8 @@ struct Run {
     start_min: [Option<Duration>; 2],
     pss_min: Option<Pss>,
     app: [Option<Session>; 2],
+    /// Where the cold start went: the minimal window's, Satchel's.
+    start_timeline: [Option<Timeline>; 2],
     /// Watched idle with its first page open (the last run only).
     idle_app: Option<Idle>,
     idle_min: Option<Idle>,
@@ -207,9 +209,14 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
             let home = tempfile::tempdir()?;
             let path = if program { satchel() } else { minimal.clone() };
             let what = if program { "balances" } else { "page" };
-            let cold = time_to_shown(&path, &display, &env, home.path(), what).await?;
+            let (cold, timeline) = time_to_shown(&path, &display, &env, home.path(), what).await?;
+            run.start_timeline[usize::from(program)] = timeline;
             let warm = if plan.warm {
-                Some(time_to_shown(&path, &display, &env, home.path(), what).await?)
+                Some(
+                    time_to_shown(&path, &display, &env, home.path(), what)
+                        .await?
+                        .0,
+                )
             } else {
                 None
             };
@@ -612,6 +619,23 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
             min.busiest.join(", ")
         );
     }
+    for (program, name) in [(1, "Satchel"), (0, "minimal window")] {
+        if let Some(timeline) = runs
+            .iter()
+            .rev()
+            .find_map(|r| r.start_timeline[program].clone())
+        {
+            println!(
+                "cold start, last run, ms from the process's start: {name}: {}",
+                timeline
+                    .0
+                    .iter()
+                    .map(|(step, ms)| format!("{step} {ms:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
     println!(
         "runs, start to shown, cold (ms): Satchel {:?}, minimal {:?}",
         list(&|r| r.start_app[COLD]),
@@ -787,7 +811,7 @@ async fn time_to_shown(
     env: &[(&str, String)],
     home: &Path,
     what: &str,
-) -> anyhow::Result<Duration> {
+) -> anyhow::Result<(Duration, Option<Timeline>)> {
     // The app's log, read when it does not show what it should.
     let log_path = home.join(format!("{}.log", what));
     let log = std::fs::File::create(&log_path)?;
@@ -806,6 +830,7 @@ async fn time_to_shown(
         command.env(name, value);
     }
     let started = Instant::now();
+    let started_at = std::time::SystemTime::now();
     let mut child = command.spawn()?;
     let pid = child.id().context("a pid")?;
     let stdout = child.stdout.take().context("stdout")?;
@@ -844,8 +869,47 @@ async fn time_to_shown(
             )
         }
     };
+    // Satchel's page tells its start's steps right after (see `Timeline`).
+    let timeline = match tokio::time::timeout(Duration::from_secs(2), lines.next_line()).await {
+        Ok(Ok(Some(line))) => line
+            .trim()
+            .strip_prefix("shown timeline ")
+            .and_then(|steps| Timeline::of(steps, started_at)),
+        _ => None,
+    };
     stop_group(pid).await;
-    Ok(shown)
+    Ok((shown, timeline))
+}
+
+/// Where a start's time went: each step the page marked (`markStartStep`), in ms
+/// from the process's start (the page's `timeOrigin` on the wall clock the
+/// benchmark shares), beginning with the page's own start.
+#[derive(Clone)]
+struct Timeline(Vec<(String, f64)>);
+
+impl Timeline {
+    /// `steps` as the page sends them: `origin=<ms since 1970> <step>=<ms> …`.
+    fn of(steps: &str, process_started: std::time::SystemTime) -> Option<Self> {
+        let started = process_started
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_secs_f64()
+            * 1000.0;
+        let mut origin = None;
+        let mut timeline = Vec::new();
+        for step in steps.split_whitespace() {
+            let (name, ms) = step.split_once('=')?;
+            let ms: f64 = ms.parse().ok()?;
+            match name {
+                "origin" => {
+                    origin = Some(ms - started);
+                    timeline.push(("page".to_owned(), ms - started));
+                }
+                _ => timeline.push((name.to_owned(), origin? + ms)),
+            }
+        }
+        Some(Self(timeline))
+    }
 }
 
 /// Kills a process group and waits until it is gone.

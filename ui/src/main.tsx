@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { markStartStep } from './api';
 import './styles.css';
+
+markStartStep('script');
 
 const root = document.getElementById('root');
 if (root) {

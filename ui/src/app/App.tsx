@@ -4,6 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   api,
   asAppError,
+  markStartStep,
   type LoginOptions,
   type RegisterEmailRequest,
   type SendRequest,
@@ -70,6 +71,7 @@ function Widget() {
     // not answer, shows the offline page with the URL it tried.
     api.getAppInfo().then(() => {
       if (!live) return;
+      markStartStep('appInfo');
       api
         .watchStatus((status) => {
           if (!live || status === 'not_initialized' || status === 'initializing') return;
@@ -78,9 +80,11 @@ function Widget() {
             return;
           }
           started = true;
+          markStartStep('status');
           api.getCurrentServiceUser().then(
             (current) => {
               if (!live) return;
+              markStartStep('user');
               setUser(current);
               setRoute(routeFor(status));
             },

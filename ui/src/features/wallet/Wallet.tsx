@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, markShownAfterPaint, markStartStep, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
@@ -138,7 +138,9 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const load = () =>
     run(
       async () => {
-        setBalances(await api.getBalance());
+        const stored = await api.getBalance();
+        markStartStep('balances');
+        setBalances(stored);
         void readValues();
         // What the app refused while listing them; a keychain that cannot say
         // fails nothing here.
