@@ -249,6 +249,11 @@ pub fn run() {
             tauri::async_runtime::spawn(async move {
                 if let Err(e) = connection.init(&widget).await {
                     tracing::warn!(code = ?e.code, message = %e.message, "the widget did not initialise");
+                    return;
+                }
+                // The wallet page's first balances, read while the window loads.
+                if let Err(e) = widget.read_balances_ahead().await {
+                    tracing::info!(code = ?e.code, message = %e.message, "balances not read ahead");
                 }
             });
             if let Some((service_url, pubkey)) = updates {

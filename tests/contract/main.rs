@@ -124,6 +124,7 @@ on_every_backend!(
     keys::a_reset_signed_by_the_wallets_key_sets_a_new_pin_even_when_locked,
     keys::another_user_cannot_read_or_use_a_wallets_pin,
     widget::the_widget_registers_a_wallet_and_shows_it,
+    widget::balances_read_ahead_answer_the_first_ask_once,
     widget::a_wallet_whose_key_is_elsewhere_asks_for_the_pin,
     widget::a_lost_registration_answer_keeps_the_key_the_service_has,
     widget::a_retried_registration_reuses_the_key_made_first,

@@ -253,6 +253,65 @@ pub async fn the_widget_registers_a_wallet_and_shows_it(backend: Backend) {
     assert_eq!(w.get_status(), ServiceLifeCycle::NotInitialized);
 }
 
+/// The balances an app reads as it starts (`read_balances_ahead`) answer the
+/// first `getBalance` of all accounts, once; a refresh, a named ask and the
+/// second ask read the service again.
+pub async fn balances_read_ahead_answer_the_first_ask_once(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let (ada, address) = stack
+        .registered_widget("ada@example.com", "246810", KdfStrength::Test)
+        .await;
+    let stored = ada.get_balance(None).await.expect("balances");
+    ada.read_balances_ahead().await.expect("read ahead");
+
+    // Another client of the same user refreshes the stored balance after the
+    // chain gave the account one more ether.
+    stack
+        .demo
+        .send_ether(address, parse_units("1", 18).expect("units").into())
+        .await
+        .expect("sent");
+    let user = ada.current_user().expect("logged in");
+    let user_id = user.user_info.expect("user info").user_id;
+    let wallet_id = user.wallet_id.expect("a wallet");
+    let token = satchel_service::admin::mint_access_token(&stack.service.state, &user_id, 600)
+        .await
+        .expect("token");
+    let (_, accounts) = stack
+        .get(
+            &format!("/v1/account?userId={user_id}&walletId={wallet_id}"),
+            &token,
+        )
+        .await;
+    let account_id = accounts["accounts"][0]["accountId"]
+        .as_str()
+        .expect("an account")
+        .to_owned();
+    let (status, _) = stack
+        .get(&format!("/v1/accountbalance/{account_id}/balance"), &token)
+        .await;
+    assert_eq!(status, 200);
+
+    assert_eq!(
+        ada.get_balance(None).await.expect("balances"),
+        stored,
+        "the first ask: what was read ahead"
+    );
+    let now = ada.get_balance(None).await.expect("balances");
+    assert_ne!(now, stored, "the second ask reads the service");
+
+    // A refresh never answers with what was read ahead.
+    ada.read_balances_ahead().await.expect("read ahead");
+    stack
+        .demo
+        .send_ether(address, parse_units("1", 18).expect("units").into())
+        .await
+        .expect("sent");
+    let refreshed = ada.refresh_balances().await.expect("refreshed");
+    assert_ne!(refreshed, now, "the chain's new balance");
+    assert_eq!(ada.get_balance(None).await.expect("balances"), refreshed);
+}
+
 pub async fn a_wallet_whose_key_is_elsewhere_asks_for_the_pin(backend: Backend) {
     let stack = Stack::start(backend).await;
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());

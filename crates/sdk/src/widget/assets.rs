@@ -4,11 +4,12 @@
 //! the widget's refresh cooldowns and the NFT pictures and links it may fetch or
 //! open.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::Method;
 use satchel_api::{
-    AccountBalanceInfo, AccountsResponse, ServiceAccount, ServiceErrorCode, ServiceNft,
+    AccountBalanceInfo, AccountsResponse, ServiceAccount, ServiceErrorCode, ServiceLifeCycle,
+    ServiceNft,
 };
 
 use satchel_api::rules::account_index;
@@ -18,6 +19,18 @@ use crate::client::Caller;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
 use crate::widget::mapping;
+
+/// How long balances read ahead ([`Widget::read_balances_ahead`]) stand in for
+/// a read: the window's load, not more.
+pub const BALANCES_AHEAD_FOR: Duration = Duration::from_secs(5);
+
+/// Balances read ahead for `user_id`.
+#[derive(Debug)]
+pub(super) struct BalancesAhead {
+    user_id: String,
+    read: Instant,
+    balances: Vec<AccountBalanceInfo>,
+}
 
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).
@@ -61,8 +74,12 @@ impl Widget {
     /// then needs the key).
     pub(super) async fn accounts(&self) -> Result<AccountsResponse, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
-        let mut list = self.listing(&user_id, &wallet_id).await?;
-        let sealed = self.vault.load(&user_id).await?;
+        // The service's list and this device's key at once: a keychain read
+        // (a D-Bus round of its own) is as slow as the request.
+        let (mut list, sealed) = tokio::try_join!(
+            self.listing(&user_id, &wallet_id),
+            self.vault.load(&user_id)
+        )?;
         let disowned = self.state.lock().disowned.clone();
         let listed = list.accounts.len();
         let own = self.own_tokens.read(&user_id);
@@ -128,6 +145,28 @@ impl Widget {
             .collect())
     }
 
+    /// Reads every account's balances as stored (what [`get_balance`] gives)
+    /// now, for the next `get_balance` of all of them within
+    /// [`BALANCES_AHEAD_FOR`]: an app calls it as it starts, so the wallet page's
+    /// first ask does not wait on the service and the keychain while the
+    /// window loads. Does nothing unless someone is logged in with their
+    /// wallet's key here.
+    ///
+    /// [`get_balance`]: Self::get_balance
+    pub async fn read_balances_ahead(&self) -> Result<(), SdkError> {
+        if self.get_status() != ServiceLifeCycle::Login {
+            return Ok(());
+        }
+        let (user_id, _) = self.require_login()?;
+        let balances = self.read_balances().await?;
+        self.state.lock().balances_ahead = Some(BalancesAhead {
+            user_id,
+            read: Instant::now(),
+            balances,
+        });
+        Ok(())
+    }
+
     /// Balances as last read (getBalance), scaled to decimal strings; all
     /// accounts, or only those named (and only the tokens named, when an account
     /// is named with its `contract`).
@@ -135,8 +174,16 @@ impl Widget {
         &self,
         accounts: Option<&[AccountRef]>,
     ) -> Result<Vec<AccountBalanceInfo>, SdkError> {
-        let list = self.accounts().await?;
-        let balances = mapping::balances(&list.accounts)?;
+        let (user_id, _) = self.require_login()?;
+        let ahead = self.state.lock().balances_ahead.take();
+        if let Some(ahead) = ahead
+            && accounts.is_none()
+            && ahead.user_id == user_id
+            && ahead.read.elapsed() < BALANCES_AHEAD_FOR
+        {
+            return Ok(ahead.balances);
+        }
+        let balances = self.read_balances().await?;
         let Some(wanted) = accounts else {
             return Ok(balances);
         };
@@ -175,6 +222,17 @@ impl Widget {
         self.state.lock().cooldowns.wait(what)
     }
 
+    /// Drops the balances read ahead: the accounts or their balances changed.
+    pub(super) fn forget_balances_ahead(&self) {
+        self.state.lock().balances_ahead = None;
+    }
+
+    /// Every account's balances as stored, scaled.
+    async fn read_balances(&self) -> Result<Vec<AccountBalanceInfo>, SdkError> {
+        let list = self.accounts().await?;
+        mapping::balances(&list.accounts)
+    }
+
     /// Reads every account's balances from the chain now and returns them all;
     /// refused within a minute of the last refresh.
     pub async fn refresh_balances(&self) -> Result<Vec<AccountBalanceInfo>, SdkError> {
@@ -187,7 +245,9 @@ impl Widget {
                 .authed::<serde_json::Value>(Caller::Rest, Method::GET, &path, None)
                 .await?;
         }
-        self.get_balance(None).await
+        // Read now: what was read ahead is older than this refresh.
+        self.forget_balances_ahead();
+        self.read_balances().await
     }
 
     /// The user's NFTs (getNFTs); `refresh` re-reads them from the chain, refused

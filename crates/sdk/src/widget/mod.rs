@@ -131,6 +131,8 @@ struct WidgetState {
     /// Addresses the service lists at the phrase's next indexes that the
     /// phrase, once opened, did not make: refused from then on, not waiting.
     disowned: Vec<String>,
+    /// The balances read as the app started, for the wallet page's first ask.
+    balances_ahead: Option<assets::BalancesAhead>,
 }
 
 impl std::fmt::Debug for Widget {

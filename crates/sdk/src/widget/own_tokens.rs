@@ -139,6 +139,7 @@ impl Widget {
         account: Option<Address>,
     ) -> Result<AddableToken, SdkError> {
         let (user_id, _) = self.require_login()?;
+        self.forget_balances_ahead();
         let (path, address) = self.token_path(network, contract, account).await?;
         if self
             .networks
@@ -194,6 +195,7 @@ impl Widget {
         account: Option<Address>,
     ) -> Result<Vec<OwnToken>, SdkError> {
         let (user_id, _) = self.require_login()?;
+        self.forget_balances_ahead();
         let (path, address) = self.token_path(network, contract, account).await?;
         match self
             .login
