@@ -14,9 +14,10 @@ cd "$(dirname "$0")/.."
 # dependency once more. So: every `cargo test` below takes --workspace, and every
 # `cargo build` is cargo_build_as_tested (scripts/lib/stack.sh).
 
-# A clean clone builds everything once: incremental state would only double the
-# target folder (its test binaries with the workspace's debug info come to about
-# 13 GB without it) on a disk CI shares with other work.
+# A clean clone builds everything once: incremental state would only add to the
+# target folder, on a disk CI shares with other work (for the same reason the dev
+# profile keeps line tables only: the clone's target/ is about 4 GB, where full
+# debug info in every test binary made it 13 GB and more).
 export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 
 # Each step's duration, printed at the end (the test command's own cost).
