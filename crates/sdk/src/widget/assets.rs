@@ -158,6 +158,7 @@ impl Widget {
             return Ok(());
         }
         let (user_id, _) = self.require_login()?;
+        let _reading = self.reading_ahead.lock().await;
         let balances = self.read_balances().await?;
         self.state.lock().balances_ahead = Some(BalancesAhead {
             user_id,
@@ -175,6 +176,10 @@ impl Widget {
         accounts: Option<&[AccountRef]>,
     ) -> Result<Vec<AccountBalanceInfo>, SdkError> {
         let (user_id, _) = self.require_login()?;
+        if accounts.is_none() {
+            // A read ahead under way ends first (at once when none is).
+            drop(self.reading_ahead.lock().await);
+        }
         let ahead = self.state.lock().balances_ahead.take();
         if let Some(ahead) = ahead
             && accounts.is_none()

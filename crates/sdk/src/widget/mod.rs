@@ -113,6 +113,9 @@ pub struct Widget {
     hidden: hidden::HiddenCollections,
     /// The tokens the person added, as they accepted them (likewise).
     own_tokens: own_tokens::OwnTokens,
+    /// Held while balances are read ahead: the first ask waits for that read
+    /// instead of making its own.
+    reading_ahead: tokio::sync::Mutex<()>,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -163,6 +166,7 @@ impl Widget {
             address_books: Default::default(),
             hidden: Default::default(),
             own_tokens: Default::default(),
+            reading_ahead: tokio::sync::Mutex::new(()),
         }
     }
 
