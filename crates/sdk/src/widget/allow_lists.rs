@@ -5,8 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::nft_grid::picture_handle;
-use super::nft_listing::JudgedNfts;
+use super::nft_listing::{JudgedNfts, picture_handle};
 
 #[derive(Debug, Default)]
 pub(super) struct AllowLists {

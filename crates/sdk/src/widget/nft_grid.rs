@@ -12,7 +12,6 @@ use std::collections::HashMap;
 
 use satchel_api::{NftContentType, ServiceErrorCode, ServiceNft, ServiceNftScheme};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::Widget;
 use super::nft_listing::{JudgedNfts, position};
@@ -70,12 +69,6 @@ pub struct GridNft {
 
 fn is_false(b: &bool) -> bool {
     !b
-}
-
-/// The handle of a picture's URL: what the page asks the thumbnail protocol for
-/// instead of the URL itself (96 bits of its SHA-256, in hex).
-pub(crate) fn picture_handle(url: &str) -> String {
-    hex::encode(&Sha256::digest(url.as_bytes())[..12])
 }
 
 /// The grid of what `judged` lists, in its order.
@@ -185,6 +178,7 @@ mod tests {
     use satchel_api::NftContentType;
 
     use super::super::nft_listing::fixtures::*;
+    use super::super::nft_listing::picture_handle;
     use super::*;
 
     fn grid(listing: satchel_api::NftsGrouped) -> NftGrid {

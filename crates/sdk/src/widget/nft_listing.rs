@@ -13,8 +13,8 @@ use satchel_api::{
     Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, ServiceAccount, ServiceErrorCode,
     ServiceNft, ServiceNftContract,
 };
+use sha2::{Digest, Sha256};
 
-use super::nft_grid::picture_handle;
 use super::{Refresh, Widget, hidden, mapping};
 use crate::client::Caller;
 use crate::error::SdkError;
@@ -116,6 +116,12 @@ impl JudgedNfts {
         let nft = self.nfts.iter().find(|n| n.nft.id == id)?;
         Some(self.service_nft(nft))
     }
+}
+
+/// The handle of a picture's URL: what the page asks the thumbnail protocol for
+/// instead of the URL itself (96 bits of its SHA-256, in hex).
+pub(crate) fn picture_handle(url: &str) -> String {
+    hex::encode(&Sha256::digest(url.as_bytes())[..12])
 }
 
 /// A position in a list the service's bounded listing made.
