@@ -254,28 +254,7 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
         use alloy::eips::eip2718::Encodable2718 as _;
         format!("0x{}", alloy::hex::encode(envelope.encoded_2718()))
     };
-    let user_id = ada
-        .current_user()
-        .and_then(|u| u.user_info)
-        .expect("a user")
-        .user_id;
-    let token = satchel_service::admin::mint_access_token(&stack.service.state, &user_id, 600)
-        .await
-        .expect("a token");
-    let wallet_id = ada
-        .current_user()
-        .and_then(|u| u.wallet_id)
-        .expect("a wallet");
-    let (_, accounts) = stack
-        .get(
-            &format!("/v1/account?userId={user_id}&walletId={wallet_id}"),
-            &token,
-        )
-        .await;
-    let account_id = accounts["accounts"][0]["accountId"]
-        .as_str()
-        .expect("an account")
-        .to_owned();
+    let (token, account_id) = stack.rest_client_of(&ada).await;
     let request = stack
         .http
         .post(stack.url("/v1/transactions"))

@@ -271,22 +271,7 @@ pub async fn balances_read_ahead_answer_the_first_ask_once(backend: Backend) {
         .send_ether(address, parse_units("1", 18).expect("units").into())
         .await
         .expect("sent");
-    let user = ada.current_user().expect("logged in");
-    let user_id = user.user_info.expect("user info").user_id;
-    let wallet_id = user.wallet_id.expect("a wallet");
-    let token = satchel_service::admin::mint_access_token(&stack.service.state, &user_id, 600)
-        .await
-        .expect("token");
-    let (_, accounts) = stack
-        .get(
-            &format!("/v1/account?userId={user_id}&walletId={wallet_id}"),
-            &token,
-        )
-        .await;
-    let account_id = accounts["accounts"][0]["accountId"]
-        .as_str()
-        .expect("an account")
-        .to_owned();
+    let (token, account_id) = stack.rest_client_of(&ada).await;
     let (status, _) = stack
         .get(&format!("/v1/accountbalance/{account_id}/balance"), &token)
         .await;

@@ -321,6 +321,29 @@ impl Stack {
         (widget, address)
     }
 
+    /// What another REST client of `widget`'s logged-in user would hold: an
+    /// access token of their own, and the id of the wallet's first account (as
+    /// operation 1 lists it).
+    pub async fn rest_client_of(&self, widget: &satchel_sdk::Widget) -> (String, String) {
+        let user = widget.current_user().expect("logged in");
+        let user_id = user.user_info.expect("user info").user_id;
+        let wallet_id = user.wallet_id.expect("a wallet");
+        let token = admin::mint_access_token(&self.service.state, &user_id, 600)
+            .await
+            .expect("a token");
+        let (_, accounts) = self
+            .get(
+                &format!("/v1/account?userId={user_id}&walletId={wallet_id}"),
+                &token,
+            )
+            .await;
+        let account_id = accounts["accounts"][0]["accountId"]
+            .as_str()
+            .expect("an account")
+            .to_owned();
+        (token, account_id)
+    }
+
     /// A POST with the app headers and a JSON body.
     pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
         let request = self
