@@ -4,7 +4,7 @@
 //! the widget's refresh cooldowns and the NFT pictures and links it may fetch or
 //! open.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use reqwest::Method;
 use satchel_api::{
@@ -19,18 +19,6 @@ use crate::client::Caller;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
 use crate::widget::mapping;
-
-/// How long balances read ahead ([`Widget::read_balances_ahead`]) stand in for
-/// a read: the window's load, not more.
-pub const BALANCES_AHEAD_FOR: Duration = Duration::from_secs(5);
-
-/// Balances read ahead for `user_id`.
-#[derive(Debug)]
-pub(super) struct BalancesAhead {
-    user_id: String,
-    read: Instant,
-    balances: Vec<AccountBalanceInfo>,
-}
 
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).
@@ -147,7 +135,7 @@ impl Widget {
 
     /// Reads every account's balances as stored (what [`get_balance`] gives)
     /// now, for the next `get_balance` of all of them within
-    /// [`BALANCES_AHEAD_FOR`]: an app calls it as it starts, so the wallet page's
+    /// [`BALANCES_AHEAD_FOR`](super::balances_ahead::BALANCES_AHEAD_FOR): an app calls it as it starts, so the wallet page's
     /// first ask does not wait on the service and the keychain while the
     /// window loads. Does nothing unless someone is logged in with their
     /// wallet's key here.
@@ -159,12 +147,12 @@ impl Widget {
         }
         let (user_id, _) = self.require_login()?;
         let _reading = self.reading_ahead.lock().await;
+        let start = self.state.lock().balances_ahead.start_read();
         let balances = self.read_balances().await?;
-        self.state.lock().balances_ahead = Some(BalancesAhead {
-            user_id,
-            read: Instant::now(),
-            balances,
-        });
+        self.state
+            .lock()
+            .balances_ahead
+            .keep(start, user_id, balances);
         Ok(())
     }
 
@@ -180,13 +168,11 @@ impl Widget {
             // A read ahead under way ends first (at once when none is).
             drop(self.reading_ahead.lock().await);
         }
-        let ahead = self.state.lock().balances_ahead.take();
+        let ahead = self.state.lock().balances_ahead.take(&user_id);
         if let Some(ahead) = ahead
             && accounts.is_none()
-            && ahead.user_id == user_id
-            && ahead.read.elapsed() < BALANCES_AHEAD_FOR
         {
-            return Ok(ahead.balances);
+            return Ok(ahead);
         }
         let balances = self.read_balances().await?;
         let Some(wanted) = accounts else {
@@ -227,9 +213,12 @@ impl Widget {
         self.state.lock().cooldowns.wait(what)
     }
 
-    /// Drops the balances read ahead: the accounts or their balances changed.
-    pub(super) fn forget_balances_ahead(&self) {
-        self.state.lock().balances_ahead = None;
+    /// Marks a change of the accounts, their tokens or their balances until
+    /// the guard is dropped: balances read ahead that overlap it are not
+    /// answered.
+    pub(super) fn accounts_changing(&self) -> AccountsChanging<'_> {
+        self.state.lock().balances_ahead.change_started();
+        AccountsChanging(self)
     }
 
     /// Every account's balances as stored, scaled.
@@ -243,6 +232,7 @@ impl Widget {
     pub async fn refresh_balances(&self) -> Result<Vec<AccountBalanceInfo>, SdkError> {
         self.require_login()?;
         self.state.lock().cooldowns.start(Refresh::Balances)?;
+        let _changing = self.accounts_changing();
         let list = self.accounts().await?;
         for account in list.accounts.iter().filter(|a| a.contract.is_none()) {
             let path = format!("v1/accountbalance/{}/balance", account.account_id);
@@ -250,8 +240,6 @@ impl Widget {
                 .authed::<serde_json::Value>(Caller::Rest, Method::GET, &path, None)
                 .await?;
         }
-        // Read now: what was read ahead is older than this refresh.
-        self.forget_balances_ahead();
         self.read_balances().await
     }
 
@@ -308,5 +296,14 @@ impl Widget {
             .png(image_url, size)
             .await
             .map_err(|e| SdkError::service(ServiceErrorCode::ApiRequestError, e.to_string()))
+    }
+}
+
+/// A change of the accounts under way ([`Widget::accounts_changing`]).
+pub(super) struct AccountsChanging<'a>(&'a Widget);
+
+impl Drop for AccountsChanging<'_> {
+    fn drop(&mut self) {
+        self.0.state.lock().balances_ahead.change_ended();
     }
 }

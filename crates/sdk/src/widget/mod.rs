@@ -10,6 +10,7 @@ mod address_book;
 mod allow_lists;
 mod approvals;
 mod assets;
+mod balances_ahead;
 mod connect;
 mod cooldowns;
 mod external_login;
@@ -135,7 +136,7 @@ struct WidgetState {
     /// phrase, once opened, did not make: refused from then on, not waiting.
     disowned: Vec<String>,
     /// The balances read as the app started, for the wallet page's first ask.
-    balances_ahead: Option<assets::BalancesAhead>,
+    balances_ahead: balances_ahead::BalancesAhead,
 }
 
 impl std::fmt::Debug for Widget {

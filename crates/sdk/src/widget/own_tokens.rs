@@ -139,7 +139,7 @@ impl Widget {
         account: Option<Address>,
     ) -> Result<AddableToken, SdkError> {
         let (user_id, _) = self.require_login()?;
-        self.forget_balances_ahead();
+        let _changing = self.accounts_changing();
         let (path, address) = self.token_path(network, contract, account).await?;
         if self
             .networks
@@ -195,7 +195,7 @@ impl Widget {
         account: Option<Address>,
     ) -> Result<Vec<OwnToken>, SdkError> {
         let (user_id, _) = self.require_login()?;
-        self.forget_balances_ahead();
+        let _changing = self.accounts_changing();
         let (path, address) = self.token_path(network, contract, account).await?;
         match self
             .login

@@ -120,7 +120,7 @@ impl Widget {
         label: &str,
     ) -> Result<Vec<WalletAccount>, SdkError> {
         let (user_id, wallet_id) = self.require_login()?;
-        self.forget_balances_ahead();
+        let _changing = self.accounts_changing();
         let label = account_label(label).map_err(invalid)?;
         let (_, sealed, phrase) = self.open_phrase(pin).await?;
         let listed = self.listed_paths(&user_id, &wallet_id).await?;
@@ -173,7 +173,7 @@ impl Widget {
     /// Opens the phrase with the PIN to take in the accounts added on another
     /// device; the wallet's accounts after.
     pub async fn confirm_accounts(&self, pin: &str) -> Result<Vec<WalletAccount>, SdkError> {
-        self.forget_balances_ahead();
+        let _changing = self.accounts_changing();
         // The listing first: it counts what waits to be confirmed.
         self.accounts().await?;
         self.open_phrase(pin).await?;
@@ -183,7 +183,7 @@ impl Widget {
     /// Names one of the wallet's accounts.
     pub async fn rename_account(&self, address: Address, label: &str) -> Result<(), SdkError> {
         let (_, wallet_id) = self.require_login()?;
-        self.forget_balances_ahead();
+        let _changing = self.accounts_changing();
         let label = account_label(label).map_err(invalid)?;
         self.login
             .authed::<()>(
