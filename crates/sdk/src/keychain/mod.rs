@@ -13,6 +13,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use zeroize::Zeroizing;
 
 use crate::error::{SdkError, blocking};
 
@@ -40,9 +41,15 @@ pub trait TokenStore: Send + Sync {
 }
 
 /// The OS keychain, entries namespaced by the app's identifier.
+///
+/// What this process read or wrote is remembered: the app is its entries' one
+/// writer (a second instance is refused), and each keychain call is a round of
+/// its own (on Linux a new D-Bus connection and an encrypted Secret Service
+/// session), which a start made several times for the same entries.
 #[derive(Debug, Clone)]
 pub struct KeyringStore {
     service: String,
+    remembered: Arc<Mutex<Remembered>>,
 }
 
 impl KeyringStore {
@@ -50,11 +57,21 @@ impl KeyringStore {
     pub fn new(service: impl Into<String>) -> Self {
         Self {
             service: service.into(),
+            remembered: Arc::default(),
         }
     }
 
     fn entry(&self, key: &str) -> Result<keyring::Entry, StoreError> {
         keyring::Entry::new(&self.service, key).map_err(unavailable)
+    }
+
+    fn load_from_keychain(&self, key: &str) -> Result<Option<String>, StoreError> {
+        match self.entry(key)?.get_password() {
+            Ok(value) => Ok(Some(value)),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(keyring::Error::BadEncoding(_)) => Err(StoreError::Corrupt("not text".into())),
+            Err(e) => Err(unavailable(e)),
+        }
     }
 }
 
@@ -64,23 +81,93 @@ fn unavailable(e: keyring::Error) -> StoreError {
 
 impl TokenStore for KeyringStore {
     fn load(&self, key: &str) -> Result<Option<String>, StoreError> {
-        match self.entry(key)?.get_password() {
-            Ok(value) => Ok(Some(value)),
-            Err(keyring::Error::NoEntry) => Ok(None),
-            Err(keyring::Error::BadEncoding(_)) => Err(StoreError::Corrupt("not text".into())),
-            Err(e) => Err(unavailable(e)),
-        }
+        let read_after = {
+            let remembered = self.remembered.lock();
+            if let Some(value) = remembered.get(key) {
+                return Ok(value);
+            }
+            remembered.writes
+        };
+        let value = self.load_from_keychain(key)?;
+        self.remembered
+            .lock()
+            .read(key, read_after, value.as_deref());
+        Ok(value)
     }
 
     fn save(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.entry(key)?.set_password(value).map_err(unavailable)
+        let written = self.entry(key)?.set_password(value).map_err(unavailable);
+        self.remembered
+            .lock()
+            .wrote(key, written.is_ok().then_some(Some(value)));
+        written
     }
 
     fn delete(&self, key: &str) -> Result<(), StoreError> {
-        match self.entry(key)?.delete_credential() {
+        let deleted = match self.entry(key)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(unavailable(e)),
+        };
+        self.remembered
+            .lock()
+            .wrote(key, deleted.is_ok().then_some(None));
+        deleted
+    }
+}
+
+/// The keychain's entries as this process last read or wrote them (`None`:
+/// no entry), at most [`Remembered::ENTRIES`] of them (a session and a few
+/// keys per user; past that it starts over). Never printed.
+#[derive(Default)]
+struct Remembered {
+    entries: HashMap<String, Option<Zeroizing<String>>>,
+    /// Writes so far: a read that a write overlapped is not remembered.
+    writes: u64,
+}
+
+impl std::fmt::Debug for Remembered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remembered")
+            .field("entries", &self.entries.len())
+            .finish()
+    }
+}
+
+impl Remembered {
+    const ENTRIES: usize = 64;
+
+    /// The entry when it is remembered: `Some(None)` for no entry.
+    fn get(&self, key: &str) -> Option<Option<String>> {
+        self.entries
+            .get(key)
+            .map(|value| value.as_ref().map(|v| v.to_string()))
+    }
+
+    /// A read of the keychain that started after `writes` writes found `value`.
+    fn read(&mut self, key: &str, writes: u64, value: Option<&str>) {
+        if writes == self.writes {
+            self.remember(key, value);
         }
+    }
+
+    /// A write of `key` ended: `Some(value)` when it took (`Some(None)`: the
+    /// entry is gone), `None` when it failed and the entry is unknown.
+    fn wrote(&mut self, key: &str, outcome: Option<Option<&str>>) {
+        self.writes += 1;
+        match outcome {
+            Some(value) => self.remember(key, value),
+            None => {
+                self.entries.remove(key);
+            }
+        }
+    }
+
+    fn remember(&mut self, key: &str, value: Option<&str>) {
+        if self.entries.len() >= Self::ENTRIES && !self.entries.contains_key(key) {
+            self.entries.clear();
+        }
+        self.entries
+            .insert(key.to_owned(), value.map(|v| Zeroizing::new(v.to_owned())));
     }
 }
 
@@ -152,6 +239,44 @@ pub(crate) async fn save_json<T: Serialize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keychain_is_read_once_per_entry_and_writes_win_over_reads_they_overlap() {
+        let mut remembered = Remembered::default();
+        assert_eq!(remembered.get("session"), None, "not read yet");
+        let writes = remembered.writes;
+        remembered.read("session", writes, Some("s1"));
+        assert_eq!(remembered.get("session"), Some(Some("s1".into())));
+        remembered.read("key", writes, None);
+        assert_eq!(remembered.get("key"), Some(None), "no entry, remembered");
+
+        // A read that started before a write finds what it found, but the
+        // write is what is remembered.
+        let before = remembered.writes;
+        remembered.wrote("session", Some(Some("s2")));
+        remembered.read("session", before, Some("s1"));
+        assert_eq!(remembered.get("session"), Some(Some("s2".into())));
+
+        // A deletion is remembered as no entry; a failed write as unknown.
+        remembered.wrote("session", Some(None));
+        assert_eq!(remembered.get("session"), Some(None));
+        remembered.wrote("session", None);
+        assert_eq!(remembered.get("session"), None, "read again next time");
+    }
+
+    #[test]
+    fn remembered_entries_stay_bounded() {
+        let mut remembered = Remembered::default();
+        for i in 0..1_000 {
+            remembered.read(&format!("k{i}"), 0, Some("sealed-secret"));
+            assert!(remembered.entries.len() <= Remembered::ENTRIES);
+        }
+        assert_eq!(remembered.get("k999"), Some(Some("sealed-secret".into())));
+        assert!(
+            !format!("{remembered:?}").contains("sealed-secret"),
+            "never printed"
+        );
+    }
 
     #[test]
     fn the_memory_store_reads_missing_as_none_and_deletes_idempotently() {
