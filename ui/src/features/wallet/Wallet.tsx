@@ -197,9 +197,11 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   }, [shownAddress]);
 
   const shown = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (balances && balances.length > 0 && !shown.current) {
       shown.current = true;
+      // In the page's DOM now; shown after the next paint.
+      markStartStep('rendered');
       markShownAfterPaint('balances');
     }
   }, [balances]);
