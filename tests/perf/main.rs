@@ -628,12 +628,23 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
             println!(
                 "cold start, last run, ms from the process's start: {name}: {}",
                 timeline
-                    .0
+                    .page
                     .iter()
                     .map(|(step, ms)| format!("{step} {ms:.0}"))
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            if !timeline.app.is_empty() {
+                println!(
+                    "  the app's side of it (the SDK's steps, from-to): {}",
+                    timeline
+                        .app
+                        .iter()
+                        .map(|(step, from, to)| format!("{step} {from:.0}-{to:.0}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
         }
     }
     println!(
@@ -820,7 +831,8 @@ async fn time_to_shown(
     in_folders(&mut command, home);
     command
         .env("SATCHEL_PERF_MARKS", "1")
-        .env("RUST_LOG", "info")
+        // The SDK's start steps too (`satchel::timing`), for the start's breakdown.
+        .env("RUST_LOG", "info,satchel::timing=debug")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(log)
@@ -836,11 +848,14 @@ async fn time_to_shown(
     let stdout = child.stdout.take().context("stdout")?;
     let mut lines = tokio::io::BufReader::new(stdout).lines();
     let wanted = format!("shown {what}");
+    // What it printed on the way (the app's log, with the SDK's timing events).
+    let mut told = Vec::new();
     let shown = tokio::time::timeout(START_PATIENCE, async {
         while let Some(line) = lines.next_line().await? {
             if line.trim() == wanted {
                 return Ok::<_, anyhow::Error>(started.elapsed());
             }
+            told.push(line);
         }
         bail!("it exited")
     })
@@ -858,7 +873,9 @@ async fn time_to_shown(
                 .arg(&shot)
                 .status();
             stop_group(pid).await;
-            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let mut log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            // Its own log is on its standard output.
+            log.extend(told.iter().flat_map(|line| ["\n", line.as_str()]));
             let tail: Vec<&str> = log.lines().rev().take(40).collect();
             let tail: Vec<&str> = tail.into_iter().rev().collect();
             bail!(
@@ -870,14 +887,23 @@ async fn time_to_shown(
         }
     };
     // Satchel's page tells its start's steps right after (see `Timeline`).
-    let timeline = match tokio::time::timeout(Duration::from_secs(2), lines.next_line()).await {
-        Ok(Ok(Some(line))) => line
-            .trim()
-            .strip_prefix("shown timeline ")
-            .and_then(|steps| Timeline::of(steps, started_at)),
-        _ => None,
-    };
+    let timeline = tokio::time::timeout(Duration::from_secs(2), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(steps) = line.trim().strip_prefix("shown timeline ") {
+                return Timeline::of(steps, started_at);
+            }
+            told.push(line);
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten();
     stop_group(pid).await;
+    let timeline = timeline.map(|mut timeline| {
+        timeline.app = app_steps(&told, started_at);
+        timeline
+    });
     Ok((shown, timeline))
 }
 
@@ -885,7 +911,12 @@ async fn time_to_shown(
 /// from the process's start (the page's `timeOrigin` on the wall clock the
 /// benchmark shares), beginning with the page's own start.
 #[derive(Clone)]
-struct Timeline(Vec<(String, f64)>);
+struct Timeline {
+    page: Vec<(String, f64)>,
+    /// The SDK's start steps (`satchel::timing` events of the app's log): name,
+    /// start and end.
+    app: Vec<(String, f64, f64)>,
+}
 
 impl Timeline {
     /// `steps` as the page sends them: `origin=<ms since 1970> <step>=<ms> …`.
@@ -908,8 +939,60 @@ impl Timeline {
                 _ => timeline.push((name.to_owned(), origin? + ms)),
             }
         }
-        Some(Self(timeline))
+        Some(Self {
+            page: timeline,
+            app: Vec::new(),
+        })
     }
+}
+
+/// The steps the SDK told in the app's log before the page was shown (on its standard output:
+/// `step="…" micros=… ended_ms=…`, perhaps with the terminal's colour codes),
+/// in ms from the process's start.
+fn app_steps(log: &[String], process_started: std::time::SystemTime) -> Vec<(String, f64, f64)> {
+    let Ok(started) = process_started.duration_since(std::time::UNIX_EPOCH) else {
+        return Vec::new();
+    };
+    let started = started.as_secs_f64() * 1000.0;
+    log.iter()
+        .filter(|line| line.contains("satchel::timing"))
+        .filter_map(|line| {
+            let plain = without_colour(line);
+            let field = |name: &str| {
+                let at = plain.find(&format!("{name}="))? + name.len() + 1;
+                let rest = &plain[at..];
+                Some(match rest.strip_prefix('"') {
+                    Some(quoted) => quoted[..quoted.find('"')?].to_owned(),
+                    None => rest.split_whitespace().next()?.to_owned(),
+                })
+            };
+            let step = field("step")?;
+            let step = step.strip_prefix("start: ").unwrap_or(&step).to_owned();
+            let micros: f64 = field("micros")?.parse().ok()?;
+            let ended: f64 = field("ended_ms")?.parse().ok()?;
+            let end = ended - started;
+            Some((step, end - micros / 1000.0, end))
+        })
+        .collect()
+}
+
+/// `line` without ANSI escape sequences.
+fn without_colour(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // ESC [ parameters final-letter
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
 }
 
 /// Kills a process group and waits until it is gone.

@@ -1,9 +1,10 @@
-//! How long each step of opening the key and signing took, as debug events of
-//! the target `satchel::timing` (fields `step` and `micros`): what the signing
-//! benchmark prints, and what `RUST_LOG=satchel::timing=debug` shows of a slow
-//! send. Nothing secret is in them.
+//! How long each step of the start and of opening the key and signing took, as
+//! debug events of the target `satchel::timing` (fields `step`, `micros` and
+//! `ended_ms`, the wall clock in ms since 1970 when it ended): what the signing
+//! and desktop benchmarks print, and what `RUST_LOG=satchel::timing=debug`
+//! shows of a slow start or send. Nothing secret is in them.
 
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// A step under way; its time is told when it is dropped.
 pub(crate) struct Step {
@@ -23,6 +24,9 @@ impl Step {
 impl Drop for Step {
     fn drop(&mut self) {
         let micros = u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        tracing::debug!(target: "satchel::timing", step = self.name, micros);
+        let ended_ms = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        tracing::debug!(target: "satchel::timing", step = self.name, micros, ended_ms);
     }
 }

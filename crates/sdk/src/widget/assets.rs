@@ -18,6 +18,7 @@ use super::{Refresh, Widget};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
+use crate::timing::Step;
 use crate::widget::mapping;
 
 /// An account a caller names: network and address, and a token's contract (the
@@ -65,8 +66,14 @@ impl Widget {
         // The service's list and this device's key at once: a keychain read
         // (a D-Bus round of its own) is as slow as the request.
         let (mut list, sealed) = tokio::try_join!(
-            self.listing(&user_id, &wallet_id),
-            self.vault.load(&user_id)
+            async {
+                let _step = Step::start("accounts: the service's list");
+                self.listing(&user_id, &wallet_id).await
+            },
+            async {
+                let _step = Step::start("accounts: the key from the keychain");
+                self.vault.load(&user_id).await
+            }
         )?;
         let disowned = self.state.lock().disowned.clone();
         let listed = list.accounts.len();
@@ -147,6 +154,7 @@ impl Widget {
         }
         let (user_id, _) = self.require_login()?;
         let _reading = self.reading_ahead.lock().await;
+        let _step = Step::start("start: balances read ahead");
         let start = self.state.lock().balances_ahead.start_read();
         let balances = self.read_balances().await?;
         self.state

@@ -43,6 +43,7 @@ use crate::keychain::KeyVault;
 use crate::keychain::TokenStore;
 use crate::login::Login;
 use crate::thumbnail::Thumbnails;
+use crate::timing::Step;
 use crate::vault::KdfStrength;
 pub use address_book::{ImportOutcome, RecipientWarning, SavedAddress};
 use allow_lists::AllowLists;
@@ -242,12 +243,18 @@ impl Widget {
             state.status = ServiceLifeCycle::Initializing;
             self.status_changes.send_replace(state.status);
         }
+        let login = Step::start("start: login library");
         if let Err(e) = self.login.init(config).await {
             self.enter(ServiceLifeCycle::NotInitialized, None, KeyStatus::default());
             return Err(e);
         }
+        drop(login);
         self.enter(ServiceLifeCycle::Initialized, None, KeyStatus::default());
-        let user = self.login.get_current_service_user().await?;
+        let user = {
+            let _user = Step::start("start: session and user");
+            self.login.get_current_service_user().await?
+        };
+        let _adopt = Step::start("start: key check");
         self.adopt(user).await
     }
 
