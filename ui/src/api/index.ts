@@ -328,6 +328,50 @@ export function markShownAfterPaint(what: ShownMark): void {
   });
 }
 
+/** The wallet page's first balances, asked for beside the user as soon as the
+ * app says someone is logged in, so the page opens with them: one render of the
+ * wallet instead of an empty one and then the balances. */
+interface EarlyBalances {
+  promise: Promise<AccountBalanceInfo[]>;
+  value?: AccountBalanceInfo[];
+  asked: number;
+}
+let earlyBalances: EarlyBalances | null = null;
+/** How long early balances stand in for the page's own first read. */
+const EARLY_BALANCES_FOR_MS = 5_000;
+
+/** Asks for the balances now, for the wallet page's first read. */
+export function askBalancesEarly(): Promise<AccountBalanceInfo[]> {
+  const entry: EarlyBalances = { promise: api.getBalance(), asked: Date.now() };
+  earlyBalances = entry;
+  entry.promise.then(
+    (value) => {
+      entry.value = value;
+    },
+    () => {
+      if (earlyBalances === entry) earlyBalances = null;
+    },
+  );
+  return entry.promise;
+}
+
+function freshEarlyBalances(): EarlyBalances | null {
+  if (earlyBalances && Date.now() - earlyBalances.asked > EARLY_BALANCES_FOR_MS) earlyBalances = null;
+  return earlyBalances;
+}
+
+/** The early balances if they have arrived (the wallet page's first render). */
+export function earlyBalancesArrived(): AccountBalanceInfo[] | null {
+  return freshEarlyBalances()?.value ?? null;
+}
+
+/** The early balances, once (arrived or still under way); null when there are none. */
+export function takeEarlyBalances(): Promise<AccountBalanceInfo[]> | null {
+  const entry = freshEarlyBalances();
+  earlyBalances = null;
+  return entry?.promise ?? null;
+}
+
 /** A step of the start (`start <step>`, a `performance` mark): what the desktop
  * benchmark prints of where the start's time goes. */
 export function markStartStep(step: string): void {

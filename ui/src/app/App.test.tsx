@@ -190,6 +190,7 @@ describe('App routing', () => {
       ...ready,
       watchStatus: watching('login'),
       getCurrentServiceUser: () => fail('KeychainUnavailable', 'locked'),
+      getBalance: () => [balance()],
     });
     renderPage(<App />);
 
@@ -359,6 +360,17 @@ describe('App routing', () => {
     await page.user.keyboard('{Escape}');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
     expect(screen.queryByLabelText('Confirm password')).not.toBeInTheDocument();
+  });
+
+  it('opens the wallet with the balances asked for beside the user, read once', async () => {
+    const ipc = mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    renderPage(<App />);
+    await tick();
+
+    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
+    expect(ipc.count('getBalance')).toBe(1);
+    // The wallet's first render had them: never the empty page's skeleton first.
+    expect(ipc.calls.findIndex((c) => c.cmd === 'getBalance')).toBeLessThan(ipc.calls.findIndex((c) => c.cmd === 'getKeyState'));
   });
 
   it('moves between the tabs, and a language chosen in Settings changes the title and the tab names', async () => {

@@ -3,7 +3,9 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   api,
+  askBalancesEarly,
   asAppError,
+  takeEarlyBalances,
   markStartStep,
   type LoginOptions,
   type RegisterEmailRequest,
@@ -30,6 +32,10 @@ import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
 import { routeFor, type Route, type Tab } from './routes';
 import { TabBar } from './TabBar';
+
+/** How long the start waits for the balances before it opens the wallet page
+ * without them (which then shows them as they come). */
+const EARLY_BALANCES_WAIT_MS = 300;
 
 function Widget() {
   const { t } = useI18n();
@@ -81,14 +87,26 @@ function Widget() {
           }
           started = true;
           markStartStep('status');
+          // Someone is logged in: their balances beside their user, so the
+          // wallet opens with them (waited for briefly; a slow read finishes
+          // on the wallet page).
+          const balances =
+            status === 'login'
+              ? Promise.race([askBalancesEarly().catch(() => undefined), new Promise((done) => setTimeout(done, EARLY_BALANCES_WAIT_MS))])
+              : Promise.resolve();
           api.getCurrentServiceUser().then(
-            (current) => {
+            async (current) => {
+              await balances;
               if (!live) return;
               markStartStep('user');
               setUser(current);
               setRoute(routeFor(status));
             },
-            () => offline(),
+            () => {
+              // No wallet page to open with them.
+              takeEarlyBalances();
+              offline();
+            },
           );
         })
         .catch(() => {

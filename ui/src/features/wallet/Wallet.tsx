@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, markShownAfterPaint, markStartStep, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, earlyBalancesArrived, markShownAfterPaint, markStartStep, takeEarlyBalances, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
@@ -71,7 +71,8 @@ function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onCli
  */
 export function Wallet({ onSend, showActivity = false }: { onSend?: (target: SendTarget) => void; showActivity?: boolean } = {}) {
   const { t } = useI18n();
-  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(null);
+  // Opened at the start, the page has its first balances already (askBalancesEarly).
+  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(earlyBalancesArrived);
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const { busy, error, run } = useAction();
@@ -138,7 +139,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const load = () =>
     run(
       async () => {
-        const stored = await api.getBalance();
+        const stored = await (takeEarlyBalances() ?? api.getBalance());
         markStartStep('balances');
         setBalances(stored);
         void readValues();
@@ -197,6 +198,8 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   }, [shownAddress]);
 
   const shown = useRef(false);
+  // The start's breakdown: the render that first has balances begins here.
+  if (balances && balances.length > 0 && !shown.current) markStartStep('render');
   useLayoutEffect(() => {
     if (balances && balances.length > 0 && !shown.current) {
       shown.current = true;
