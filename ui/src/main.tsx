@@ -1,10 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { markStartStep } from './api';
+import { askAppInfoEarly, markStartStep } from './api';
 import './styles.css';
 
 markStartStep('script');
+askAppInfoEarly();
 
 const root = document.getElementById('root');
 if (root) {

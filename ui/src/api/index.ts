@@ -328,6 +328,24 @@ export function markShownAfterPaint(what: ShownMark): void {
   });
 }
 
+/** The app's settings asked for as the script starts, before the first render
+ * (which they would otherwise wait for): the start's first question. */
+let earlyAppInfo: Promise<AppInfo> | null = null;
+
+/** Asks for the app's settings now, for the start to take (`takeEarlyAppInfo`). */
+export function askAppInfoEarly(): void {
+  earlyAppInfo = api.getAppInfo();
+  // Taken by the start; a failure is its to show.
+  earlyAppInfo.catch(() => undefined);
+}
+
+/** The settings asked for early, once; null when none were. */
+export function takeEarlyAppInfo(): Promise<AppInfo> | null {
+  const early = earlyAppInfo;
+  earlyAppInfo = null;
+  return early;
+}
+
 /** The wallet page's first balances, asked for beside the user as soon as the
  * app says someone is logged in, so the page opens with them: one render of the
  * wallet instead of an empty one and then the balances. */

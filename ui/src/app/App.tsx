@@ -5,6 +5,7 @@ import {
   api,
   askBalancesEarly,
   asAppError,
+  takeEarlyAppInfo,
   takeEarlyBalances,
   markStartStep,
   type LoginOptions,
@@ -75,7 +76,7 @@ function Widget() {
     };
     // The service first: an app with no configuration, or a service that does
     // not answer, shows the offline page with the URL it tried.
-    api.getAppInfo().then(() => {
+    (takeEarlyAppInfo() ?? api.getAppInfo()).then(() => {
       if (!live) return;
       markStartStep('appInfo');
       api
