@@ -396,6 +396,15 @@ export function markStartStep(step: string): void {
   performance.mark(`start ${step}`);
 }
 
+const markedOnce = new Set<string>();
+/** A step of the start marked the first time only (a render or layout that
+ * happens again later is not the start's). */
+export function markStartStepOnce(step: string): void {
+  if (markedOnce.has(step)) return;
+  markedOnce.add(step);
+  markStartStep(step);
+}
+
 /** The page's start on the wall clock (`origin`, ms since 1970) and each step
  * since, in ms: `origin=… appInfo=… …`. */
 function startTimeline(): string {

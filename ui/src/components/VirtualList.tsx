@@ -4,7 +4,7 @@
 // every position and the page below the list are as if all were there. Written
 // here (a small component) rather than taken from a library.
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { markStartStep } from '../api';
+import { markStartStepOnce } from '../api';
 
 /** Rows `first` up to, not including, `last`. */
 export interface RowRange {
@@ -69,9 +69,6 @@ export interface VirtualListProps<T> {
  * `data-index`); the arrow keys, Page Up/Down, Home and End move the focus from
  * item to item, drawing the one they reach.
  */
-/** Whether a list was laid out yet in this page's life (see `committed`). */
-let laidOut = false;
-
 export function VirtualList<T>({
   items,
   columns = 1,
@@ -116,10 +113,7 @@ export function VirtualList<T>({
   useLayoutEffect(() => {
     // The start's breakdown: the wallet's first list is in the page; its
     // layout follows.
-    if (!laidOut) {
-      laidOut = true;
-      markStartStep('committed');
-    }
+    markStartStepOnce('committed');
     const drawn = list.current?.querySelectorAll<HTMLElement>(':scope > .virtual-item');
     if (!drawn || drawn.length <= columns) return;
     const measured = drawn[columns].offsetTop - drawn[0].offsetTop;

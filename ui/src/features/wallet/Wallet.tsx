@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, earlyBalancesArrived, markShownAfterPaint, markStartStep, takeEarlyBalances, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, earlyBalancesArrived, markShownAfterPaint, markStartStep, markStartStepOnce, takeEarlyBalances, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
@@ -199,7 +199,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
 
   const shown = useRef(false);
   // The start's breakdown: the render that first has balances begins here.
-  if (balances && balances.length > 0 && !shown.current) markStartStep('render');
+  if (balances && balances.length > 0) markStartStepOnce('render');
   useLayoutEffect(() => {
     if (balances && balances.length > 0 && !shown.current) {
       shown.current = true;
