@@ -13,6 +13,7 @@ mod assets;
 mod balances_ahead;
 mod connect;
 mod cooldowns;
+mod email_login;
 mod external_login;
 mod hidden;
 mod keys;
@@ -30,9 +31,7 @@ mod wallet_accounts;
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
-use satchel_api::{
-    LoginLibraryError, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser,
-};
+use satchel_api::{LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser};
 use tokio::sync::watch;
 
 use crate::client::ServiceConfig;
@@ -303,60 +302,6 @@ impl Widget {
         match state.user.as_ref().map(|u| (&u.user_info, &u.wallet_id)) {
             Some((Some(info), Some(wallet))) => Ok((info.user_id.clone(), wallet.clone())),
             _ => Err(SdkError::not_logged_in()),
-        }
-    }
-
-    /// loginWithUI's e-mail path: logs in (or, when someone is logged in already,
-    /// returns them) and moves to `login` or `login_before_register`.
-    pub async fn login_with_email(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<ServiceUser, SdkError> {
-        self.require_initialized()?;
-        if let Some(user) = self.current_user() {
-            return Ok(user);
-        }
-        let result = self
-            .login
-            .login_with_email_and_password(email, password)
-            .await?;
-        let user = self
-            .login
-            .login_service(result.provider, result.token)
-            .await?;
-        self.adopt(Some(user)).await?;
-        self.current_user().ok_or_else(SdkError::not_logged_in)
-    }
-
-    /// Signs up with an e-mail and password. `None`: a verification e-mail is on
-    /// its way; `Some(user)`: the app asks for no verification and the user is in.
-    pub async fn sign_up_with_email(
-        &self,
-        email: &str,
-        password: &str,
-    ) -> Result<Option<ServiceUser>, SdkError> {
-        self.require_initialized()?;
-        match self
-            .login
-            .sign_up_with_email_and_password(email, password, false)
-            .await
-        {
-            Ok(result) => {
-                let user = self
-                    .login
-                    .login_service(result.provider, result.token)
-                    .await?;
-                self.adopt(Some(user)).await?;
-                Ok(self.current_user())
-            }
-            Err(e)
-                if e.code
-                    == crate::ErrorCode::Login(LoginLibraryError::EmailVerificationRequired) =>
-            {
-                Ok(None)
-            }
-            Err(e) => Err(e),
         }
     }
 
