@@ -1,11 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { askAppInfoEarly, markStartStep } from './api';
+import { api, earlyAppInfo, markStartStep } from './api';
 import './styles.css';
 
 markStartStep('script');
-askAppInfoEarly();
+// The app's settings beside the first render, which would otherwise wait for them.
+void earlyAppInfo.ask(api.getAppInfo).catch(() => undefined);
 
 const root = document.getElementById('root');
 if (root) {

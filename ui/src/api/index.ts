@@ -328,67 +328,59 @@ export function markShownAfterPaint(what: ShownMark): void {
   });
 }
 
-/** The app's settings asked for as the script starts, before the first render
+/** A read asked for before the page that needs it exists, so its answer is
+ * there (or under way) when the page asks: taken once, and standing in for the
+ * page's own read for `freshForMs` at most. */
+export class EarlyRead<T> {
+  private entry: { promise: Promise<T>; value?: T; asked: number } | null = null;
+  private readonly freshForMs: number;
+
+  constructor(freshForMs: number) {
+    this.freshForMs = freshForMs;
+  }
+
+  /** Asks now; a failure is forgotten (the page's own read will show it). */
+  ask(read: () => Promise<T>): Promise<T> {
+    const entry: { promise: Promise<T>; value?: T; asked: number } = { promise: read(), asked: Date.now() };
+    this.entry = entry;
+    entry.promise.then(
+      (value) => {
+        entry.value = value;
+      },
+      () => {
+        if (this.entry === entry) this.entry = null;
+      },
+    );
+    return entry.promise;
+  }
+
+  /** The answer if it has arrived (for a first render), without taking it. */
+  arrived(): T | null {
+    return this.fresh()?.value ?? null;
+  }
+
+  /** The read, once (arrived or still under way); null when there is none. */
+  take(): Promise<T> | null {
+    const entry = this.fresh();
+    this.entry = null;
+    return entry?.promise ?? null;
+  }
+
+  private fresh() {
+    if (this.entry && Date.now() - this.entry.asked > this.freshForMs) this.entry = null;
+    return this.entry;
+  }
+}
+
+/** How long a read asked for early stands in for the page's own. */
+const EARLY_READ_FOR_MS = 5_000;
+/** The app's settings, asked for as the script starts, before the first render
  * (which they would otherwise wait for): the start's first question. */
-let earlyAppInfo: Promise<AppInfo> | null = null;
-
-/** Asks for the app's settings now, for the start to take (`takeEarlyAppInfo`). */
-export function askAppInfoEarly(): void {
-  earlyAppInfo = api.getAppInfo();
-  // Taken by the start; a failure is its to show.
-  earlyAppInfo.catch(() => undefined);
-}
-
-/** The settings asked for early, once; null when none were. */
-export function takeEarlyAppInfo(): Promise<AppInfo> | null {
-  const early = earlyAppInfo;
-  earlyAppInfo = null;
-  return early;
-}
-
+export const earlyAppInfo = new EarlyRead<AppInfo>(EARLY_READ_FOR_MS);
 /** The wallet page's first balances, asked for beside the user as soon as the
  * app says someone is logged in, so the page opens with them: one render of the
  * wallet instead of an empty one and then the balances. */
-interface EarlyBalances {
-  promise: Promise<AccountBalanceInfo[]>;
-  value?: AccountBalanceInfo[];
-  asked: number;
-}
-let earlyBalances: EarlyBalances | null = null;
-/** How long early balances stand in for the page's own first read. */
-const EARLY_BALANCES_FOR_MS = 5_000;
-
-/** Asks for the balances now, for the wallet page's first read. */
-export function askBalancesEarly(): Promise<AccountBalanceInfo[]> {
-  const entry: EarlyBalances = { promise: api.getBalance(), asked: Date.now() };
-  earlyBalances = entry;
-  entry.promise.then(
-    (value) => {
-      entry.value = value;
-    },
-    () => {
-      if (earlyBalances === entry) earlyBalances = null;
-    },
-  );
-  return entry.promise;
-}
-
-function freshEarlyBalances(): EarlyBalances | null {
-  if (earlyBalances && Date.now() - earlyBalances.asked > EARLY_BALANCES_FOR_MS) earlyBalances = null;
-  return earlyBalances;
-}
-
-/** The early balances if they have arrived (the wallet page's first render). */
-export function earlyBalancesArrived(): AccountBalanceInfo[] | null {
-  return freshEarlyBalances()?.value ?? null;
-}
-
-/** The early balances, once (arrived or still under way); null when there are none. */
-export function takeEarlyBalances(): Promise<AccountBalanceInfo[]> | null {
-  const entry = freshEarlyBalances();
-  earlyBalances = null;
-  return entry?.promise ?? null;
-}
+export const earlyBalances = new EarlyRead<AccountBalanceInfo[]>(EARLY_READ_FOR_MS);
 
 /** A step of the start (`start <step>`, a `performance` mark): what the desktop
  * benchmark prints of where the start's time goes. */

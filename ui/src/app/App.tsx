@@ -3,10 +3,9 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
   api,
-  askBalancesEarly,
   asAppError,
-  takeEarlyAppInfo,
-  takeEarlyBalances,
+  earlyAppInfo,
+  earlyBalances,
   markStartStep,
   type LoginOptions,
   type RegisterEmailRequest,
@@ -76,7 +75,7 @@ function Widget() {
     };
     // The service first: an app with no configuration, or a service that does
     // not answer, shows the offline page with the URL it tried.
-    (takeEarlyAppInfo() ?? api.getAppInfo()).then(() => {
+    (earlyAppInfo.take() ?? api.getAppInfo()).then(() => {
       if (!live) return;
       markStartStep('appInfo');
       api
@@ -93,7 +92,7 @@ function Widget() {
           // on the wallet page).
           const balances =
             status === 'login'
-              ? Promise.race([askBalancesEarly().catch(() => undefined), new Promise((done) => setTimeout(done, EARLY_BALANCES_WAIT_MS))])
+              ? Promise.race([earlyBalances.ask(api.getBalance).catch(() => undefined), new Promise((done) => setTimeout(done, EARLY_BALANCES_WAIT_MS))])
               : Promise.resolve();
           api.getCurrentServiceUser().then(
             async (current) => {
@@ -105,7 +104,7 @@ function Widget() {
             },
             () => {
               // No wallet page to open with them.
-              takeEarlyBalances();
+              earlyBalances.take();
               offline();
             },
           );

@@ -1,6 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
-import { api, collectionKey, earlyBalancesArrived, markShownAfterPaint, markStartStep, markStartStepOnce, takeEarlyBalances, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
+import { api, collectionKey, earlyBalances, markShownAfterPaint, markStartStep, markStartStepOnce, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
 import { CoinMark } from '../../components/CoinMark';
@@ -71,8 +71,8 @@ function SendButton({ id, symbol, onClick }: { id: string; symbol: string; onCli
  */
 export function Wallet({ onSend, showActivity = false }: { onSend?: (target: SendTarget) => void; showActivity?: boolean } = {}) {
   const { t } = useI18n();
-  // Opened at the start, the page has its first balances already (askBalancesEarly).
-  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(earlyBalancesArrived);
+  // Opened at the start, the page has its first balances already (earlyBalances.ask).
+  const [balances, setBalances] = useState<AccountBalanceInfo[] | null>(() => earlyBalances.arrived());
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
   const { busy, error, run } = useAction();
@@ -139,7 +139,7 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
   const load = () =>
     run(
       async () => {
-        const stored = await (takeEarlyBalances() ?? api.getBalance());
+        const stored = await (earlyBalances.take() ?? api.getBalance());
         markStartStep('balances');
         setBalances(stored);
         void readValues();
