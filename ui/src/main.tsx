@@ -2,11 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { api, earlyAppInfo, markStartStep } from './api';
+import { markPlatform } from './lib/platform';
 import './styles.css';
 
 markStartStep('script');
 // The app's settings beside the first render, which would otherwise wait for them.
 void earlyAppInfo.ask(api.getAppInfo).catch(() => undefined);
+markPlatform(document.documentElement, navigator.userAgent);
 
 const root = document.getElementById('root');
 if (root) {
