@@ -23,12 +23,26 @@ pub fn show_main(app: &AppHandle) {
     }
 }
 
-pub fn build(app: &tauri::App) -> tauri::Result<()> {
+/// The tray's id: built once, when the page first loads.
+const TRAY_ID: &str = "satchel";
+
+/// Builds the tray icon unless it is there already.
+pub fn build_once(app: &AppHandle) {
+    if app.tray_by_id(TRAY_ID).is_some() {
+        return;
+    }
+    let _step = satchel_sdk::timing::Step::start("tray icon");
+    if let Err(e) = build(app) {
+        tracing::warn!(error = %e, "no tray icon");
+    }
+}
+
+fn build(app: &AppHandle) -> tauri::Result<()> {
     let open = MenuItem::with_id(app, "open", "Open Satchel", true, None::<&str>)?;
     let close = MenuItem::with_id(app, "close", "Close window", true, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;
     let menu = Menu::with_items(app, &[&open, &close, &quit])?;
-    let mut builder = TrayIconBuilder::with_id("satchel")
+    let mut builder = TrayIconBuilder::with_id(TRAY_ID)
         .menu(&menu)
         .tooltip("Satchel");
     if let Some(icon) = app.default_window_icon() {

@@ -948,12 +948,14 @@ impl Timeline {
 
 /// The steps the SDK told in the app's log before the page was shown (on its standard output:
 /// `step="…" micros=… ended_ms=…`, perhaps with the terminal's colour codes),
-/// in ms from the process's start.
+/// in ms from the process's start. A step told again (each balance read's
+/// `accounts` steps) is listed the first time only: the start's.
 fn app_steps(log: &[String], process_started: std::time::SystemTime) -> Vec<(String, f64, f64)> {
     let Ok(started) = process_started.duration_since(std::time::UNIX_EPOCH) else {
         return Vec::new();
     };
     let started = started.as_secs_f64() * 1000.0;
+    let mut seen = std::collections::HashSet::new();
     log.iter()
         .filter(|line| line.contains("satchel::timing"))
         .filter_map(|line| {
@@ -973,6 +975,7 @@ fn app_steps(log: &[String], process_started: std::time::SystemTime) -> Vec<(Str
             let end = ended - started;
             Some((step, end - micros / 1000.0, end))
         })
+        .filter(|(step, _, _)| seen.insert(step.clone()))
         .collect()
 }
 

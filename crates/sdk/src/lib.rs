@@ -10,7 +10,7 @@ mod error;
 pub mod keychain;
 mod login;
 pub mod thumbnail;
-mod timing;
+pub mod timing;
 pub mod vault;
 mod widget;
 

@@ -7,13 +7,14 @@
 use std::time::{Instant, SystemTime};
 
 /// A step under way; its time is told when it is dropped.
-pub(crate) struct Step {
+pub struct Step {
     name: &'static str,
     started: Instant,
 }
 
 impl Step {
-    pub(crate) fn start(name: &'static str) -> Self {
+    /// Starts timing `name` (the app's own start steps are named `start: …` too).
+    pub fn start(name: &'static str) -> Self {
         Self {
             name,
             started: Instant::now(),
