@@ -7,7 +7,10 @@ import './styles.css';
 
 markStartStep('script');
 // The app's settings beside the first render, which would otherwise wait for them.
-void earlyAppInfo.ask(api.getAppInfo).catch(() => undefined);
+earlyAppInfo.ask(api.getAppInfo).then(
+  () => markStartStep('answered'),
+  () => undefined,
+);
 markPlatform(document.documentElement, navigator.userAgent);
 
 const root = document.getElementById('root');
