@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressGroups, displayAmount, money, shortAddress } from './format';
+import { addressGroups, displayAmount, keptCurrencySigns, money, shortAddress } from './format';
 
 describe('displayAmount', () => {
   it('groups the whole part in thousands and keeps a short fraction as it is', () => {
@@ -73,6 +73,14 @@ describe('addressGroups', () => {
 });
 
 describe('money', () => {
+  it('keeps at most 16 currencies\' signs, and stays right past the bound', () => {
+    for (let i = 0; i < 40; i++) money('1', `X${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`);
+    expect(keptCurrencySigns()).toBeGreaterThan(0);
+    expect(keptCurrencySigns()).toBeLessThanOrEqual(16);
+    expect(money('1234.5', 'USD')).toBe('$1,234.50');
+    expect(money('1234.5', 'USD')).toBe('$1,234.50');
+  });
+
   it('shows exact decimal strings to the cent with the sign where it goes', () => {
     expect(money('1234.5', 'USD')).toBe('$1,234.50');
     expect(money('9007199254740993.07', 'USD')).toBe('$9,007,199,254,740,993.07');

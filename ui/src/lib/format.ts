@@ -22,9 +22,30 @@ export function displayAmount(amount: string, maxFraction = 6): string {
   return cut ? `${grouped}.${cut}` : grouped;
 }
 
+/** Signs already worked out, by currency code: a formatter is built once per
+ * currency, not once per amount shown. Bounded: the app shows one currency at a
+ * time, and a page's codes come from the service. */
+const signs = new Map<string, { sign: string; before: boolean }>();
+const SIGNS_KEPT = 16;
+
+/** How many signs are kept (the bound's test). */
+export function keptCurrencySigns(): number {
+  return signs.size;
+}
+
 /** The currency's sign and where it goes (`$` before, `kr` after), from the
  * platform's own formatting of a constant; the code itself when unknown. */
 function currencySign(currency: string): { sign: string; before: boolean } {
+  let known = signs.get(currency);
+  if (!known) {
+    known = platformCurrencySign(currency);
+    if (signs.size >= SIGNS_KEPT) signs.clear();
+    signs.set(currency, known);
+  }
+  return known;
+}
+
+function platformCurrencySign(currency: string): { sign: string; before: boolean } {
   try {
     const parts = new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(1);
     const sign = parts.findIndex((p) => p.type === 'currency');
