@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressGroups, displayAmount, keptCurrencySigns, money, shortAddress } from './format';
+import { addressGroups, dateTime, displayAmount, keptCurrencySigns, money, shortAddress } from './format';
 
 describe('displayAmount', () => {
   it('groups the whole part in thousands and keeps a short fraction as it is', () => {
@@ -89,5 +89,16 @@ describe('money', () => {
   });
   it('names a currency the platform does not know by its code', () => {
     expect(money('5.25', 'XQQ')).toMatch(/5\.25/);
+  });
+});
+
+describe('dateTime', () => {
+  it("writes a moment as the language does, the same each time it is asked", () => {
+    const moment = Date.UTC(2026, 10, 26, 21, 42) / 1000;
+    const expected = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(moment * 1000));
+    expect(dateTime(moment, 'en')).toBe(expected);
+    expect(dateTime(moment, 'en')).toBe(expected);
+    expect(dateTime(moment, 'ko')).toBe(new Intl.DateTimeFormat('ko', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(moment * 1000)));
+    expect(dateTime(moment, 'en')).toMatch(/2026/);
   });
 });

@@ -66,3 +66,19 @@ export function money(value: string, currency: string): string {
   const { sign, before } = currencySign(currency);
   return before ? `${sign}${amount}` : `${amount} ${sign}`;
 }
+
+/** Date-and-time formatters by language, built once each: a page formats a
+ * date per row. Bounded: a handful of languages; cleared past 8. */
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A moment (seconds since 1970) as the person's language writes a date and
+ * time: "Nov 26, 2026, 9:42 PM", "2026. 11. 26. 오후 9:42". */
+export function dateTime(seconds: number, language: string): string {
+  let format = dateTimeFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+    if (dateTimeFormats.size >= 8) dateTimeFormats.clear();
+    dateTimeFormats.set(language, format);
+  }
+  return format.format(new Date(seconds * 1000));
+}

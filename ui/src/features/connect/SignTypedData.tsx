@@ -5,6 +5,7 @@ import type { Allowance, ConnectPrompt, Permit, TypedField, TypedReview } from '
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
 import { formatUnits } from '../../lib/amount';
+import { dateTime } from '../../lib/format';
 import { AskingPage, Fact, SignAnswer } from './Asking';
 
 export function SignTypedData({ prompt, review }: { prompt: ConnectPrompt; review: TypedReview }) {
@@ -38,7 +39,7 @@ function PermitSummary({ permit }: { permit: Permit }) {
   const until =
     permit.until === undefined
       ? t('sign.forever')
-      : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(permit.until * 1000));
+      : dateTime(permit.until, language);
   const unlimited = permit.allowances.some((a) => a.unlimited);
   return (
     <div className={`notice ${unlimited ? 'danger' : 'warning'}`} role="note" data-testid="permit-summary">

@@ -13,7 +13,7 @@ import { Header } from '../../components/Header';
 import { Skeleton } from '../../components/Skeleton';
 import { useEscape } from '../../hooks/useEscape';
 import { SaveAddress } from '../settings/SaveAddress';
-import { displayAmount, shortAddress } from '../../lib/format';
+import { dateTime, displayAmount, shortAddress } from '../../lib/format';
 
 /** How often the activity is read while a transaction in it is pending. */
 export const POLL_EVERY = 3000;
@@ -28,7 +28,7 @@ export function describeEntry(entry: ActivityEntry, t: Translate, exact = false)
 
 function useDate(seconds: number): string {
   const { language } = useI18n();
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(seconds * 1000));
+  return dateTime(seconds, language);
 }
 
 function DirectionIcon({ entry }: { entry: ActivityEntry }) {
