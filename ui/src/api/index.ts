@@ -404,15 +404,11 @@ function startTimeline(): string {
     .getEntriesByType('mark')
     .filter((m) => m.name.startsWith('start ') || m.name === 'shown balances')
     .map((m) => [m.name.startsWith('shown ') ? 'shown' : m.name.slice('start '.length), m.startTime]);
-  // When the page's document, style sheet and script had arrived (where the
-  // webview reports it), to tell their loading from their running.
+  // When the page's document had arrived, to tell its loading from the rest
+  // (WebKitGTK reports no timing for the custom protocol's sheet and script).
   const loaded: [string, number][] = [];
   const [document] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   if (document?.responseEnd) loaded.push(['html', document.responseEnd]);
-  for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
-    const kind = entry.name.endsWith('.js') ? 'js' : entry.name.endsWith('.css') ? 'css' : null;
-    if (kind && entry.responseEnd) loaded.push([kind, entry.responseEnd]);
-  }
   const steps = [...loaded, ...marks].sort((a, b) => a[1] - b[1]).map(([name, at]) => `${name}=${at.toFixed(0)}`);
   return [`origin=${performance.timeOrigin.toFixed(0)}`, ...steps].join(' ');
 }
