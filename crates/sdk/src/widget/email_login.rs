@@ -22,12 +22,7 @@ impl Widget {
             .login
             .login_with_email_and_password(email, password)
             .await?;
-        let user = self
-            .login
-            .login_service(result.provider, result.token)
-            .await?;
-        self.adopt(Some(user)).await?;
-        self.current_user().ok_or_else(SdkError::not_logged_in)
+        self.adopt_login(result).await
     }
 
     /// Signs up with an e-mail and password. `None`: a verification e-mail is on

@@ -8,8 +8,7 @@
 //! provider's name.
 
 use satchel_api::{
-    LoginErrorResult, LoginReply, LoginResult, Provider, ServiceErrorCode, ServiceUser,
-    is_oauth_provider,
+    LoginErrorResult, LoginReply, Provider, ServiceErrorCode, ServiceUser, is_oauth_provider,
 };
 use serde::{Deserialize, Serialize};
 
@@ -175,16 +174,6 @@ impl Widget {
                 Ok(ExternalLoginOutcome::RegisterEmail(prompt))
             }
         }
-    }
-
-    async fn adopt_login(&self, result: LoginResult) -> Result<ServiceUser, SdkError> {
-        let user = self
-            .login
-            .login_service(result.provider, result.token)
-            .await?;
-        *self.pending_registration.lock() = None;
-        self.adopt(Some(user)).await?;
-        self.current_user().ok_or_else(SdkError::not_logged_in)
     }
 
     fn keep_refusal(&self, refusal: LoginErrorResult) -> Result<RegisterEmailPrompt, SdkError> {

@@ -31,7 +31,7 @@ mod wallet_accounts;
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
-use satchel_api::{LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser};
+use satchel_api::{LoginResult, LoginStatus, ServiceErrorCode, ServiceLifeCycle, ServiceUser};
 use tokio::sync::watch;
 
 use crate::client::ServiceConfig;
@@ -255,6 +255,19 @@ impl Widget {
         };
         let _adopt = Step::start("start: key check");
         self.adopt(user).await
+    }
+
+    /// Takes a login's identity tokens to the service and adopts its user (any
+    /// login: e-mail, OAuth, an external token); a registration a refused login
+    /// left waiting is dropped.
+    async fn adopt_login(&self, result: LoginResult) -> Result<ServiceUser, SdkError> {
+        let user = self
+            .login
+            .login_service(result.provider, result.token)
+            .await?;
+        *self.pending_registration.lock() = None;
+        self.adopt(Some(user)).await?;
+        self.current_user().ok_or_else(SdkError::not_logged_in)
     }
 
     /// Takes the user a login produced (or `None`) and moves to its state. A
