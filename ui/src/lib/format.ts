@@ -22,29 +22,35 @@ export function displayAmount(amount: string, maxFraction = 6): string {
   return cut ? `${grouped}.${cut}` : grouped;
 }
 
-/** Signs already worked out, by currency code: a formatter is built once per
- * currency, not once per amount shown. Bounded: the app shows one currency at a
- * time, and a page's codes come from the service. */
-const signs = new Map<string, { sign: string; before: boolean }>();
-const SIGNS_KEPT = 16;
+/** Values worked out once per key, at most `limit` kept (all forgotten past
+ * it): what builds an `Intl` formatter per currency or language, not per row. */
+function remembered<V>(limit: number, work: (key: string) => V) {
+  const kept = new Map<string, V>();
+  return {
+    get(key: string): V {
+      let value = kept.get(key);
+      if (value === undefined) {
+        value = work(key);
+        if (kept.size >= limit) kept.clear();
+        kept.set(key, value);
+      }
+      return value;
+    },
+    size: () => kept.size,
+  };
+}
+
+/** Each currency's sign and where it goes, by code. Bounded: the app shows one
+ * currency at a time, and a page's codes come from the service. */
+const currencySigns = remembered(16, platformCurrencySign);
 
 /** How many signs are kept (the bound's test). */
 export function keptCurrencySigns(): number {
-  return signs.size;
+  return currencySigns.size();
 }
 
 /** The currency's sign and where it goes (`$` before, `kr` after), from the
  * platform's own formatting of a constant; the code itself when unknown. */
-function currencySign(currency: string): { sign: string; before: boolean } {
-  let known = signs.get(currency);
-  if (!known) {
-    known = platformCurrencySign(currency);
-    if (signs.size >= SIGNS_KEPT) signs.clear();
-    signs.set(currency, known);
-  }
-  return known;
-}
-
 function platformCurrencySign(currency: string): { sign: string; before: boolean } {
   try {
     const parts = new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(1);
@@ -63,22 +69,15 @@ export function money(value: string, currency: string): string {
   const [whole, fraction = ''] = value.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const amount = `${grouped}.${fraction.padEnd(2, '0').slice(0, 2)}`;
-  const { sign, before } = currencySign(currency);
+  const { sign, before } = currencySigns.get(currency);
   return before ? `${sign}${amount}` : `${amount} ${sign}`;
 }
 
-/** Date-and-time formatters by language, built once each: a page formats a
- * date per row. Bounded: a handful of languages; cleared past 8. */
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+/** Date-and-time formatters by language (a handful; at most 8 kept). */
+const dateTimeFormats = remembered(8, (language) => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
 
 /** A moment (seconds since 1970) as the person's language writes a date and
  * time: "Nov 26, 2026, 9:42 PM", "2026. 11. 26. 오후 9:42". */
 export function dateTime(seconds: number, language: string): string {
-  let format = dateTimeFormats.get(language);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-    if (dateTimeFormats.size >= 8) dateTimeFormats.clear();
-    dateTimeFormats.set(language, format);
-  }
-  return format.format(new Date(seconds * 1000));
+  return dateTimeFormats.get(language).format(new Date(seconds * 1000));
 }
