@@ -133,3 +133,91 @@ pub async fn an_unknown_wallet_is_a_404(backend: Backend) {
         assert_error(status, &body, 404, "NotFound");
     }
 }
+
+/// Operation 1 keeps the body it rendered with the wallet; a change drops it,
+/// and a rendering read before a change is never kept after it.
+pub async fn a_kept_account_list_goes_with_a_change_and_is_never_kept_from_before_it(
+    backend: Backend,
+) {
+    use satchel_service::db::WalletFound;
+    let stack = Stack::start(backend).await;
+    let db = &stack.service.state.db;
+    let by = &stack.service.state.accounts_rendered_by;
+    let ada = stack.user("ada@example.com").await;
+    let session = |token: &str| -> String {
+        let claims: serde_json::Value =
+            serde_json::from_slice(&base64_url(token.split('.').nth(1).expect("claims")))
+                .expect("claims JSON");
+        claims["sid"].as_str().expect("sid").to_owned()
+    };
+    let sid = session(&ada.token);
+    let found = |rendered_by: String| {
+        let (wallet, sid, user) = (ada.wallet_id.clone(), sid.clone(), ada.user_id.clone());
+        async move {
+            let (live, found) = db
+                .wallet_for_session(&wallet, &sid, &user, &rendered_by)
+                .await
+                .expect("read");
+            assert!(live, "the session is live");
+            found.expect("the wallet")
+        }
+    };
+
+    // Not read yet: rows to render. Read once: its body is kept.
+    assert!(matches!(found(by.to_string()).await, WalletFound::Rows(_)));
+    let (status, first) = stack
+        .get(&format!("/v1/account?{}", ada.wallet_query()), &ada.token)
+        .await;
+    assert_eq!(status, 200, "{first}");
+    // Written back after the answer, in a batch.
+    stack.service.state.kept_bodies.flush().await;
+    let WalletFound::Kept { body, .. } = found(by.to_string()).await else {
+        panic!("the body is kept after a read");
+    };
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).expect("JSON"),
+        first
+    );
+    // Another set-up (another version or other networks) renders its own.
+    let WalletFound::Rows(before) = found("another set-up".to_owned()).await else {
+        panic!("a body kept by another set-up is not served");
+    };
+
+    // A change after that read: a rendering of what was read before it is
+    // refused, and the kept body is gone.
+    db.rename_account(&ada.wallet_id, &before.accounts[0].address, "Rent")
+        .await
+        .expect("renamed");
+    let stale = satchel_service::db::KeptBody {
+        wallet_id: ada.wallet_id.clone(),
+        version: before.version,
+        body: "stale".to_owned(),
+    };
+    db.keep_accounts_bodies(by, &[stale])
+        .await
+        .expect("asked to keep");
+    let WalletFound::Rows(after) = found(by.to_string()).await else {
+        panic!("nothing kept from before the change");
+    };
+    assert!(after.version > before.version);
+    assert_eq!(after.accounts[0].label, "Rent");
+    // The next read (the service forgot its own copy when it was not the
+    // one that changed it: ask after its read cache) renders the change.
+    stack.service.state.forget_wallet(&ada.wallet_id);
+    let (_, renamed) = stack
+        .get(&format!("/v1/account?{}", ada.wallet_query()), &ada.token)
+        .await;
+    assert_eq!(renamed["accounts"][0]["label"], "Rent", "{renamed}");
+    stack.service.state.kept_bodies.flush().await;
+    assert!(matches!(
+        found(by.to_string()).await,
+        WalletFound::Kept { .. }
+    ));
+}
+
+fn base64_url(text: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(text)
+        .expect("base64url")
+}

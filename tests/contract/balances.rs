@@ -18,6 +18,12 @@ pub async fn a_real_transfer_shows_up_after_a_balance_refresh(backend: Backend) 
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["balance"], "0");
+    // Read before the change: what operation 1 keeps of it must not outlive it.
+    let (status, body) = stack
+        .get(&format!("/v1/account?{}", user.wallet_query()), &user.token)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["accounts"][0]["balance"], "0");
 
     let ether: U256 = parse_units("1.5", 18).expect("units").into();
     let demo: U256 = parse_units("1250.000000000000000001", 18)

@@ -81,6 +81,7 @@ on_every_backend!(
     accounts::accounts_list_native_then_token_entries_field_by_field,
     accounts::missing_query_parameters_are_a_400_with_the_error_body,
     accounts::an_unknown_wallet_is_a_404,
+    accounts::a_kept_account_list_goes_with_a_change_and_is_never_kept_from_before_it,
     balances::a_real_transfer_shows_up_after_a_balance_refresh,
     balances::an_unknown_account_is_a_404,
     balances::refreshing_too_often_is_a_429,

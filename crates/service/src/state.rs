@@ -26,6 +26,11 @@ pub struct AppState {
     /// The keys of the wallets' PIN material, from `pin_secret` (never the database).
     pub pin_keys: Arc<PinKeys>,
     pub networks: Arc<HashMap<String, Network>>,
+    /// What operation 1's kept bodies are rendered by
+    /// ([`crate::assets::views::accounts_rendered_by`]).
+    pub accounts_rendered_by: Arc<str>,
+    /// Writes back the bodies operation 1 rendered, in batches.
+    pub kept_bodies: crate::db::BodyKeeper,
     pub metadata: MetadataFetcher,
     /// Refreshes per account (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
     /// or wallet (operation 4, `GET /v1/nft/refresh`), and verification e-mails
@@ -175,11 +180,16 @@ impl AppState {
             wallets: TtlCache::new(read_ttl, 16_384),
         };
         let limits = Arc::new(Limits::new(PerMinute::from_settings(&settings)).shared_through(&db));
+        let accounts_rendered_by: Arc<str> =
+            crate::assets::views::accounts_rendered_by(&settings.networks).into();
+        let kept_bodies = crate::db::BodyKeeper::start(db.clone(), accounts_rendered_by.clone());
         Ok(Self {
             db,
             keys: Arc::new(keys),
             pin_keys: Arc::new(pin_keys),
             networks: Arc::new(networks),
+            kept_bodies,
+            accounts_rendered_by,
             metadata,
             limits,
             login_failures: Arc::new(LoginFailures::new(

@@ -2,6 +2,7 @@
 //! itself (one row per network and contract), and the token accounts that
 //! were added rather than configured.
 
+use super::wallet_reads::account_changed;
 use super::{Db, DbError, DbResult, new_id};
 use crate::clock::now;
 
@@ -118,6 +119,7 @@ impl Db {
         .execute(&mut *tx)
         .await
         .map_err(DbError::from_write)?;
+        account_changed(&mut tx, account_id).await?;
         tx.commit().await?;
         Ok(TokenAdded::Added)
     }
@@ -137,13 +139,20 @@ impl Db {
     /// Stops an account tracking a token it added; `false` when it had not
     /// added it (a configured token stays: the device hides it instead).
     pub async fn remove_added_token(&self, account_id: &str, contract: &str) -> DbResult<bool> {
+        let mut tx = self.pool().begin().await?;
         let removed = sqlx::query(
             "DELETE FROM token_accounts WHERE account_id = $1 AND contract = $2 AND added = 1",
         )
         .bind(account_id)
         .bind(contract)
-        .execute(self.pool())
-        .await?;
-        Ok(removed.rows_affected() > 0)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            > 0;
+        if removed {
+            account_changed(&mut tx, account_id).await?;
+        }
+        tx.commit().await?;
+        Ok(removed)
     }
 }

@@ -23,6 +23,7 @@ mod token_keys;
 mod transactions;
 mod users;
 mod wallet_keys;
+mod wallet_reads;
 mod wallets;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -43,7 +44,8 @@ pub use transactions::{ACTIVITY_LIMIT, NewTransfer, TransactionRow};
 pub use wallet_keys::{
     CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,
 };
-pub use wallets::{AccountAdded, AccountRow, NewAccount, TokenRow, WalletRead};
+pub use wallet_reads::{BodyKeeper, KeptBody, WalletFound, WalletRead};
+pub use wallets::{AccountAdded, AccountRow, NewAccount, TokenRow};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

@@ -1,5 +1,6 @@
 //! Wallets, their accounts (one per network and address) and token accounts.
 
+use super::wallet_reads::{account_changed, wallet_changed};
 use super::{Backend, Db, DbError, DbResult, Signed, SignedChallenge, new_id};
 use crate::clock::now;
 
@@ -13,14 +14,6 @@ pub struct NewAccount {
     pub label: String,
     /// Lowercase token contracts this account tracks.
     pub tokens: Vec<String>,
-}
-
-/// A wallet as operation 1 reads it.
-#[derive(Debug)]
-pub struct WalletRead {
-    pub owner: String,
-    pub accounts: Vec<AccountRow>,
-    pub tokens: Vec<TokenRow>,
 }
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -96,90 +89,6 @@ impl Db {
         .fetch_all(self.pool())
         .await?;
         Ok((accounts, tokens))
-    }
-
-    /// Operation 1's read in one round trip and one row: whether the caller's
-    /// session (`session_id` of `user_id`) is live, and the wallet's owner, its
-    /// accounts in their order and their token accounts (`None`: no such
-    /// wallet). The database builds the accounts as one JSON array, so a wallet
-    /// of many accounts is still one row to carry and convert.
-    pub async fn wallet_for_session(
-        &self,
-        wallet_id: &str,
-        session_id: &str,
-        user_id: &str,
-    ) -> DbResult<(bool, Option<WalletRead>)> {
-        // [[id, network, address, path, label, balance, [[id, contract, balance], ...]], ...]
-        let accounts = match self.backend {
-            Backend::Sqlite => {
-                "(SELECT json_group_array(json_array(a.id, a.network, a.address, \
-                 a.address_path, a.label, a.balance, \
-                 json((SELECT json_group_array(json_array(t.id, t.contract, t.balance) \
-                 ORDER BY t.position) FROM token_accounts t WHERE t.account_id = a.id))) \
-                 ORDER BY a.position) FROM accounts a WHERE a.wallet_id = w.id)"
-            }
-            Backend::Postgres => {
-                "(SELECT COALESCE(json_agg(json_build_array(a.id, a.network, a.address, \
-                 a.address_path, a.label, a.balance, \
-                 (SELECT COALESCE(json_agg(json_build_array(t.id, t.contract, t.balance) \
-                 ORDER BY t.position), '[]') FROM token_accounts t WHERE t.account_id = a.id)) \
-                 ORDER BY a.position), '[]')::TEXT FROM accounts a WHERE a.wallet_id = w.id)"
-            }
-        };
-        let (expires, owner, accounts): (Option<i64>, Option<String>, Option<String>) =
-            sqlx::query_as(&format!(
-                "SELECT (SELECT expires_at FROM sessions WHERE id = $2 AND user_id = $3 \
-                 AND revoked_at IS NULL), w.user_id, {accounts} \
-                 FROM (SELECT 1 AS one) q LEFT JOIN wallets w ON w.id = $1"
-            ))
-            .bind(wallet_id)
-            .bind(session_id)
-            .bind(user_id)
-            .fetch_one(self.pool())
-            .await?;
-        let session_live = expires.is_some_and(|expires| expires > now());
-        let Some(owner) = owner else {
-            return Ok((session_live, None));
-        };
-        type TokenJson = (String, String, String);
-        type AccountJson = (
-            String,
-            String,
-            String,
-            String,
-            String,
-            String,
-            Vec<TokenJson>,
-        );
-        let listed: Vec<AccountJson> = serde_json::from_str(accounts.as_deref().unwrap_or("[]"))
-            .map_err(|e| DbError::Sqlx(sqlx::Error::Decode(e.into())))?;
-        let mut read = WalletRead {
-            owner,
-            accounts: Vec::with_capacity(listed.len()),
-            tokens: Vec::new(),
-        };
-        for (id, network, address, address_path, label, balance, tokens) in listed {
-            read.tokens.extend(
-                tokens
-                    .into_iter()
-                    .map(|(token, contract, balance)| TokenRow {
-                        id: token,
-                        account_id: id.clone(),
-                        contract,
-                        balance,
-                    }),
-            );
-            read.accounts.push(AccountRow {
-                id,
-                wallet_id: wallet_id.to_owned(),
-                network,
-                address,
-                address_path,
-                label,
-                balance,
-            });
-        }
-        Ok((session_live, Some(read)))
     }
 
     /// Every distinct account address on a network (for development tools).
@@ -298,6 +207,7 @@ impl Db {
             }
             query.execute(&mut *tx).await?;
         }
+        account_changed(&mut tx, account_id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -330,12 +240,9 @@ impl Db {
             Ok(tx) => tx,
             Err(outcome) => return Ok(AccountAdded::Refused(outcome)),
         };
-        // A write to the wallet's row: PostgreSQL holds its lock to the end of
-        // this transaction; SQLite writes one transaction at a time anyway.
-        sqlx::query("UPDATE wallets SET use_2fa = use_2fa WHERE id = $1")
-            .bind(wallet_id)
-            .execute(&mut *tx)
-            .await?;
+        // A write to the wallet's row first: PostgreSQL holds its lock to the
+        // end of this transaction; SQLite writes one transaction at a time anyway.
+        wallet_changed(&mut tx, wallet_id).await?;
         let (count, last): (i64, Option<i64>) = sqlx::query_as(
             "SELECT COUNT(DISTINCT address), MAX(position) FROM accounts WHERE wallet_id = $1",
         )
@@ -359,15 +266,20 @@ impl Db {
         address: &str,
         label: &str,
     ) -> DbResult<u64> {
-        Ok(
+        let mut tx = self.pool().begin().await?;
+        let renamed =
             sqlx::query("UPDATE accounts SET label = $3 WHERE wallet_id = $1 AND address = $2")
                 .bind(wallet_id)
                 .bind(address)
                 .bind(label)
-                .execute(self.pool())
+                .execute(&mut *tx)
                 .await?
-                .rows_affected(),
-        )
+                .rows_affected();
+        if renamed > 0 {
+            wallet_changed(&mut tx, wallet_id).await?;
+        }
+        tx.commit().await?;
+        Ok(renamed)
     }
 }
 

@@ -7,7 +7,7 @@ use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 
 use super::{Path, Query, RawJson};
 use crate::assets::{refresh, views};
-use crate::db::WalletRead;
+use crate::db::{KeptBody, WalletFound, WalletRead};
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::AuthToken;
 use crate::identity::AuthUser;
@@ -42,13 +42,29 @@ pub async fn get_accounts(
         }
         // Not read lately: the session is checked in the same read as the wallet.
         None => {
-            let (live, wallet) = state
+            let (live, found) = state
                 .db
-                .wallet_for_session(&query.wallet_id, token.session_id(), token.user_id())
+                .wallet_for_session(
+                    &query.wallet_id,
+                    token.session_id(),
+                    token.user_id(),
+                    &state.accounts_rendered_by,
+                )
                 .await?;
             token.found_live(&state, live)?;
-            let wallet = wallet.ok_or_else(|| ApiError::not_found("wallet"))?;
-            let view = wallet_view(&state, &query.wallet_id, wallet).await?;
+            let found = found.ok_or_else(|| ApiError::not_found("wallet"))?;
+            if found.owner() != token.user_id() {
+                return Err(ApiError::forbidden());
+            }
+            let view = match found {
+                WalletFound::Kept { owner, body } => WalletView {
+                    owner,
+                    accounts_body: body.into(),
+                },
+                WalletFound::Rows(wallet) => {
+                    render_and_keep(&state, &query.wallet_id, wallet).await?
+                }
+            };
             state.remember_wallet_view(&query.wallet_id, view)
         }
     };
@@ -58,8 +74,9 @@ pub async fn get_accounts(
     Ok(RawJson(view.accounts_body.clone()))
 }
 
-/// Renders a wallet's `GET /v1/account` body.
-async fn wallet_view(
+/// Renders a wallet's `GET /v1/account` body and has it kept with the wallet,
+/// for the reads after this one until the wallet changes.
+async fn render_and_keep(
     state: &AppState,
     wallet_id: &str,
     wallet: WalletRead,
@@ -71,14 +88,22 @@ async fn wallet_view(
         .await?;
     let accounts =
         views::accounts_list(&wallet.accounts, &wallet.tokens, |name| state.network(name));
-    let body = serde_json::to_vec(&AccountsResponse {
+    let body = serde_json::to_string(&AccountsResponse {
         wallet_id: wallet_id.to_owned(),
         accounts,
     })
     .map_err(ApiError::internal)?;
+    let accounts_body = axum::body::Bytes::from(body.clone());
+    // Written back after the answer, in a batch (what cannot be kept is
+    // rendered again by the next read).
+    state.kept_bodies.keep(KeptBody {
+        wallet_id: wallet_id.to_owned(),
+        version: wallet.version,
+        body,
+    });
     Ok(WalletView {
         owner: wallet.owner,
-        accounts_body: body.into(),
+        accounts_body,
     })
 }
 
