@@ -313,6 +313,19 @@ pub async fn seed(
     Ok(())
 }
 
+/// Drops what operation 1 kept of seeded users' wallets (for benchmarks: the
+/// first read of each since a change).
+pub async fn drop_kept_bodies(state: &AppState, users: &[u64]) -> anyhow::Result<()> {
+    Ok(state.db.seed_drop_kept_bodies(users).await?)
+}
+
+/// How many seeded users' wallets have their operation 1 body kept, once the
+/// bodies rendered so far are written (for benchmarks).
+pub async fn count_kept_bodies(state: &AppState, users: &[u64]) -> anyhow::Result<u64> {
+    state.kept_bodies.flush().await;
+    Ok(state.db.seed_count_kept_bodies(users).await?)
+}
+
 /// Opens a session for each seeded user numbered in `users` and mints its access
 /// token (for benchmarks): `(user id, wallet id, token)`.
 pub async fn seed_tokens(

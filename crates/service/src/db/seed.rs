@@ -98,6 +98,38 @@ impl Db {
         Ok(())
     }
 
+    /// Drops the account bodies kept for seeded users `users`' wallets, as a
+    /// change to each would: their next read renders it again.
+    pub async fn seed_drop_kept_bodies(&self, users: &[u64]) -> DbResult<()> {
+        for chunk in users.chunks(1000) {
+            let ids: Vec<String> = chunk.iter().map(|n| format!("'seed-w-{n}'")).collect();
+            sqlx::query(&format!(
+                "UPDATE wallets SET accounts_version = accounts_version + 1, \
+                 accounts_body = NULL WHERE id IN ({}) AND accounts_body IS NOT NULL",
+                ids.join(", ")
+            ))
+            .execute(self.pool())
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// How many of seeded users `users`' wallets have a body kept.
+    pub async fn seed_count_kept_bodies(&self, users: &[u64]) -> DbResult<u64> {
+        let mut kept = 0;
+        for chunk in users.chunks(1000) {
+            let ids: Vec<String> = chunk.iter().map(|n| format!("'seed-w-{n}'")).collect();
+            let count: i64 = sqlx::query_scalar(&format!(
+                "SELECT COUNT(*) FROM wallets WHERE id IN ({}) AND accounts_body IS NOT NULL",
+                ids.join(", ")
+            ))
+            .fetch_one(self.pool())
+            .await?;
+            kept += count as u64;
+        }
+        Ok(kept)
+    }
+
     /// A session (`seed-s-<n>`) for each seeded user `n` in `users`, live for
     /// `lifetime_secs`.
     pub async fn seed_sessions(&self, users: &[u64], lifetime_secs: i64) -> DbResult<()> {
