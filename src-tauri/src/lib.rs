@@ -92,6 +92,7 @@ widget_commands![
     getRefreshWait,
     finalize,
     markShown,
+    firstPageShown,
     openNftLink,
     getUpdate,
     installUpdate,
@@ -231,13 +232,6 @@ pub fn run() {
         .on_window_event(|window, event| {
             if let tauri::WindowEvent::CloseRequested { .. } = event {
                 tray::closed(window.app_handle());
-            }
-        })
-        // The tray icon once the page has loaded: built in the setup, its ~11 ms
-        // on the main thread (measured) held up the page's first load.
-        .on_page_load(|webview, payload| {
-            if payload.event() == tauri::webview::PageLoadEvent::Finished {
-                tray::build_once(webview.app_handle());
             }
         })
         .setup(move |app| {

@@ -5,7 +5,7 @@ use tauri::menu::{Menu, MenuItem};
 use tauri::tray::TrayIconBuilder;
 
 use satchel_sdk::Widget;
-use tauri::{AppHandle, Manager};
+use tauri::{AppHandle, Manager, Runtime};
 
 /// The widget was closed (a `loginWithUI` waiting for a login is cancelled).
 pub fn closed<R: tauri::Runtime>(app: &AppHandle<R>) {
@@ -15,7 +15,7 @@ pub fn closed<R: tauri::Runtime>(app: &AppHandle<R>) {
 }
 
 /// Brings the widget window to the front.
-pub fn show_main(app: &AppHandle) {
+pub fn show_main<R: Runtime>(app: &AppHandle<R>) {
     if let Some(window) = app.get_webview_window("main") {
         let _ = window.show();
         let _ = window.unminimize();
@@ -23,11 +23,13 @@ pub fn show_main(app: &AppHandle) {
     }
 }
 
-/// The tray's id: built once, when the page first loads.
+/// The tray's id: built once, when the page's first screen has been shown.
 const TRAY_ID: &str = "satchel";
 
-/// Builds the tray icon unless it is there already.
-pub fn build_once(app: &AppHandle) {
+/// Builds the tray icon unless it is there already. Called once the page has
+/// shown its first screen (`firstPageShown`): its few milliseconds on the main
+/// thread, which also serves the page's files, are then off the start's way.
+pub fn build_once<R: Runtime>(app: &AppHandle<R>) {
     if app.tray_by_id(TRAY_ID).is_some() {
         return;
     }
@@ -37,7 +39,7 @@ pub fn build_once(app: &AppHandle) {
     }
 }
 
-fn build(app: &AppHandle) -> tauri::Result<()> {
+fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     let open = MenuItem::with_id(app, "open", "Open Satchel", true, None::<&str>)?;
     let close = MenuItem::with_id(app, "close", "Close window", true, None::<&str>)?;
     let quit = MenuItem::with_id(app, "quit", "Quit", true, None::<&str>)?;

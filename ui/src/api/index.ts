@@ -286,6 +286,9 @@ export const api = {
   getActivity: () => invoke<ActivityEntry[]>('getActivity'),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
   markShown: (what: ShownMark | `timeline ${string}`) => invoke<void>('markShown', { what }),
+  /** Tells the app the first screen has been painted: it builds its tray icon
+   * then, off the start's way. */
+  firstPageShown: () => invoke<void>('firstPageShown'),
 };
 
 /** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
@@ -326,6 +329,12 @@ export function markShownAfterPaint(what: ShownMark): void {
       if (what === 'balances') void api.markShown(`timeline ${startTimeline()}`).catch(() => undefined);
     });
   });
+}
+
+/** Runs `then` once the browser has painted what was just rendered (the second
+ * animation frame from now begins after the frame with it was drawn). */
+export function afterPaint(then: () => void): void {
+  requestAnimationFrame(() => requestAnimationFrame(then));
 }
 
 /** A read asked for before the page that needs it exists, so its answer is

@@ -76,6 +76,27 @@ describe('App routing', () => {
     expect(ipc.count('watchStatus')).toBe(1);
   });
 
+  it('tells the app once, after the first page past the starting page is painted, so it builds its tray then', async () => {
+    const status = lifeCycle('initializing');
+    const ipc = mockCommands({ ...ready, watchStatus: status.watchStatus, getCurrentServiceUser: () => serviceUser(), ...home });
+    renderPage(<App />);
+    await tick();
+    expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(ipc.count('firstPageShown')).toBe(0);
+
+    await status.change('login');
+    expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    // Not in the render that shows it: after the browser's next two frames.
+    expect(ipc.count('firstPageShown')).toBe(0);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(ipc.count('firstPageShown')).toBe(1);
+
+    await act(async () => screen.getByRole('button', { name: 'NFTs' }).click());
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(ipc.count('firstPageShown')).toBe(1);
+  });
+
   it('leaves the starting page once under StrictMode, whose second effect asks again', async () => {
     const ipc = mockCommands({
       ...ready,

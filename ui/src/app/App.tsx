@@ -2,6 +2,7 @@
 // choices. Pages talk to the app only through `api`.
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import {
+  afterPaint,
   api,
   asAppError,
   earlyAppInfo,
@@ -117,6 +118,15 @@ function Widget() {
       live = false;
     };
   }, [attempt]);
+
+  // The first screen past the starting page, once painted: the app builds its
+  // tray icon then, not while the page's files and script are still loading.
+  const toldShown = useRef(false);
+  useEffect(() => {
+    if (route.page === 'starting' || toldShown.current) return;
+    toldShown.current = true;
+    afterPaint(() => void api.firstPageShown().catch(() => undefined));
+  }, [route.page]);
 
   const retry = () => {
     setRoute({ page: 'starting' });

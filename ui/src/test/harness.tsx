@@ -52,6 +52,7 @@ afterEach(() => {
  * (the service answers) and Settings asks `getUpdate` (no update waits). */
 const defaults: Partial<Record<Command, Handler>> = {
   markShown: () => null,
+  firstPageShown: () => null,
   getAppInfo: () => appInfo(),
   getUpdate: () => null,
   // The local provider's prompts and connected apps, which the app watches and
