@@ -27,7 +27,7 @@ pub struct AppState {
     pub pin_keys: Arc<PinKeys>,
     pub networks: Arc<HashMap<String, Network>>,
     /// What operation 1's kept bodies are rendered by
-    /// ([`crate::assets::views::accounts_rendered_by`]).
+    /// ([`crate::config::accounts_rendered_by`]).
     pub accounts_rendered_by: Arc<str>,
     /// Writes back the bodies operation 1 rendered, in batches.
     pub kept_bodies: crate::db::BodyKeeper,
@@ -181,7 +181,7 @@ impl AppState {
         };
         let limits = Arc::new(Limits::new(PerMinute::from_settings(&settings)).shared_through(&db));
         let accounts_rendered_by: Arc<str> =
-            crate::assets::views::accounts_rendered_by(&settings.networks).into();
+            crate::config::accounts_rendered_by(&settings.networks).into();
         let kept_bodies = crate::db::BodyKeeper::start(db.clone(), accounts_rendered_by.clone());
         Ok(Self {
             db,

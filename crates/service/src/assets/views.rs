@@ -76,43 +76,6 @@ pub fn token_coin(network: &NetworkConfig, token: &TokenConfig) -> CoinInfo {
     }
 }
 
-/// Bump when [`accounts_list`]'s rendering changes: bodies kept by an older
-/// rendering are then rendered again.
-const ACCOUNTS_BODY_FORMAT: u32 = 1;
-
-/// What a kept `GET /v1/account` body depends on besides the wallet's rows:
-/// this rendering and the networks' coin and token facts (not their nodes).
-/// Instances set up alike share kept bodies; one set up otherwise renders its
-/// own ([`crate::db::Db::keep_accounts_bodies`]).
-pub fn accounts_rendered_by(networks: &[NetworkConfig]) -> String {
-    use sha2::Digest;
-    let mut facts: Vec<_> = networks
-        .iter()
-        .map(|n| {
-            let tokens: Vec<_> = n
-                .tokens
-                .iter()
-                .map(|t| {
-                    (
-                        &t.contract,
-                        &t.name,
-                        &t.symbol,
-                        t.decimals,
-                        &t.icon_url,
-                        &t.ids,
-                    )
-                })
-                .collect();
-            let coin = (&n.name, n.coin_id, &n.coin_name, &n.symbol, n.decimals);
-            (coin, &n.icon_url, &n.ids, tokens)
-        })
-        .collect();
-    facts.sort_by(|a, b| a.0.0.cmp(b.0.0));
-    let described = serde_json::to_vec(&(env!("CARGO_PKG_VERSION"), ACCOUNTS_BODY_FORMAT, facts))
-        .unwrap_or_default();
-    hex::encode(&sha2::Sha256::digest(&described)[..16])
-}
-
 /// The `accounts` list: each account's native entry followed by its token entries.
 /// Accounts on networks no longer configured, and tokens no longer tracked, are
 /// left out rather than shown without their coin facts.
@@ -203,44 +166,5 @@ pub fn nft(row: NftRow) -> Nft {
             external_link: row.collection_external_link.unwrap_or_default(),
             image_url: row.collection_image_url.unwrap_or_default(),
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn network(toml: &str) -> NetworkConfig {
-        let base = "name = \"anvil\"\nchain_id = 31337\nrpc_url = \"http://127.0.0.1:8545\"\n\
-                    coin_id = 60\ncoin_name = \"Ether\"\nsymbol = \"ETH\"\n";
-        toml::from_str(&format!("{base}{toml}")).expect("a network")
-    }
-
-    #[test]
-    fn kept_bodies_are_of_the_coin_and_token_facts_they_show_not_of_the_node() {
-        let token = "[[tokens]]\ncontract = \"0x5FbDB2315678afecb367f032d93F642f64180aa3\"\n\
-                     name = \"Demo\"\nsymbol = \"DEMO\"\n";
-        let plain = accounts_rendered_by(&[network(&format!("{token}decimals = 18\n"))]);
-        // Another node for the same network: the same bodies.
-        let mut moved = network(&format!("{token}decimals = 18\n"));
-        moved.rpc_url = "https://node.example.com/".parse().expect("url");
-        assert_eq!(accounts_rendered_by(&[moved]), plain);
-        // Another fact a body shows: rendered again.
-        assert_ne!(
-            accounts_rendered_by(&[network(&format!("{token}decimals = 6\n"))]),
-            plain
-        );
-        assert_ne!(
-            accounts_rendered_by(&[network(&format!("icon_url = \"x\"\n{token}decimals = 18\n"))]),
-            plain
-        );
-        // The order networks are configured in does not matter.
-        let mut other = network("");
-        other.name = "other".into();
-        let one = network(&format!("{token}decimals = 18\n"));
-        assert_eq!(
-            accounts_rendered_by(&[one.clone(), other.clone()]),
-            accounts_rendered_by(&[other, one])
-        );
     }
 }

@@ -15,7 +15,9 @@ use url::Url;
 mod networks;
 mod redact;
 
-pub use networks::{NetworkConfig, PriceFeeds, TokenConfig, is_currency_code};
+pub use networks::{
+    NetworkConfig, PriceFeeds, TokenConfig, accounts_rendered_by, is_currency_code,
+};
 use redact::Redacted;
 
 /// Everything the service is configured with. A setting missing from the file

@@ -173,3 +173,40 @@ impl TokenConfig {
             .unwrap_or_else(|| U256::from(10u64).pow(U256::from(self.decimals.saturating_sub(6))))
     }
 }
+
+/// Bump when operation 1's rendering (`assets::views::accounts_list`) changes:
+/// bodies kept by an older rendering are then rendered again.
+const ACCOUNTS_BODY_FORMAT: u32 = 1;
+
+/// What a kept `GET /v1/account` body depends on besides the wallet's rows:
+/// this rendering and the networks' coin and token facts (not their nodes).
+/// Instances set up alike share kept bodies; one set up otherwise renders its
+/// own ([`crate::db::Db::keep_accounts_bodies`]).
+pub fn accounts_rendered_by(networks: &[NetworkConfig]) -> String {
+    use sha2::Digest;
+    let mut facts: Vec<_> = networks
+        .iter()
+        .map(|n| {
+            let tokens: Vec<_> = n
+                .tokens
+                .iter()
+                .map(|t| {
+                    (
+                        &t.contract,
+                        &t.name,
+                        &t.symbol,
+                        t.decimals,
+                        &t.icon_url,
+                        &t.ids,
+                    )
+                })
+                .collect();
+            let coin = (&n.name, n.coin_id, &n.coin_name, &n.symbol, n.decimals);
+            (coin, &n.icon_url, &n.ids, tokens)
+        })
+        .collect();
+    facts.sort_by(|a, b| a.0.0.cmp(b.0.0));
+    let described = serde_json::to_vec(&(env!("CARGO_PKG_VERSION"), ACCOUNTS_BODY_FORMAT, facts))
+        .unwrap_or_default();
+    hex::encode(&sha2::Sha256::digest(&described)[..16])
+}

@@ -175,3 +175,40 @@ fn tracked_tokens_are_found_by_contract_in_any_case_with_their_checksum() {
             .is_none()
     );
 }
+
+/// An `anvil` network with `toml`'s fields beside the required ones.
+fn anvil_with(toml: &str) -> NetworkConfig {
+    let base = "name = \"anvil\"\nchain_id = 31337\nrpc_url = \"http://127.0.0.1:8545\"\n\
+                coin_id = 60\ncoin_name = \"Ether\"\nsymbol = \"ETH\"\n";
+    toml::from_str(&format!("{base}{toml}")).expect("a network")
+}
+
+#[test]
+fn kept_bodies_are_of_the_coin_and_token_facts_they_show_not_of_the_node() {
+    let token = "[[tokens]]\ncontract = \"0x5FbDB2315678afecb367f032d93F642f64180aa3\"\n\
+                 name = \"Demo\"\nsymbol = \"DEMO\"\n";
+    let plain = accounts_rendered_by(&[anvil_with(&format!("{token}decimals = 18\n"))]);
+    // Another node for the same network: the same bodies.
+    let mut moved = anvil_with(&format!("{token}decimals = 18\n"));
+    moved.rpc_url = "https://node.example.com/".parse().expect("url");
+    assert_eq!(accounts_rendered_by(&[moved]), plain);
+    // Another fact a body shows: rendered again.
+    assert_ne!(
+        accounts_rendered_by(&[anvil_with(&format!("{token}decimals = 6\n"))]),
+        plain
+    );
+    assert_ne!(
+        accounts_rendered_by(&[anvil_with(&format!(
+            "icon_url = \"x\"\n{token}decimals = 18\n"
+        ))]),
+        plain
+    );
+    // The order networks are configured in does not matter.
+    let mut other = anvil_with("");
+    other.name = "other".into();
+    let one = anvil_with(&format!("{token}decimals = 18\n"));
+    assert_eq!(
+        accounts_rendered_by(&[one.clone(), other.clone()]),
+        accounts_rendered_by(&[other, one])
+    );
+}

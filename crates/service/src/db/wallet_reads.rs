@@ -265,14 +265,7 @@ pub(super) async fn wallet_changed(
     conn: &mut sqlx::AnyConnection,
     wallet_id: &str,
 ) -> DbResult<()> {
-    sqlx::query(
-        "UPDATE wallets SET accounts_version = accounts_version + 1, accounts_body = NULL \
-         WHERE id = $1",
-    )
-    .bind(wallet_id)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    mark_changed(conn, "$1", wallet_id).await
 }
 
 /// [`wallet_changed`] for the wallet that holds `account_id`.
@@ -280,11 +273,22 @@ pub(super) async fn account_changed(
     conn: &mut sqlx::AnyConnection,
     account_id: &str,
 ) -> DbResult<()> {
-    sqlx::query(
-        "UPDATE wallets SET accounts_version = accounts_version + 1, accounts_body = NULL \
-         WHERE id = (SELECT wallet_id FROM accounts WHERE id = $1)",
+    mark_changed(
+        conn,
+        "(SELECT wallet_id FROM accounts WHERE id = $1)",
+        account_id,
     )
-    .bind(account_id)
+    .await
+}
+
+/// Moves on the version of the wallet `wallet` names (SQL of the one
+/// parameter, `id`) and drops its kept body.
+async fn mark_changed(conn: &mut sqlx::AnyConnection, wallet: &str, id: &str) -> DbResult<()> {
+    sqlx::query(&format!(
+        "UPDATE wallets SET accounts_version = accounts_version + 1, accounts_body = NULL \
+         WHERE id = {wallet}"
+    ))
+    .bind(id)
     .execute(&mut *conn)
     .await?;
     Ok(())
