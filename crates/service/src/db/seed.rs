@@ -102,11 +102,10 @@ impl Db {
     /// change to each would: their next read renders it again.
     pub async fn seed_drop_kept_bodies(&self, users: &[u64]) -> DbResult<()> {
         for chunk in users.chunks(1000) {
-            let ids: Vec<String> = chunk.iter().map(|n| format!("'seed-w-{n}'")).collect();
             sqlx::query(&format!(
                 "UPDATE wallets SET accounts_version = accounts_version + 1, \
                  accounts_body = NULL WHERE id IN ({}) AND accounts_body IS NOT NULL",
-                ids.join(", ")
+                seeded_wallets(chunk)
             ))
             .execute(self.pool())
             .await?;
@@ -118,10 +117,9 @@ impl Db {
     pub async fn seed_count_kept_bodies(&self, users: &[u64]) -> DbResult<u64> {
         let mut kept = 0;
         for chunk in users.chunks(1000) {
-            let ids: Vec<String> = chunk.iter().map(|n| format!("'seed-w-{n}'")).collect();
             let count: i64 = sqlx::query_scalar(&format!(
                 "SELECT COUNT(*) FROM wallets WHERE id IN ({}) AND accounts_body IS NOT NULL",
-                ids.join(", ")
+                seeded_wallets(chunk)
             ))
             .fetch_one(self.pool())
             .await?;
@@ -166,4 +164,11 @@ impl Db {
             ),
         }
     }
+}
+
+/// The ids of seeded users `users`' wallets as an SQL list (numbers only, so
+/// nothing to escape).
+fn seeded_wallets(users: &[u64]) -> String {
+    let ids: Vec<String> = users.iter().map(|n| format!("'seed-w-{n}'")).collect();
+    ids.join(", ")
 }
