@@ -18,10 +18,14 @@ use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
 use url::Url;
 
-/// How long the provider may take to start listening: a bound on a hang, not a
-/// wait (it answers as soon as it prints its address). Node loading
-/// oidc-provider on two cores busy with the desktop tests once took over 30 s.
-const START_TIMEOUT: Duration = Duration::from_secs(90);
+/// How long one start of the provider may take to listen: a bound on a hang, not
+/// a wait (it answers as soon as it prints its address, 0.4-0.9 s here). Node
+/// loading oidc-provider on two cores busy with the desktop tests once took over
+/// 30 s, and once a start printed nothing for 90 s while another started at once;
+/// a start that hangs is stopped and the provider started again.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+/// How many times the provider is started before giving up.
+const START_ATTEMPTS: u32 = 3;
 
 /// A client registered at the provider (`client_secret_basic`, authorization
 /// code with PKCE S256, redirect `http://127.0.0.1:<any port>/callback`).
@@ -90,9 +94,42 @@ impl OidcProvider {
         );
         let google = client("google");
         let discord = client("discord");
+        let mut attempt = 1;
+        loop {
+            match Self::start_once(&devstack, &google, &discord).await {
+                Ok(Some((issuer, child))) => {
+                    return Ok(Self {
+                        issuer,
+                        google,
+                        discord,
+                        child,
+                    });
+                }
+                Ok(None) if attempt < START_ATTEMPTS => {
+                    eprintln!(
+                        "oidc-provider: did not listen within {START_TIMEOUT:?} (start {attempt} of {START_ATTEMPTS}); starting it again"
+                    );
+                    attempt += 1;
+                }
+                Ok(None) => anyhow::bail!(
+                    "the OpenID provider did not listen within {START_TIMEOUT:?}, {START_ATTEMPTS} times"
+                ),
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// One start: the issuer and the listening child, or `None` when it did not
+    /// listen in time (it is stopped); an error when it exited by itself (a
+    /// broken set-up: not retried).
+    async fn start_once(
+        devstack: &std::path::Path,
+        google: &OAuthClient,
+        discord: &OAuthClient,
+    ) -> anyhow::Result<Option<(Url, Child)>> {
         let mut child = Command::new("node")
             .arg(provider_script())
-            .current_dir(&devstack)
+            .current_dir(devstack)
             .env("PORT", "0")
             .env("GOOGLE_CLIENT_ID", &google.client_id)
             .env("GOOGLE_CLIENT_SECRET", &google.client_secret)
@@ -133,11 +170,13 @@ impl OidcProvider {
             }
             Ok(None)
         })
-        .await
-        .with_context(|| {
-            format!("the OpenID provider did not listen within {START_TIMEOUT:?}")
-        })??;
-        let Some(issuer) = listening else {
+        .await;
+        let Ok(listening) = listening else {
+            // Dropping the child stops it (`kill_on_drop`).
+            let _ = child.kill().await;
+            return Ok(None);
+        };
+        let Some(issuer) = listening? else {
             let status = child.wait().await?;
             // Its error output ends with it.
             let _ = tokio::time::timeout(Duration::from_secs(5), forward).await;
@@ -149,13 +188,8 @@ impl OidcProvider {
         };
         // Nothing more is printed on stdout; keep draining it so the pipe never fills.
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-
-        Ok(Self {
-            issuer: issuer.parse().context("the provider's issuer")?,
-            google,
-            discord,
-            child,
-        })
+        let issuer = issuer.parse().context("the provider's issuer")?;
+        Ok(Some((issuer, child)))
     }
 
     /// The endpoints from `/.well-known/openid-configuration`.
