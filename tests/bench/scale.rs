@@ -186,14 +186,28 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     // The limit a database-backed request can reach here: one primary-key
     // SELECT of one small row (the user's app id) through the service's own
     // pool, for the same users in the same order.
-    let by_key = primary_key_server(state.db.clone()).await;
-    let by_key_targets: Arc<Vec<Target>> = Arc::new(
-        tokens
-            .iter()
-            .map(|(user, _, _)| (format!("/user/{user}"), String::new()))
-            .collect(),
-    );
-    let by_key_run = load(by_key, by_key_targets, Vec::new(), load_time, true).await;
+    // And the same with an answer as long as operation 1's, to show the
+    // answer's own share (writing it, and the client reading it on the same
+    // two cores).
+    let answer_bytes = serde_json::to_vec(&body).expect("json").len();
+    let by_key = primary_key_server(state.db.clone(), answer_bytes).await;
+    let by_key_targets = |route: &str| -> Arc<Vec<Target>> {
+        Arc::new(
+            tokens
+                .iter()
+                .map(|(user, _, _)| (format!("/{route}/{user}"), String::new()))
+                .collect(),
+        )
+    };
+    let by_key_run = load(by_key, by_key_targets("user"), Vec::new(), load_time, true).await;
+    let padded_run = load(
+        by_key,
+        by_key_targets("padded"),
+        Vec::new(),
+        load_time,
+        true,
+    )
+    .await;
 
     println!(
         "\n{}: {} users x {ACCOUNTS_PER_USER} accounts (seeded or topped up in {:.1} s), {} sampled users",
@@ -209,6 +223,7 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     for (name, run) in [
         ("trivial handler", trivial),
         ("one primary-key SELECT, a new user each", &by_key_run),
+        ("  the same, as long an answer as op. 1", &padded_run),
         ("GET /v1/account, a new user each request", &cold_run),
         ("  the same, first read since a change", &first_run),
         ("GET /v1/account, 32 users (warm cache)", &warm_run),
@@ -234,6 +249,10 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
         } else {
             ""
         }
+    );
+    println!(
+        "cold / the primary-key SELECT answering {answer_bytes} bytes: {:.0}%",
+        100.0 * cold_run.per_second() / padded_run.per_second()
     );
     println!(
         "an access token's check, one core: its MAC {:.1} µs, its ES256 signature {:.1} µs (what an app with the JWKS checks; the service checked it until this round)",
@@ -283,8 +302,12 @@ fn settle_writes() {
 }
 
 /// A server of one route, `GET /user/{id}`: one primary-key `SELECT` of the
-/// user's app id through `db`'s pool (the service's own), answered as text.
-async fn primary_key_server(db: satchel_service::db::Db) -> std::net::SocketAddr {
+/// user's app id through `db`'s pool (the service's own), answered as text;
+/// `GET /padded/{id}` answers the same padded to `answer_bytes`.
+async fn primary_key_server(
+    db: satchel_service::db::Db,
+    answer_bytes: usize,
+) -> std::net::SocketAddr {
     use axum::extract::{Path, State};
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -297,6 +320,21 @@ async fn primary_key_server(db: satchel_service::db::Db) -> std::net::SocketAddr
                 |State(db): State<satchel_service::db::Db>, Path(id): Path<String>| async move {
                     match db.user_app(&id).await {
                         Ok(Some(app)) => (axum::http::StatusCode::OK, app),
+                        _ => (axum::http::StatusCode::NOT_FOUND, String::new()),
+                    }
+                },
+            ),
+        )
+        .route(
+            "/padded/{id}",
+            axum::routing::get(
+                move |State(db): State<satchel_service::db::Db>, Path(id): Path<String>| async move {
+                    match db.user_app(&id).await {
+                        Ok(Some(mut app)) => {
+                            let padding = answer_bytes.saturating_sub(app.len());
+                            app.extend(std::iter::repeat_n(' ', padding));
+                            (axum::http::StatusCode::OK, app)
+                        }
                         _ => (axum::http::StatusCode::NOT_FOUND, String::new()),
                     }
                 },
