@@ -6,8 +6,8 @@
 //! An access token also carries `mac`, an HMAC-SHA256 of its claims under a key
 //! derived from the signing key's private half. Anyone may check the ES256
 //! signature against the JWKS; the service, which holds the private key, checks
-//! the MAC instead: 1 µs where a P-256 verification costs 65 µs on one of this
-//! machine's cores, which was most of a cold read's cost. Whoever could forge the
+//! the MAC instead: 2-4 µs where a P-256 verification costs 58-73 µs on one of
+//! this machine's cores (the scale bench prints both), a third of a cold read. Whoever could forge the
 //! MAC holds the private key and could sign anyway, so nothing is weaker. A token
 //! without `mac` (minted before it existed) is checked by its signature.
 
