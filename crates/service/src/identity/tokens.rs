@@ -15,12 +15,16 @@ use base64::Engine as _;
 use hmac::Mac as _;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use p256::SecretKey;
-use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
+use p256::pkcs8::{DecodePrivateKey, EncodePublicKey, LineEnding};
 use serde::{Deserialize, Serialize};
 
+mod keys;
+#[cfg(test)]
+mod tests;
+
+pub use keys::{PUBLISH_BEFORE_SIGNING, RELOAD_EVERY, reload_forever};
+
 use crate::clock::now;
-use crate::crypto::sealer::PinKeys;
-use crate::db::{Db, new_id};
 use crate::error::ApiError;
 
 /// Audience of service access tokens.
@@ -153,17 +157,6 @@ impl std::fmt::Debug for SigningKeys {
     }
 }
 
-/// How long before it signs a rotated key is published, so every instance
-/// (which reload their keys every [`RELOAD_EVERY`]) knows it first.
-pub const PUBLISH_BEFORE_SIGNING: std::time::Duration = std::time::Duration::from_secs(10 * 60);
-/// How often an instance reads the keys again.
-pub const RELOAD_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
-
-fn new_pem() -> anyhow::Result<String> {
-    let secret = SecretKey::random(&mut rand::rngs::OsRng);
-    Ok(secret.to_pkcs8_pem(LineEnding::LF)?.to_string())
-}
-
 /// The service's three kinds of token, as errors name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
@@ -221,58 +214,6 @@ pub enum TokenError {
 }
 
 impl SigningKeys {
-    /// Loads the keys, first sealing and moving any clear-text key of an earlier
-    /// version, and making the first key on a new database. Keys whose tokens
-    /// may still be live (retired less than `verify_for_secs` ago) verify.
-    pub async fn load_or_create(
-        db: &Db,
-        sealer: &PinKeys,
-        issuer: &str,
-        verify_for_secs: i64,
-    ) -> anyhow::Result<Self> {
-        for (kid, pem, created_at) in db.legacy_signing_keys().await? {
-            db.move_legacy_key(&kid, &sealer.seal_signing_key(&kid, &pem), created_at)
-                .await?;
-        }
-        if db.token_keys(now(), verify_for_secs).await?.is_empty() {
-            let kid = new_id();
-            let at = now();
-            db.add_token_key(&kid, &sealer.seal_signing_key(&kid, &new_pem()?), at, at)
-                .await?;
-        }
-        let keys = read_keys(db, sealer, verify_for_secs).await?;
-        Ok(Self::with_keys(issuer, keys))
-    }
-
-    /// Reads the keys again (a rotation on any instance shows here).
-    pub async fn reload(
-        &self,
-        db: &Db,
-        sealer: &PinKeys,
-        verify_for_secs: i64,
-    ) -> anyhow::Result<()> {
-        let keys = read_keys(db, sealer, verify_for_secs).await?;
-        *self.keys.write() = keys;
-        Ok(())
-    }
-
-    /// Adds a new key that is published now and signs after
-    /// [`PUBLISH_BEFORE_SIGNING`]; the current one then retires, and verifies
-    /// until its last tokens expire. Returns the new kid.
-    pub async fn rotate(db: &Db, sealer: &PinKeys) -> anyhow::Result<String> {
-        let kid = new_id();
-        let at = now();
-        let activates = at + PUBLISH_BEFORE_SIGNING.as_secs() as i64;
-        db.add_token_key(
-            &kid,
-            &sealer.seal_signing_key(&kid, &new_pem()?),
-            at,
-            activates,
-        )
-        .await?;
-        Ok(kid)
-    }
-
     #[cfg(test)]
     fn from_pem(kid: String, pem: &str, issuer: &str) -> anyhow::Result<Self> {
         let pair = std::sync::Arc::new(KeyPair::from_pem(kid, pem)?);
@@ -495,230 +436,4 @@ fn verify_signature<C: serde::de::DeserializeOwned>(
             jsonwebtoken::errors::ErrorKind::ExpiredSignature => TokenError::Expired,
             _ => TokenError::Invalid,
         })
-}
-
-/// The keys in the database, opened: the newest active one signs, all verify.
-async fn read_keys(db: &Db, sealer: &PinKeys, verify_for_secs: i64) -> anyhow::Result<KeySet> {
-    let at = now();
-    let mut verifying = Vec::new();
-    let mut signing = None;
-    for stored in db.token_keys(at, verify_for_secs).await? {
-        let pem = sealer
-            .open_signing_key(&stored.kid, &stored.sealed)
-            .map_err(|_| {
-                anyhow::anyhow!(
-                    "token signing key {} does not open: is pin_secret the one it was sealed with?",
-                    stored.kid
-                )
-            })?;
-        let pair = std::sync::Arc::new(KeyPair::from_pem(stored.kid.clone(), &pem)?);
-        if signing.is_none()
-            && stored.activated_at <= at
-            && stored.retired_at.is_none_or(|r| r > at)
-        {
-            signing = Some(pair.clone());
-        }
-        verifying.push(pair);
-    }
-    // Between a rotation's publication and its activation the previous key
-    // still signs; it is retired from the activation time on.
-    let signing = signing
-        .or_else(|| verifying.last().cloned())
-        .ok_or_else(|| anyhow::anyhow!("no token signing key"))?;
-    Ok(KeySet { signing, verifying })
-}
-
-/// Reads the keys again every [`RELOAD_EVERY`] until the service stops, so a
-/// rotation on another instance is seen here. Keys that may have signed a token
-/// still live (`verify_for` seconds) keep verifying.
-pub async fn reload_forever(
-    keys: std::sync::Arc<SigningKeys>,
-    db: Db,
-    sealer: std::sync::Arc<PinKeys>,
-    verify_for: i64,
-) {
-    let mut ticks = tokio::time::interval(RELOAD_EVERY);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ticks.tick().await;
-    loop {
-        ticks.tick().await;
-        if let Err(e) = keys.reload(&db, &sealer, verify_for).await {
-            tracing::warn!(error = %e, "token signing keys not reloaded");
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn keys(issuer: &str) -> SigningKeys {
-        let secret = SecretKey::random(&mut rand::rngs::OsRng);
-        let pem = secret
-            .to_pkcs8_pem(LineEnding::LF)
-            .expect("pem")
-            .to_string();
-        SigningKeys::from_pem("k1".into(), &pem, issuer).expect("keys")
-    }
-
-    #[test]
-    fn a_minted_token_verifies_and_names_user_app_and_session() {
-        let keys = keys("http://svc/");
-        let token = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
-        let claims = keys.verify_access(&token).expect("valid");
-        assert_eq!(
-            (
-                claims.sub.as_str(),
-                claims.app.as_str(),
-                claims.sid.as_str()
-            ),
-            ("u1", "a1", "s1")
-        );
-    }
-
-    #[test]
-    fn an_identity_token_never_passes_for_an_access_token_or_back() {
-        let keys = keys("http://svc/");
-        let identity = keys
-            .mint_identity("i1", "a1", "s1", "a@b.co", true, "email", 60)
-            .expect("mint");
-        assert_eq!(
-            keys.verify_identity(&identity).expect("valid").email,
-            "a@b.co"
-        );
-        assert!(keys.verify_access(&identity).is_err());
-        let access = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
-        assert!(keys.verify_identity(&access).is_err());
-    }
-
-    #[test]
-    fn the_jwks_publishes_the_public_point() {
-        let jwks = keys("http://svc/").jwks();
-        let key = &jwks["keys"][0];
-        assert_eq!(key["kid"], "k1");
-        assert_eq!(key["x"].as_str().map(str::len), Some(43));
-        assert_eq!(key["y"].as_str().map(str::len), Some(43));
-    }
-
-    #[test]
-    fn expired_foreign_and_tampered_tokens_are_refused() {
-        let keys = keys("http://svc/");
-        let expired = keys.mint_access("u1", "a1", "s1", -60).expect("mint");
-        assert!(matches!(
-            keys.verify_access(&expired),
-            Err(TokenError::Expired)
-        ));
-        let foreign = self::keys("http://svc/")
-            .mint_access("u1", "a1", "s1", 60)
-            .expect("mint");
-        assert!(matches!(
-            keys.verify_access(&foreign),
-            Err(TokenError::Invalid)
-        ));
-        let other_issuer = self::keys("http://elsewhere/");
-        let token = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
-        assert!(other_issuer.verify_access(&token).is_err());
-        let mut tampered = token.into_bytes();
-        let middle = tampered.len() / 2;
-        tampered[middle] = if tampered[middle] == b'A' { b'B' } else { b'A' };
-        let tampered = String::from_utf8(tampered).expect("ascii");
-        assert!(keys.verify_access(&tampered).is_err());
-    }
-
-    fn payload(token: &str) -> serde_json::Value {
-        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
-        let part = token.split('.').nth(1).expect("a payload");
-        serde_json::from_slice(&b64.decode(part).expect("base64")).expect("json")
-    }
-
-    /// The token with its payload replaced (header and signature kept).
-    fn with_payload(token: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
-        let parts: Vec<&str> = token.split('.').collect();
-        let mut edited = payload(token);
-        edit(&mut edited);
-        let edited = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(serde_json::to_vec(&edited).expect("json"));
-        format!("{}.{edited}.{}", parts[0], parts[2])
-    }
-
-    #[test]
-    fn an_access_token_with_its_mac_kept_but_a_claim_changed_is_refused() {
-        let keys = keys("http://svc/");
-        let token = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
-        for claim in ["sub", "app", "sid", "iss"] {
-            let forged = with_payload(&token, |p| p[claim] = "other".into());
-            assert!(
-                matches!(keys.verify_access(&forged), Err(TokenError::Invalid)),
-                "{claim}"
-            );
-        }
-        let later = with_payload(&token, |p| p["exp"] = (now() + 3600).into());
-        assert!(keys.verify_access(&later).is_err());
-        let other_mac = keys.mint_access("u2", "a1", "s1", 60).expect("mint");
-        let another_mac = payload(&other_mac)["mac"].clone();
-        let swapped = with_payload(&token, |p| p["mac"] = another_mac);
-        assert!(keys.verify_access(&swapped).is_err());
-        // Taking the MAC out sends the token to the signature check, which the
-        // changed claims fail.
-        let unmacked = with_payload(&token, |p| {
-            p.as_object_mut().expect("object").remove("mac");
-            p["sub"] = "other".into();
-        });
-        assert!(keys.verify_access(&unmacked).is_err());
-        assert!(keys.verify_access(&format!("{token}.extra")).is_err());
-        assert!(keys.verify_access(&token[..token.len() - 4]).is_err());
-    }
-
-    #[test]
-    fn an_access_token_still_carries_a_signature_anyone_can_check_with_the_jwks() {
-        let keys = keys("http://svc/");
-        let token = keys.mint_access("u1", "a1", "s1", 60).expect("mint");
-        let jwk: jsonwebtoken::jwk::Jwk =
-            serde_json::from_value(keys.jwks()["keys"][0].clone()).expect("jwk");
-        let key = DecodingKey::from_jwk(&jwk).expect("key");
-        let claims = jsonwebtoken::decode::<AccessClaims>(&token, &key, &keys.access)
-            .expect("the signature verifies")
-            .claims;
-        assert_eq!(claims.sub, "u1");
-    }
-
-    #[test]
-    fn an_access_token_minted_before_the_mac_is_checked_by_its_signature() {
-        let keys = keys("http://svc/");
-        let iat = now();
-        let claims = AccessClaims {
-            iss: "http://svc/".into(),
-            aud: ACCESS_AUDIENCE.into(),
-            sub: "u1".into(),
-            app: "a1".into(),
-            sid: "s1".into(),
-            iat,
-            exp: iat + 60,
-        };
-        let signing = keys.keys.read().signing.clone();
-        let old = sign(&signing, &claims).expect("sign");
-        assert_eq!(keys.verify_access(&old).expect("valid"), claims);
-        let forged = with_payload(&old, |p| p["sub"] = "u2".into());
-        assert!(matches!(
-            keys.verify_access(&forged),
-            Err(TokenError::Invalid)
-        ));
-    }
-
-    #[test]
-    fn token_errors_name_the_token_and_what_to_do() {
-        let expired = TokenKind::Access.refused(TokenError::Expired);
-        assert_eq!(expired.message, "the access token has expired; renew it");
-        let expired = TokenKind::Identity.refused(TokenError::Expired);
-        assert_eq!(
-            expired.message,
-            "the identity token has expired; refresh it"
-        );
-        let invalid = TokenKind::Refresh.refused(TokenError::Invalid);
-        assert_eq!(invalid.message, "the refresh token is not valid");
-        assert_eq!(
-            TokenKind::Refresh.foreign().message,
-            "the refresh token was issued for another app"
-        );
-    }
 }
