@@ -313,33 +313,22 @@ async fn primary_key_server(
         .await
         .expect("bind");
     let address = listener.local_addr().expect("addr");
+    // The user's app id, padded with spaces to `len` bytes.
+    let answer = |len: usize| {
+        move |State(db): State<satchel_service::db::Db>, Path(id): Path<String>| async move {
+            match db.user_app(&id).await {
+                Ok(Some(mut app)) => {
+                    let padding = len.saturating_sub(app.len());
+                    app.extend(std::iter::repeat_n(' ', padding));
+                    (axum::http::StatusCode::OK, app)
+                }
+                _ => (axum::http::StatusCode::NOT_FOUND, String::new()),
+            }
+        }
+    };
     let app = axum::Router::new()
-        .route(
-            "/user/{id}",
-            axum::routing::get(
-                |State(db): State<satchel_service::db::Db>, Path(id): Path<String>| async move {
-                    match db.user_app(&id).await {
-                        Ok(Some(app)) => (axum::http::StatusCode::OK, app),
-                        _ => (axum::http::StatusCode::NOT_FOUND, String::new()),
-                    }
-                },
-            ),
-        )
-        .route(
-            "/padded/{id}",
-            axum::routing::get(
-                move |State(db): State<satchel_service::db::Db>, Path(id): Path<String>| async move {
-                    match db.user_app(&id).await {
-                        Ok(Some(mut app)) => {
-                            let padding = answer_bytes.saturating_sub(app.len());
-                            app.extend(std::iter::repeat_n(' ', padding));
-                            (axum::http::StatusCode::OK, app)
-                        }
-                        _ => (axum::http::StatusCode::NOT_FOUND, String::new()),
-                    }
-                },
-            ),
-        )
+        .route("/user/{id}", axum::routing::get(answer(0)))
+        .route("/padded/{id}", axum::routing::get(answer(answer_bytes)))
         .with_state(db);
     tokio::spawn(async move { axum::serve(listener, app).await.expect("served") });
     address
