@@ -83,22 +83,16 @@ impl Figures {
     }
 }
 
-/// The three ways to the node, in turn (so a slow moment of the machine falls
-/// on each alike): `calls` calls each, after a tenth as many not counted; each
-/// way's latencies. Every call must answer as the node does.
-async fn timed<F, Fut>(calls: usize, ways: [F; 3]) -> [Figures; 3]
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = Value>,
-{
-    let expected = ways[0]().await;
-    let mut times: [Vec<Duration>; 3] = Default::default();
+/// The ways, in turn (so a slow moment of the machine falls on each alike):
+/// `calls` calls each, after a tenth as many not counted; each way's
+/// latencies. Each way checks its own answer.
+async fn timed<const N: usize>(calls: usize, ways: [Way; N]) -> [Figures; N] {
+    let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::new());
     for round in 0..calls + calls / 10 {
         for (way, one) in ways.iter().enumerate() {
             let started = Instant::now();
-            let answer = one().await;
+            one().await;
             let took = started.elapsed();
-            assert_eq!(answer, expected, "every way answers as the node does");
             if round >= calls / 10 {
                 times[way].push(took);
             }
@@ -106,6 +100,9 @@ where
     }
     times.map(Figures::of)
 }
+
+/// One way to make the call, checking what it was answered.
+type Way = Box<dyn Fn() -> futures::future::BoxFuture<'static, ()>>;
 
 fn result_of(answer: Value) -> Value {
     match answer.get("result") {
@@ -150,7 +147,7 @@ async fn main() {
     }, "latest"]);
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": call});
     let http = reqwest::Client::new();
-    let post = |url: String| {
+    let post = move |url: String| {
         let (http, body) = (http.clone(), body.clone());
         async move {
             let answer: Value = http
@@ -166,28 +163,70 @@ async fn main() {
         }
     };
 
-    let node_url = stack.anvil.url.to_string();
-    let ways = [0, 1, 2].map(|way| {
-        let (widget, call, post) = (widget.clone(), call.clone(), post);
-        let url = if way == 0 {
-            node_url.clone()
-        } else {
-            endpoint.clone()
-        };
-        move || {
-            let (widget, call, post, url) = (widget.clone(), call.clone(), post, url.clone());
-            async move {
-                match way {
-                    1 => widget
+    // What the node answers is what every way must answer.
+    let expected = post(stack.anvil.url.to_string()).await;
+    let answers = |expected: Value,
+                   way: futures::future::BoxFuture<'static, Value>|
+     -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(
+            async move { assert_eq!(way.await, expected, "every way answers as the node does") },
+        )
+    };
+    let node: Way = {
+        let (url, expected) = (stack.anvil.url.to_string(), expected.clone());
+        let post = post.clone();
+        Box::new(move || answers(expected.clone(), Box::pin(post(url.clone()))))
+    };
+    let relay: Way = {
+        let (widget, call, expected) = (widget.clone(), call.clone(), expected.clone());
+        Box::new(move || {
+            let (widget, call) = (widget.clone(), call.clone());
+            answers(
+                expected.clone(),
+                Box::pin(async move {
+                    widget
                         .relay_read("anvil", "eth_call", call)
                         .await
-                        .expect("relayed"),
-                    _ => post(url).await,
-                }
-            }
-        }
-    });
-    let [node, relay, satchel] = timed(calls, ways).await;
+                        .expect("relayed")
+                }),
+            )
+        })
+    };
+    // The relay's yardstick: the same request through the same client, door,
+    // token check and allowance, of a method the relay refuses before any node
+    // is asked: what the relay costs without the node.
+    let refused: Way = {
+        let widget = widget.clone();
+        Box::new(move || {
+            let widget = widget.clone();
+            Box::pin(async move {
+                let refusal = widget
+                    .relay_read("anvil", "eth_accounts", json!([]))
+                    .await
+                    .expect_err("eth_accounts is not relayed");
+                assert_eq!(refusal.code, -32601, "{}", refusal.message);
+            })
+        })
+    };
+    // The floor under that: one HTTP exchange with the service that does
+    // nothing (`GET /health`), from a client like the SDK's.
+    let exchange: Way = {
+        let (http, url) = (stack.http.clone(), stack.url("/health"));
+        Box::new(move || {
+            let (http, url) = (http.clone(), url.clone());
+            Box::pin(async move {
+                let answer = http.get(url).send().await.expect("sent");
+                assert_eq!(answer.text().await.expect("a body"), "ok");
+            })
+        })
+    };
+    let satchel: Way = {
+        let (url, expected) = (endpoint.clone(), expected.clone());
+        let post = post.clone();
+        Box::new(move || answers(expected.clone(), Box::pin(post(url.clone()))))
+    };
+    let [node, relay, refused, exchange, satchel] =
+        timed(calls, [node, relay, refused, exchange, satchel]).await;
 
     println!(
         "eth_call of a token's balanceOf, {calls} calls each, one at a time (ms), on one 2-core machine:"
@@ -219,6 +258,25 @@ async fn main() {
         "the node",
     );
     row("through Satchel's endpoint", &satchel, &relay, "the relay");
+    println!(
+        "{:<44} {:>8.3} {:>8.3}   (the relay's yardstick: the same request refused before any node is asked)",
+        "the relay refusing eth_accounts at once",
+        refused.at(0.5),
+        refused.at(0.99),
+    );
+    println!(
+        "{:<44} {:>8.3} {:>8.3}   (one HTTP exchange with the service that does nothing)",
+        "the service's GET /health",
+        exchange.at(0.5),
+        exchange.at(0.99),
+    );
+    println!(
+        "the relay's share beside the node's at p50: {:.3} ms without the node + {:.3} ms for the node's call = {:.3} ms; the node directly {:.3} ms",
+        refused.at(0.5),
+        relay.at(0.5) - refused.at(0.5),
+        relay.at(0.5),
+        node.at(0.5),
+    );
 
     heads(&stack, provider.port, subscribers, blocks).await;
     widget.finalize().await;
