@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { api, earlyAppInfo, markStartStep } from './api';
+import { initialLanguage, loadLanguage } from './i18n';
 import { markPlatform } from './lib/platform';
 import './styles.css';
 
@@ -14,10 +15,17 @@ earlyAppInfo.ask(api.getAppInfo).then(
 markPlatform(document.documentElement, navigator.userAgent);
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+// In the person's language from the first render (English is here already; a
+// language that fails to load reads as English).
+const language = initialLanguage();
+document.documentElement.lang = language;
+void loadLanguage(language)
+  .catch(() => undefined)
+  .then(() => {
+    if (root)
+      createRoot(root).render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      );
+  });

@@ -16,23 +16,26 @@ import {
   type ServiceUser,
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
-import { CheckEmail } from '../features/auth/CheckEmail';
-import { ForgotPassword } from '../features/auth/ForgotPassword';
-import { Login } from '../features/auth/Login';
-import { Nfts } from '../features/wallet/Nfts';
-import { OAuthWait } from '../features/auth/OAuthWait';
-import { Register } from '../features/keys/Register';
-import { RegisterEmail } from '../features/auth/RegisterEmail';
-import { Send } from '../features/send/Send';
-import { Settings } from '../features/settings/Settings';
-import { SignUp } from '../features/auth/SignUp';
 import { Wallet } from '../features/wallet/Wallet';
-import { ConnectRequest } from '../features/connect/ConnectRequest';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
 import { routeFor, type Route, type Tab } from './routes';
 import { TabBar } from './TabBar';
+import { lazyPage } from './lazyPage';
+
+// Loaded when first opened (the wallet, the start's page, is in the first script).
+const CheckEmail = lazyPage(() => import('../features/auth/CheckEmail'), (m) => m.CheckEmail);
+const ConnectRequest = lazyPage(() => import('../features/connect/ConnectRequest'), (m) => m.ConnectRequest);
+const ForgotPassword = lazyPage(() => import('../features/auth/ForgotPassword'), (m) => m.ForgotPassword);
+const Login = lazyPage(() => import('../features/auth/Login'), (m) => m.Login);
+const Nfts = lazyPage(() => import('../features/wallet/Nfts'), (m) => m.Nfts);
+const OAuthWait = lazyPage(() => import('../features/auth/OAuthWait'), (m) => m.OAuthWait);
+const Register = lazyPage(() => import('../features/keys/Register'), (m) => m.Register);
+const RegisterEmail = lazyPage(() => import('../features/auth/RegisterEmail'), (m) => m.RegisterEmail);
+const Send = lazyPage(() => import('../features/send/Send'), (m) => m.Send);
+const Settings = lazyPage(() => import('../features/settings/Settings'), (m) => m.Settings);
+const SignUp = lazyPage(() => import('../features/auth/SignUp'), (m) => m.SignUp);
 
 /** How long the start waits for the balances before it opens the wallet page
  * without them (which then shows them as they come). */

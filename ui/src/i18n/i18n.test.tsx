@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
 import { I18nProvider, fill, useI18n, type TextId } from './index';
 import en from './locales/en.json';
 import ja from './locales/ja.json';
@@ -50,5 +51,26 @@ describe('locales', () => {
         expect(catalog[id].trim(), id).not.toBe('');
       }
     }
+  });
+});
+
+describe('a language chosen for the first time', () => {
+  it('is loaded, and the texts switch once it is here, English until then', async () => {
+    // A fresh copy of the module: only English is loaded in it.
+    vi.resetModules();
+    const fresh = await import('./index');
+    function Switch() {
+      const { t, setLanguage } = fresh.useI18n();
+      return <button onClick={() => setLanguage('ja')}>{t('settings.logout')}</button>;
+    }
+    render(
+      <fresh.I18nProvider>
+        <Switch />
+      </fresh.I18nProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: en['settings.logout'] }));
+    expect(localStorage.getItem('satchel.language')).toBe('ja');
+    expect(await screen.findByRole('button', { name: ja['settings.logout'] })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('ja');
   });
 });

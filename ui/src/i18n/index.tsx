@@ -1,17 +1,32 @@
 // Text comes from the locale files; no string the person reads is in code.
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
 import en from './locales/en.json';
-import ja from './locales/ja.json';
-import ko from './locales/ko.json';
 import type { AppError } from '../api';
 
 export type Language = 'en' | 'ko' | 'ja';
 export type TextId = keyof typeof en;
 
-const catalogs: Record<Language, Record<TextId, string>> = { en, ko, ja };
+type Catalog = Record<TextId, string>;
 const STORAGE_LANGUAGE = 'satchel.language';
 
-function initialLanguage(): Language {
+// English is in the first script (and fills in for a text a catalog lacks); the
+// other languages are scripts of their own, loaded when chosen.
+const catalogs: Partial<Record<Language, Catalog>> = { en };
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Catalog }>> = {
+  ko: () => import('./locales/ko.json'),
+  ja: () => import('./locales/ja.json'),
+};
+
+/** Loads `language`'s texts, once; the page waits for them before it renders
+ * in that language. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (language === 'en' || catalogs[language]) return;
+  catalogs[language] = (await loaders[language]()).default;
+}
+
+/** The language the widget opens in: the one chosen before, else the system's
+ * when the widget has it, else English. */
+export function initialLanguage(): Language {
   const saved = localStorage.getItem(STORAGE_LANGUAGE);
   if (saved === 'en' || saved === 'ko' || saved === 'ja') return saved;
   const system = navigator.language.slice(0, 2);
@@ -42,13 +57,20 @@ const I18nContext = createContext<I18n | null>(null);
 export function I18nProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(initialLanguage);
   const value = useMemo<I18n>(() => {
-    const t: Translate = (id, vars) => fill(catalogs[language][id] ?? en[id] ?? id, vars);
+    // A language whose texts are not loaded yet reads as English until they are.
+    const catalog = catalogs[language] ?? en;
+    const t: Translate = (id, vars) => fill(catalog[id] ?? en[id] ?? id, vars);
     return {
       language,
       setLanguage: (next) => {
         localStorage.setItem(STORAGE_LANGUAGE, next);
-        document.documentElement.lang = next;
-        setLanguageState(next);
+        const show = () => {
+          document.documentElement.lang = next;
+          setLanguageState(next);
+        };
+        // At once when its texts are here (English, or loaded before).
+        if (next === 'en' || catalogs[next]) show();
+        else void loadLanguage(next).then(show, () => undefined);
       },
       t,
       explain: (error) => {

@@ -3,7 +3,9 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { clearMocks } from '@tauri-apps/api/mocks';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { loadAllPages } from '../app/lazyPage';
+import { loadLanguage } from '../i18n';
 
 // jsdom has no matchMedia; theme.ts calls it when imported.
 if (!window.matchMedia) {
@@ -28,6 +30,10 @@ if (!window.matchMedia) {
     vi.advanceTimersByTime(ms);
   },
 };
+
+// The scripts the app loads when a page or a language is first opened, loaded
+// before the tests, which render pages without waiting for them.
+beforeAll(() => Promise.all([loadAllPages(), loadLanguage('ko'), loadLanguage('ja')]));
 
 beforeEach(() => {
   localStorage.clear();

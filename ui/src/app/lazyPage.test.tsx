@@ -1,0 +1,35 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { lazyPage } from './lazyPage';
+
+function Greeting({ name }: { name: string }) {
+  return <p>Hello, {name}</p>;
+}
+
+describe('lazyPage', () => {
+  it('shows an empty busy page while its script loads, then the page with its props, and at once the next time', async () => {
+    let arrive: (module: { Greeting: typeof Greeting }) => void = () => undefined;
+    let loads = 0;
+    const Page = lazyPage(
+      () => {
+        loads += 1;
+        return new Promise<{ Greeting: typeof Greeting }>((done) => (arrive = done));
+      },
+      (m) => m.Greeting,
+    );
+
+    const first = render(<Page name="Ada" />);
+    expect(first.container.querySelector('main[aria-busy="true"]')).toBeInTheDocument();
+    expect(screen.queryByText('Hello, Ada')).not.toBeInTheDocument();
+
+    arrive({ Greeting });
+    expect(await screen.findByText('Hello, Ada')).toBeInTheDocument();
+    expect(first.container.querySelector('main[aria-busy="true"]')).not.toBeInTheDocument();
+    first.unmount();
+
+    // Opened again: no wait, no second load.
+    render(<Page name="Grace" />);
+    expect(screen.getByText('Hello, Grace')).toBeInTheDocument();
+    expect(loads).toBe(1);
+  });
+});
