@@ -131,6 +131,15 @@ function Widget() {
     afterPaint(() => void api.firstPageShown().catch(() => undefined));
   }, [route.page]);
 
+  // Once the wallet is painted, the scripts of the pages a click away from it
+  // (its tabs, the send page), so the first click on one does not wait for it.
+  const preloaded = useRef(false);
+  useEffect(() => {
+    if (route.page !== 'home' || preloaded.current) return;
+    preloaded.current = true;
+    afterPaint(() => void Promise.all([Nfts.preload(), Settings.preload(), Send.preload()]).catch(() => undefined));
+  }, [route.page]);
+
   const retry = () => {
     setRoute({ page: 'starting' });
     setAttempt((n) => n + 1);

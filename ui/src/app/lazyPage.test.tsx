@@ -33,3 +33,21 @@ describe('lazyPage', () => {
     expect(loads).toBe(1);
   });
 });
+
+describe('lazyPage preload', () => {
+  it('loads the script before the page is shown, so it shows at once, and only once', async () => {
+    let loads = 0;
+    const Page = lazyPage(
+      () => {
+        loads += 1;
+        return Promise.resolve({ Greeting });
+      },
+      (m) => m.Greeting,
+    );
+    await Page.preload();
+    await Page.preload();
+    render(<Page name="Ada" />);
+    expect(screen.getByText('Hello, Ada')).toBeInTheDocument();
+    expect(loads).toBe(1);
+  });
+});

@@ -12,9 +12,12 @@ import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 type Loader = () => Promise<unknown>;
 const loaders: Loader[] = [];
 
+/** A page whose script is loaded when it is first shown, or before by `preload`. */
+export type LazyPage<P> = ComponentType<P> & { preload: () => Promise<void> };
+
 /** `pick(module)` of the script `load` brings, as a component that shows an
  * empty page while the script loads the first time, and at once after that. */
-export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): ComponentType<P> {
+export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): LazyPage<P> {
   let loaded: ComponentType<P> | undefined;
   const bring = () =>
     load().then((module) => {
@@ -30,7 +33,7 @@ export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (mod
     const Loaded = loaded;
     return <Loaded {...props} />;
   }
-  return Page;
+  return Object.assign(Page, { preload: () => (loaded ? Promise.resolve() : bring()) });
 }
 
 /** Loads every lazy page's script: the component tests, which render pages
