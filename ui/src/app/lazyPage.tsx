@@ -19,10 +19,12 @@ export type LazyPage<P> = ComponentType<P> & { preload: () => Promise<void> };
  * empty page while the script loads the first time, and at once after that. */
 export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): LazyPage<P> {
   let loaded: ComponentType<P> | undefined;
+  // One load, whoever asks first (a preload, the page itself, the tests).
+  let loading: Promise<void> | undefined;
   const bring = () =>
-    load().then((module) => {
+    (loading ??= load().then((module) => {
       loaded = pick(module);
-    });
+    }));
   loaders.push(bring);
   function Page(props: P): ReactNode {
     const [, setArrived] = useState(loaded !== undefined);
@@ -33,7 +35,7 @@ export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (mod
     const Loaded = loaded;
     return <Loaded {...props} />;
   }
-  return Object.assign(Page, { preload: () => (loaded ? Promise.resolve() : bring()) });
+  return Object.assign(Page, { preload: bring });
 }
 
 /** Loads every lazy page's script: the component tests, which render pages
