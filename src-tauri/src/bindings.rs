@@ -31,7 +31,7 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 use crate::apps::{
     ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt, WatchAssetPrompt,
 };
-use crate::commands::{RefreshWait, SignUpOutcome};
+use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 
 fn declarations() -> String {
     // Amounts are decimal strings; the few integers sent as JSON numbers
@@ -58,6 +58,7 @@ fn declarations() -> String {
         NetworkInfo::decl(&cfg),
         satchel_api::OAuthProviderInfo::decl(&cfg),
         AppInfo::decl(&cfg),
+        AppStart::decl(&cfg),
         LoginProviderChoice::decl(&cfg),
         LoginOptions::decl(&cfg),
         RegisterEmailPrompt::decl(&cfg),

@@ -44,6 +44,7 @@ widget_commands![
     getStatus,
     watchStatus,
     getAppInfo,
+    getStart,
     getCurrentServiceUser,
     loginWithUI,
     getLoginOptions,

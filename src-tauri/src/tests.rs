@@ -183,19 +183,20 @@ fn a_login_the_service_cannot_take_is_an_error_with_a_code_and_message() {
 
 #[test]
 fn an_unreachable_service_is_an_error_that_names_the_url_tried() {
-    let h = harness();
-    // getAppInfo initialises the widget itself when the start has not yet.
-    let error = h
-        .call("getAppInfo", json!({}))
-        .expect_err("no service there");
-    let code = error["code"].as_str().expect("a code");
-    assert!(
-        ["NotConnectedInternet", "ApiRequestError"].contains(&code),
-        "{error}"
-    );
-    let message = error["message"].as_str().expect("a message");
-    assert!(message.starts_with(NO_SERVICE), "{message}");
-    assert_eq!(h.call("getStatus", json!({})), Ok(json!("before_login")));
+    // getAppInfo and the page's start (getStart) initialise the widget
+    // themselves when the app's own start has not yet.
+    for command in ["getAppInfo", "getStart"] {
+        let h = harness();
+        let error = h.call(command, json!({})).expect_err("no service there");
+        let code = error["code"].as_str().expect("a code");
+        assert!(
+            ["NotConnectedInternet", "ApiRequestError"].contains(&code),
+            "{command}: {error}"
+        );
+        let message = error["message"].as_str().expect("a message");
+        assert!(message.starts_with(NO_SERVICE), "{command}: {message}");
+        assert_eq!(h.call("getStatus", json!({})), Ok(json!("before_login")));
+    }
 }
 
 #[test]
@@ -204,13 +205,15 @@ fn an_app_without_configuration_starts_and_says_what_is_missing() {
         service_url: "https://wallet.example.com/".into(),
         reason: "no app_key: set app_key in settings.toml or the variable SATCHEL_APP_KEY".into(),
     }));
-    let error = h.call("getAppInfo", json!({})).expect_err("no app key");
-    assert_eq!(error["code"], "NotInitialized");
-    let message = error["message"].as_str().expect("a message");
-    assert!(
-        message.starts_with("https://wallet.example.com/: no app_key"),
-        "{message}"
-    );
+    for command in ["getAppInfo", "getStart"] {
+        let error = h.call(command, json!({})).expect_err("no app key");
+        assert_eq!(error["code"], "NotInitialized", "{command}");
+        let message = error["message"].as_str().expect("a message");
+        assert!(
+            message.starts_with("https://wallet.example.com/: no app_key"),
+            "{command}: {message}"
+        );
+    }
     assert_eq!(h.call("getStatus", json!({})), Ok(json!("not_initialized")));
 }
 

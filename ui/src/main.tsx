@@ -1,14 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { api, earlyAppInfo, markStartStep } from './api';
+import { earlyStart, markStartStep, readStart } from './api';
 import { initialLanguage, loadLanguage } from './i18n';
 import { markPlatform } from './lib/platform';
 import './styles.css';
 
+/** How long the first render waits for the start, so that it is the first
+ * screen itself (the wallet with its balances, the login page); a slower start
+ * shows the starting page meanwhile. */
+const FIRST_RENDER_WAIT_MS = 400;
+
 markStartStep('script');
-// The app's settings beside the first render, which would otherwise wait for them.
-earlyAppInfo.ask(api.getAppInfo).then(
+// What the first screen needs, in one call, asked before anything renders.
+const started = earlyStart.ask(readStart).then(
   () => markStartStep('answered'),
   () => undefined,
 );
@@ -19,13 +24,14 @@ const root = document.getElementById('root');
 // language that fails to load reads as English).
 const language = initialLanguage();
 document.documentElement.lang = language;
-void loadLanguage(language)
-  .catch(() => undefined)
-  .then(() => {
-    if (root)
-      createRoot(root).render(
-        <StrictMode>
-          <App />
-        </StrictMode>,
-      );
-  });
+void Promise.all([
+  loadLanguage(language).catch(() => undefined),
+  Promise.race([started, new Promise((done) => setTimeout(done, FIRST_RENDER_WAIT_MS))]),
+]).then(() => {
+  if (root)
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+});

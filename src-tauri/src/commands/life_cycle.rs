@@ -3,8 +3,10 @@
 #![allow(non_snake_case)] // command names are the spec's method names
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use satchel_api::{AppInfo, ServiceLifeCycle};
+use satchel_api::{AccountBalanceInfo, AppInfo, ServiceLifeCycle, ServiceUser};
+use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{Runtime, State, WebviewWindow};
 
@@ -33,6 +35,56 @@ pub async fn getAppInfo(
     connection: State<'_, Arc<Connection>>,
 ) -> Result<AppInfo> {
     connection.app_info(&widget).await
+}
+
+/// How long the start waits for the balances of someone logged in before the
+/// page opens without them (the wallet page then shows them as they come).
+const START_BALANCES_WAIT: Duration = Duration::from_millis(300);
+
+/// What the page opens its first screen with, in one call.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct AppStart {
+    /// The app's settings (`GET /v1/app`).
+    app: AppInfo,
+    /// The life cycle, past initialising.
+    status: ServiceLifeCycle,
+    /// Who is logged in, if anyone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<ServiceUser>,
+    /// Their balances, when logged in and read within 300 ms (`START_BALANCES_WAIT`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balances: Option<Vec<AccountBalanceInfo>>,
+}
+
+/// The start in one call, so the page's first render can be its first screen:
+/// the app's settings (which initialise the widget if the app's own start has
+/// not), then the life cycle and the user it settled on, and, for someone
+/// logged in, the balances the app read ahead while the window loaded. An
+/// error is `getAppInfo`'s: it names the service URL tried.
+#[tauri::command]
+pub async fn getStart(
+    widget: WidgetState<'_>,
+    connection: State<'_, Arc<Connection>>,
+) -> Result<AppStart> {
+    let app = connection.app_info(&widget).await?;
+    let (status, user) = (widget.get_status(), widget.current_user());
+    let balances = if status == ServiceLifeCycle::Login {
+        // A failed or slow read is the wallet page's to show, not the start's.
+        tokio::time::timeout(START_BALANCES_WAIT, widget.get_balance(None))
+            .await
+            .ok()
+            .and_then(std::result::Result::ok)
+    } else {
+        None
+    };
+    Ok(AppStart {
+        app,
+        status,
+        user,
+        balances,
+    })
 }
 
 #[tauri::command]

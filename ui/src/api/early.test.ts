@@ -18,6 +18,14 @@ describe('EarlyRead', () => {
     expect(early.arrived()).toBeNull();
   });
 
+  it('holds an answer that came with another read, there for a first render and given once', async () => {
+    const early = new EarlyRead<number>(5_000);
+    early.hold(3);
+    expect(early.arrived()).toBe(3);
+    await expect(early.take()).resolves.toBe(3);
+    expect(early.take()).toBeNull();
+  });
+
   it('forgets a read that failed, so the page reads for itself', async () => {
     const early = new EarlyRead<number>(5_000);
     await early.ask(() => Promise.reject(new Error('offline'))).catch(() => undefined);

@@ -115,6 +115,24 @@ emailVerification: boolean,
  */
 emailDomains: Array<string>, passwordRules: string, };
 
+export type AppStart = { 
+/**
+ * The app's settings (`GET /v1/app`).
+ */
+app: AppInfo, 
+/**
+ * The life cycle, past initialising.
+ */
+status: ServiceLifeCycle, 
+/**
+ * Who is logged in, if anyone.
+ */
+user?: ServiceUser, 
+/**
+ * Their balances, when logged in and read within 300 ms (`START_BALANCES_WAIT`).
+ */
+balances?: Array<AccountBalanceInfo>, };
+
 export type LoginProviderChoice = { provider: string, clientId: string, };
 
 export type LoginOptions = { oauth: Array<Provider>, email: boolean, prefillEmail?: string, };

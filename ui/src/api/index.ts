@@ -11,6 +11,7 @@ import type {
   AddressCheck,
   AppError,
   AppInfo,
+  AppStart,
   ApprovalEntry,
   CallQuote,
   CollectionChoices,
@@ -57,6 +58,7 @@ export type {
   AddressCheck,
   AppError,
   AppInfo,
+  AppStart,
   ConfirmSend,
   Allowance,
   CallQuote,
@@ -142,6 +144,9 @@ export const api = {
   watchStatus: (onStatus: (status: ServiceLifeCycle) => void) =>
     invoke<void>('watchStatus', { onEvent: new Channel<ServiceLifeCycle>(onStatus) }),
   getAppInfo: () => invoke<AppInfo>('getAppInfo'),
+  /** What the first screen needs, in one call: the app's settings, the life
+   * cycle past initialising, who is logged in and (read in time) their balances. */
+  getStart: () => invoke<AppStart>('getStart'),
   getCurrentServiceUser: () => invoke<ServiceUser | null>('getCurrentServiceUser'),
   loginWithEmailAndPassword: (email: string, password: string) =>
     invoke<ServiceUser>('loginWithEmailAndPassword', { email, password }),
@@ -363,6 +368,11 @@ export class EarlyRead<T> {
     return entry.promise;
   }
 
+  /** Holds an answer that came with another read (taken once, as one asked for). */
+  hold(value: T): void {
+    this.entry = { promise: Promise.resolve(value), value, asked: Date.now() };
+  }
+
   /** The answer if it has arrived (for a first render), without taking it. */
   arrived(): T | null {
     return this.fresh()?.value ?? null;
@@ -383,13 +393,22 @@ export class EarlyRead<T> {
 
 /** How long a read asked for early stands in for the page's own. */
 const EARLY_READ_FOR_MS = 5_000;
-/** The app's settings, asked for as the script starts, before the first render
- * (which they would otherwise wait for): the start's first question. */
-export const earlyAppInfo = new EarlyRead<AppInfo>(EARLY_READ_FOR_MS);
-/** The wallet page's first balances, asked for beside the user as soon as the
- * app says someone is logged in, so the page opens with them: one render of the
- * wallet instead of an empty one and then the balances. */
+/** The start (`getStart`), asked for as the script starts, so the first render
+ * can be the first screen itself rather than a starting page. */
+export const earlyStart = new EarlyRead<AppStart>(EARLY_READ_FOR_MS);
+/** The wallet page's first balances, as they came with the start for someone
+ * logged in, so the page opens with them: one render of the wallet instead of
+ * an empty one and then the balances. */
 export const earlyBalances = new EarlyRead<AccountBalanceInfo[]>(EARLY_READ_FOR_MS);
+
+/** Asks for the start; the balances that came with it are kept for the wallet
+ * page's first render (`earlyBalances`). */
+export function readStart(): Promise<AppStart> {
+  return api.getStart().then((start) => {
+    if (start.balances) earlyBalances.hold(start.balances);
+    return start;
+  });
+}
 
 /** A step of the start (`start <step>`, a `performance` mark): what the desktop
  * benchmark prints of where the start's time goes. */

@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { Channel } from '@tauri-apps/api/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
-import type { ExternalLoginOutcome, ServiceLifeCycle } from '../api';
+import { earlyStart, readStart, type ExternalLoginOutcome, type ServiceLifeCycle } from '../api';
 import ko from '../i18n/locales/ko.json';
 import {
   ADDRESS,
@@ -23,11 +23,9 @@ import {
   sendQuote,
   sendRequests,
   serviceUser,
+  startsAs,
   tick,
 } from '../test/harness';
-
-/** `watchStatus` sending `status` and nothing after. */
-const watching = (status: ServiceLifeCycle) => lifeCycle(status).watchStatus;
 
 /** What every page past the starting page may call: the login page's ways in
  * (the e-mail form alone) and the watch of applications' `registerUserEmail`. */
@@ -50,35 +48,56 @@ describe('App routing', () => {
     vi.useFakeTimers();
   });
 
-  it('waits while the app initialises, as watchStatus tells it, then shows the wallet of the person logged in', async () => {
-    const status = lifeCycle('not_initialized');
-    const ipc = mockCommands({
-      ...ready,
-      watchStatus: status.watchStatus,
-      getCurrentServiceUser: () => serviceUser(),
-      ...home,
-    });
+  it('waits while the app initialises, then opens on the wallet of the person logged in, with the balances that came with the start', async () => {
+    const status = lifeCycle('not_initialized', { user: () => serviceUser(), balances: [balance()] });
+    const ipc = mockCommands({ ...ready, getStart: status.getStart, watchStatus: status.watchStatus, ...home });
     renderPage(<App />);
     await tick();
     expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
-    expect(ipc.argsOf('watchStatus')).toEqual([{ onEvent: expect.any(Channel) }]);
 
     await status.change('initializing');
     expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
-    expect(ipc.count('getCurrentServiceUser')).toBe(0);
 
     await status.change('login');
     expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Wallet' })).toHaveAttribute('aria-current', 'page');
-    expect(await screen.findByTestId('balance-ETH')).toHaveTextContent('1,250.5');
-    // One channel, no polling (getStatus has no mock: a call would fail the test).
-    expect(ipc.count('watchStatus')).toBe(1);
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    // One question for the start; the balances were in its answer.
+    expect(ipc.count('getStart')).toBe(1);
+    expect(ipc.count('getBalance')).toBe(0);
+    // Then one channel for later changes, no polling (getStatus has no mock: a
+    // call would fail the test).
+    expect(ipc.argsOf('watchStatus')).toEqual([{ onEvent: expect.any(Channel) }]);
+  });
+
+  it('opens on the wallet in its first render when the start answered before it: no starting page in between', async () => {
+    const ipc = mockCommands({ ...ready, ...startsAs('login', serviceUser(), [balance()]), ...home });
+    await act(() => earlyStart.ask(readStart));
+    renderPage(<App />);
+
+    // Synchronously: the first render is the wallet, with its balances.
+    expect(screen.queryByText('Starting Satchel…')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    await tick();
+    expect(ipc.count('getStart')).toBe(1);
+    expect(ipc.count('getBalance')).toBe(0);
+  });
+
+  it('opens the wallet without balances when the start had none in time, and the wallet reads them', async () => {
+    const ipc = mockCommands({ ...ready, ...startsAs('login', serviceUser()), ...home });
+    renderPage(<App />);
+    await tick();
+
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(screen.getByTestId('balance-ETH')).toHaveTextContent('1,250.5');
+    expect(ipc.count('getBalance')).toBe(1);
   });
 
   it('tells the app once, after the first page past the starting page is painted, so it builds its tray then', async () => {
-    const status = lifeCycle('initializing');
-    const ipc = mockCommands({ ...ready, watchStatus: status.watchStatus, getCurrentServiceUser: () => serviceUser(), ...home });
+    const status = lifeCycle('initializing', { user: () => serviceUser(), balances: [balance()] });
+    const ipc = mockCommands({ ...ready, getStart: status.getStart, watchStatus: status.watchStatus, ...home });
     renderPage(<App />);
     await tick();
     expect(screen.getByText('Starting Satchel…')).toBeInTheDocument();
@@ -98,24 +117,19 @@ describe('App routing', () => {
   });
 
   it('leaves the starting page once under StrictMode, whose second effect asks again', async () => {
-    const ipc = mockCommands({
-      ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
-    });
+    const ipc = mockCommands({ ...ready, ...startsAs('before_login') });
     renderPage(<App />, { strict: true });
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
-    // Both effects ask the service; the first is gone before its answer and
-    // watches nothing.
-    expect(ipc.count('getAppInfo')).toBe(2);
+    // Both effects ask for the start; the first is gone before its answer. One
+    // watch of the life cycle after it.
+    expect(ipc.count('getStart')).toBe(2);
     expect(ipc.count('watchStatus')).toBe(1);
-    expect(ipc.count('getCurrentServiceUser')).toBe(1);
   });
 
   it('keeps the page the person is on when the status changes later: the pages route themselves', async () => {
     const status = lifeCycle('before_login');
-    mockCommands({ ...ready, watchStatus: status.watchStatus, getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, getStart: status.getStart, watchStatus: status.watchStatus });
     const page = renderPage(<App />);
     await page.user.click(await screen.findByRole('button', { name: 'Create an account' }));
     expect(screen.getByRole('heading', { name: 'Create an account' })).toBeInTheDocument();
@@ -127,9 +141,16 @@ describe('App routing', () => {
   });
 
   it('follows a login an application made (loginWithIdToken) from the login page, to register then the wallet', async () => {
-    const status = lifeCycle('before_login');
     let current: ReturnType<typeof serviceUser> | null = null;
-    mockCommands({ ...ready, ...home, watchStatus: status.watchStatus, getCurrentServiceUser: () => current, getPinStatus: () => pinStatus() });
+    const status = lifeCycle('before_login', { user: () => current });
+    mockCommands({
+      ...ready,
+      ...home,
+      getStart: status.getStart,
+      watchStatus: status.watchStatus,
+      getCurrentServiceUser: () => current,
+      getPinStatus: () => pinStatus(),
+    });
     renderPage(<App />);
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
 
@@ -139,8 +160,8 @@ describe('App routing', () => {
   });
 
   it('follows a logout an application made from the wallet, to the login page', async () => {
-    const status = lifeCycle('login');
-    mockCommands({ ...ready, ...home, watchStatus: status.watchStatus, getCurrentServiceUser: () => serviceUser() });
+    const status = lifeCycle('login', { user: () => serviceUser(), balances: [balance()] });
+    mockCommands({ ...ready, ...home, getStart: status.getStart, watchStatus: status.watchStatus });
     renderPage(<App />);
     expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
 
@@ -149,40 +170,18 @@ describe('App routing', () => {
     expect(screen.queryByText('ada@example.com')).not.toBeInTheDocument();
   });
 
-  it('shows that it cannot start when the app cannot watch its life cycle, and Retry watches again', async () => {
-    let tries = 0;
-    const status = lifeCycle('before_login');
-    const ipc = mockCommands({
-      ...ready,
-      watchStatus: (args) => {
-        tries += 1;
-        return tries === 1 ? fail('UnknownError', 'command watchStatus not found') : status.watchStatus(args);
-      },
-      getCurrentServiceUser: () => null,
-    });
-    const page = renderPage(<App />);
-
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Satchel cannot reach its service. Check the connection and try again.');
-    await page.user.click(screen.getByRole('button', { name: 'Try again' }));
-
-    expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
-    expect(ipc.count('watchStatus')).toBe(2);
-  });
-
   it('shows the service URL it tried when the service does not answer, and Retry asks again', async () => {
     let tries = 0;
     const status = lifeCycle('before_login');
     const ipc = mockCommands({
       ...ready,
-      getAppInfo: () => {
+      getStart: (args) => {
         tries += 1;
         return tries === 1
           ? fail('NotConnectedInternet', 'https://wallet.example.com/: cannot reach the wallet service; check the connection')
-          : appInfo();
+          : status.getStart(args);
       },
       watchStatus: status.watchStatus,
-      getCurrentServiceUser: () => null,
     });
     const page = renderPage(<App />);
 
@@ -192,38 +191,26 @@ describe('App routing', () => {
     await page.user.click(screen.getByRole('button', { name: 'Try again' }));
 
     expect(await screen.findByRole('button', { name: 'Log in' })).toBeInTheDocument();
-    expect(ipc.count('getAppInfo')).toBe(2);
+    expect(ipc.count('getStart')).toBe(2);
+    expect(ipc.count('watchStatus')).toBe(1);
   });
 
   it('shows what is missing when the app has no configuration', async () => {
     mockCommands({
       ...ready,
-      getAppInfo: () => fail('NotInitialized', 'http://127.0.0.1:8787/: no app_id: set app_id in /home/ada/.config/dev.satchel.wallet/settings.toml or the variable SATCHEL_APP_ID'),
+      getStart: () => fail('NotInitialized', 'http://127.0.0.1:8787/: no app_id: set app_id in /home/ada/.config/dev.satchel.wallet/settings.toml or the variable SATCHEL_APP_ID'),
     });
     renderPage(<App />);
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Satchel cannot reach its service.');
     expect(screen.getByText(/settings\.toml/)).toHaveTextContent('http://127.0.0.1:8787/: no app_id');
-  });
-
-  it('shows that it cannot start when the app cannot say who is logged in', async () => {
-    mockCommands({
-      ...ready,
-      watchStatus: watching('login'),
-      getCurrentServiceUser: () => fail('KeychainUnavailable', 'locked'),
-      getBalance: () => [balance()],
-    });
-    renderPage(<App />);
-
-    expect(await screen.findByRole('alert')).toHaveTextContent('Satchel cannot reach its service. Check the connection and try again.');
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
   });
 
   it('shows the register page when the person is logged in but has no wallet yet', async () => {
     mockCommands({
       ...ready,
-      watchStatus: watching('login_before_register'),
-      getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
+      ...startsAs('login_before_register', serviceUser({ userStatus: { loginStatus: 'registerRequired' } })),
     });
     renderPage(<App />);
     await tick();
@@ -235,8 +222,7 @@ describe('App routing', () => {
   it('goes from the new PIN through the recovery phrase, skipped, to the wallet, which reminds of it', async () => {
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('login_before_register'),
-      getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'registerRequired' } }),
+      ...startsAs('login_before_register', serviceUser({ userStatus: { loginStatus: 'registerRequired' } })),
       register: () => serviceUser(),
       ...home,
       getKeyState: () => keyStatus({ phraseConfirmed: false }),
@@ -260,8 +246,7 @@ describe('App routing', () => {
   it('restores a wallet whose key is not on this device with its phrase, then shows the wallet', async () => {
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('login_before_register'),
-      getCurrentServiceUser: () => serviceUser({ userStatus: { loginStatus: 'pinRequired' } }),
+      ...startsAs('login_before_register', serviceUser({ userStatus: { loginStatus: 'pinRequired' } })),
       getPinStatus: () => pinStatus(),
       restoreFromPhrase: () => serviceUser(),
       ...home,
@@ -283,7 +268,7 @@ describe('App routing', () => {
   });
 
   it.each<ServiceLifeCycle>(['before_login', 'initialized'])('shows the login page when the status is %s', async (status) => {
-    mockCommands({ ...ready, watchStatus: watching(status), getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, ...startsAs(status) });
     renderPage(<App />);
     await tick();
 
@@ -296,8 +281,7 @@ describe('App routing', () => {
     let user = serviceUser();
     mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       loginWithEmailAndPassword: () => user,
       ...home,
     });
@@ -322,8 +306,7 @@ describe('App routing', () => {
   it('sends an unverified login to "check your e-mail", and back to the login with the address filled in', async () => {
     mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       loginWithEmailAndPassword: () => fail('RequiredEmailVerified', 'verify first'),
     });
     const page = renderPage(<App />);
@@ -343,8 +326,7 @@ describe('App routing', () => {
   it('opens "Forgot password?" with the typed address, sends the link, and goes back to the login with it', async () => {
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       sendPasswordResetEmail: () => null,
     });
     const page = renderPage(<App />);
@@ -370,7 +352,7 @@ describe('App routing', () => {
   });
 
   it('opens the sign-up page from "Create an account", and Escape goes back to the login page', async () => {
-    mockCommands({ ...ready, watchStatus: watching('before_login'), getCurrentServiceUser: () => null });
+    mockCommands({ ...ready, ...startsAs('before_login') });
     const page = renderPage(<App />);
     await tick();
 
@@ -383,19 +365,8 @@ describe('App routing', () => {
     expect(screen.queryByLabelText('Confirm password')).not.toBeInTheDocument();
   });
 
-  it('opens the wallet with the balances asked for beside the user, read once', async () => {
-    const ipc = mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
-    renderPage(<App />);
-    await tick();
-
-    expect(screen.getByTestId('balance-ETH')).toBeInTheDocument();
-    expect(ipc.count('getBalance')).toBe(1);
-    // The wallet's first render had them: never the empty page's skeleton first.
-    expect(ipc.calls.findIndex((c) => c.cmd === 'getBalance')).toBeLessThan(ipc.calls.findIndex((c) => c.cmd === 'getKeyState'));
-  });
-
   it('moves between the tabs, and a language chosen in Settings changes the title and the tab names', async () => {
-    mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ ...ready, ...startsAs('login', serviceUser(), [balance()]), ...home });
     const page = renderPage(<App />);
     await tick();
 
@@ -417,8 +388,7 @@ describe('App routing', () => {
   it('returns to the login page after logging out in Settings', async () => {
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('login'),
-      getCurrentServiceUser: () => serviceUser(),
+      ...startsAs('login', serviceUser(), [balance()]),
       logout: () => null,
       ...home,
     });
@@ -436,7 +406,7 @@ describe('App routing', () => {
   // Each page keeps its own copy of the theme; the saved choice is what counts.
   it('keeps a theme chosen in Settings when the system theme changes later', async () => {
     const system = systemColourScheme();
-    mockCommands({ ...ready, watchStatus: watching('login'), getCurrentServiceUser: () => serviceUser(), ...home });
+    mockCommands({ ...ready, ...startsAs('login', serviceUser(), [balance()]), ...home });
     const page = renderPage(<App />);
     await tick();
     await page.user.click(screen.getByRole('button', { name: 'Settings' }));
@@ -454,8 +424,7 @@ describe('App routing', () => {
     const requests = sendRequests();
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('login'),
-      getCurrentServiceUser: () => serviceUser(),
+      ...startsAs('login', serviceUser(), [balance()]),
       ...home,
       watchSendRequests: requests.watchSendRequests,
       getAppInfo: () => appInfo(),
@@ -502,8 +471,7 @@ describe('App routing', () => {
   it('opens the send page from a wallet row, and goes to the activity once sent', async () => {
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('login'),
-      getCurrentServiceUser: () => serviceUser(),
+      ...startsAs('login', serviceUser(), [balance()]),
       ...home,
       getAppInfo: () => appInfo({ networks: [{ name: 'ethereum', chainId: 1, symbol: 'ETH', decimals: 18, iconUrl: '' }] }),
       checkAddress: () => ({ address: RECIPIENT, isSelf: false }),
@@ -544,8 +512,7 @@ describe('App: every way in', () => {
     const answer = deferred<ExternalLoginOutcome>();
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       getLoginOptions: () => loginOptions({ oauth: ['google', 'apple'] }),
       loginWithOauthProvider: () => answer.promise,
       ...home,
@@ -569,8 +536,7 @@ describe('App: every way in', () => {
   it('goes to the register page after a browser login of an account with no wallet yet', async () => {
     mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       getLoginOptions: () => loginOptions({ oauth: ['line'] }),
       loginWithOauthProvider: () => ({ user: serviceUser({ userStatus: { loginStatus: 'registerRequired' } }) }),
     });
@@ -586,8 +552,7 @@ describe('App: every way in', () => {
     const answer = deferred<ExternalLoginOutcome>();
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       getLoginOptions: () => loginOptions({ oauth: ['google'] }),
       loginWithOauthProvider: () => answer.promise,
       cancelOauth: () => {
@@ -612,8 +577,7 @@ describe('App: every way in', () => {
   it('comes back to the login page with a failed browser login shown under the buttons', async () => {
     mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       getLoginOptions: () => loginOptions({ oauth: ['facebook'] }),
       loginWithOauthProvider: () => fail('Internal error', 'the provider answered 500'),
     });
@@ -631,8 +595,7 @@ describe('App: every way in', () => {
     let verified = false;
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       getLoginOptions: () => loginOptions({ oauth: ['naver'] }),
       loginWithOauthProvider: () => ({ registerEmail: { provider: 'naver' } }),
       sendVerifyEmail: () => true,
@@ -664,8 +627,7 @@ describe('App: every way in', () => {
     const requests = registerEmailRequests();
     const ipc = mockCommands({
       ...ready,
-      watchStatus: watching('before_login'),
-      getCurrentServiceUser: () => null,
+      ...startsAs('before_login'),
       watchRegisterEmailRequests: requests.watchRegisterEmailRequests,
     });
     const page = renderPage(<App />);

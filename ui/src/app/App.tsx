@@ -5,9 +5,9 @@ import {
   afterPaint,
   api,
   asAppError,
-  earlyAppInfo,
-  earlyBalances,
-  markStartStep,
+  earlyStart,
+  readStart,
+  type AppStart,
   type LoginOptions,
   type RegisterEmailRequest,
   type SendRequest,
@@ -37,15 +37,19 @@ const Send = lazyPage(() => import('../features/send/Send'), (m) => m.Send);
 const Settings = lazyPage(() => import('../features/settings/Settings'), (m) => m.Settings);
 const SignUp = lazyPage(() => import('../features/auth/SignUp'), (m) => m.SignUp);
 
-/** How long the start waits for the balances before it opens the wallet page
- * without them (which then shows them as they come). */
-const EARLY_BALANCES_WAIT_MS = 300;
+/** The first screen of a start that has answered: the page its life cycle
+ * opens on. */
+function routeOfStart(start: AppStart | null): Route {
+  return start ? routeFor(start.status) : { page: 'starting' };
+}
 
 function Widget() {
   const { t } = useI18n();
   useTheme();
-  const [route, setRoute] = useState<Route>({ page: 'starting' });
-  const [user, setUser] = useState<ServiceUser | null>(null);
+  // When the start answered before the first render (main.tsx waits briefly for
+  // it), that render is already the first screen: no starting page in between.
+  const [route, setRoute] = useState<Route>(() => routeOfStart(earlyStart.arrived()));
+  const [user, setUser] = useState<ServiceUser | null>(() => earlyStart.arrived()?.user ?? null);
   // The login page's ways in as last read, shown at once when it shows again.
   const [loginOptions, setLoginOptions] = useState<LoginOptions | null>(null);
 
@@ -67,60 +71,49 @@ function Widget() {
     }
   });
 
-  // Leave the starting page once the app has initialised: it initialises in the
-  // background and tells the page its life cycle through `watchStatus`; later
-  // changes the pages did not make are followed (`followStatus`). Again on Retry.
+  // The start: leave the starting page for the first screen once the app has
+  // answered (at once when the first render had the answer). A service that
+  // does not answer, or an app with no configuration, shows the offline page
+  // with the URL it tried. Again on Retry.
   const [attempt, setAttempt] = useState(0);
+  // The status the start opened on; the watch below follows changes from it.
+  const startStatus = useRef<ServiceLifeCycle | null>(earlyStart.arrived()?.status ?? null);
   useEffect(() => {
     let live = true;
-    let started = false;
-    const offline = (e?: unknown) => {
-      if (live) setRoute(e === undefined ? { page: 'offline' } : { page: 'offline', detail: asAppError(e).message });
-    };
-    // The service first: an app with no configuration, or a service that does
-    // not answer, shows the offline page with the URL it tried.
-    (earlyAppInfo.take() ?? api.getAppInfo()).then(() => {
-      if (!live) return;
-      markStartStep('appInfo');
-      api
-        .watchStatus((status) => {
-          if (!live || status === 'not_initialized' || status === 'initializing') return;
-          if (started) {
-            followStatus(status);
-            return;
-          }
-          started = true;
-          markStartStep('status');
-          // Someone is logged in: their balances beside their user, so the
-          // wallet opens with them (waited for briefly; a slow read finishes
-          // on the wallet page).
-          const balances =
-            status === 'login'
-              ? Promise.race([earlyBalances.ask(api.getBalance).catch(() => undefined), new Promise((done) => setTimeout(done, EARLY_BALANCES_WAIT_MS))])
-              : Promise.resolve();
-          api.getCurrentServiceUser().then(
-            async (current) => {
-              await balances;
-              if (!live) return;
-              markStartStep('user');
-              setUser(current);
-              setRoute(routeFor(status));
-            },
-            () => {
-              // No wallet page to open with them.
-              earlyBalances.take();
-              offline();
-            },
-          );
-        })
-        .catch(() => {
-          if (!started) offline();
-        });
-    }, offline);
+    (earlyStart.take() ?? readStart()).then(
+      (start) => {
+        if (!live) return;
+        startStatus.current = start.status;
+        setUser(start.user ?? null);
+        setRoute((current) => (current.page === 'starting' ? routeOfStart(start) : current));
+      },
+      (e: unknown) => {
+        if (live) setRoute({ page: 'offline', detail: asAppError(e).message });
+      },
+    );
     return () => {
       live = false;
     };
   }, [attempt]);
+
+  // Past the start, a change of the life cycle the pages did not make is
+  // followed (`followStatus`): watched once, through one channel.
+  const started = route.page !== 'starting' && route.page !== 'offline';
+  const watchingStatus = useRef(false);
+  useEffect(() => {
+    if (!started || watchingStatus.current) return;
+    watchingStatus.current = true;
+    let last = startStatus.current;
+    api
+      .watchStatus((status) => {
+        if (status === last || status === 'not_initialized' || status === 'initializing') return;
+        last = status;
+        followStatus(status);
+      })
+      .catch(() => {
+        watchingStatus.current = false;
+      });
+  }, [started]);
 
   // The first screen past the starting page, once painted: the app builds its
   // tray icon then, not while the page's files and script are still loading.
@@ -205,7 +198,6 @@ function Widget() {
     });
   }, [route.page]);
 
-  const started = route.page !== 'starting' && route.page !== 'offline';
   const watchingRegisters = useRef(false);
   const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {
     if (route.page === 'send' && route.requestId !== undefined) void api.cancelSend(route.requestId).catch(() => undefined);

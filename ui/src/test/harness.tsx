@@ -48,8 +48,8 @@ afterEach(() => {
 });
 
 /** Commands every test may let pass: `markShown` is the desktop benchmark's
- * stopwatch, nothing a person sees; the widget asks `getAppInfo` when it starts
- * (the service answers) and Settings asks `getUpdate` (no update waits). */
+ * stopwatch, nothing a person sees; the send page asks `getAppInfo` for the
+ * networks (the service answers) and Settings asks `getUpdate` (no update waits). */
 const defaults: Partial<Record<Command, Handler>> = {
   markShown: () => null,
   firstPageShown: () => null,
@@ -107,24 +107,31 @@ interface TauriInternals {
   runCallback: (id: number, message: unknown) => void;
 }
 
-/**
- * The app's life cycle, as the shell's `watchStatus` sends it: the `watchStatus`
- * handler for `mockCommands`, which sends the current status to each page that
- * watches at once (right after the handler returns, as the shell's command
- * returns and its task sends), and `change`, which sends the next status to
- * every watcher.
+/** The app's start and life cycle as the app tells them, starting at `initial`:
+ * `getStart` answers once the status is past initialising (the app's answers
+ * after it has initialised), with the user `who.user()` gives and, for someone
+ * logged in, `who.balances`; `watchStatus` sends the status now and at every
+ * change (right after the handler returns, as the shell's command returns and
+ * its task sends); `change` changes it.
  *
  * With `mockIPC`, a command's arguments reach the handler as the page passed them,
  * so `onEvent` is the page's own `Channel`. A message goes through the channel's
  * callback as the shell sends it, `{index, message}` under the channel's id, so
- * the `Channel`'s own ordering is exercised too.
- */
-export function lifeCycle(initial: ServiceLifeCycle) {
+ * the `Channel`'s own ordering is exercised too. */
+export function lifeCycle(initial: ServiceLifeCycle, who: { user?: () => ServiceUser | null; balances?: AccountBalanceInfo[] } = {}) {
   let current = initial;
   const watchers: { channel: Channel<ServiceLifeCycle>; sent: number }[] = [];
+  const starts: (() => void)[] = [];
   const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
   const send = (watcher: (typeof watchers)[number], status: ServiceLifeCycle) =>
     internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: status });
+  const settled = () => current !== 'not_initialized' && current !== 'initializing';
+  const getStart: Handler = async () => {
+    while (!settled()) await new Promise<void>((started) => starts.push(started));
+    const user = who.user?.() ?? null;
+    const balances = current === 'login' ? who.balances : undefined;
+    return { app: appInfo(), status: current, ...(user ? { user } : {}), ...(balances ? { balances } : {}) };
+  };
   const watchStatus: Handler = (args) => {
     const watcher = { channel: args.onEvent as Channel<ServiceLifeCycle>, sent: 0 };
     watchers.push(watcher);
@@ -132,15 +139,25 @@ export function lifeCycle(initial: ServiceLifeCycle) {
     return null;
   };
   return {
+    getStart,
     watchStatus,
-    /** The app's status changes to `status`: every watcher hears it. */
+    /** The app's status changes to `status`: every watcher hears it, a start
+     * waiting for it answers. */
     async change(status: ServiceLifeCycle) {
       current = status;
       await act(async () => {
         for (const watcher of watchers) send(watcher, status);
+        if (settled()) starts.splice(0).forEach((started) => started());
       });
     },
   };
+}
+
+/** `getStart` and `watchStatus` of an app that starts at `status`, with `user`
+ * logged in (and `balances` read ahead) or nobody, and stays there. */
+export function startsAs(status: ServiceLifeCycle, user: ServiceUser | null = null, balances?: AccountBalanceInfo[]) {
+  const { getStart, watchStatus } = lifeCycle(status, { user: () => user, balances });
+  return { getStart, watchStatus };
 }
 
 /**
