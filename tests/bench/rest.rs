@@ -37,27 +37,40 @@ async fn load_path(
     .await
 }
 
+/// One GET until its answer's last byte (checked to be a 200 with JSON once the
+/// clock has stopped, when `json`).
+async fn time_get(stack: &Stack, path: &str, token: &str, json: bool) -> Duration {
+    let sent = Instant::now();
+    let response = stack
+        .app_request(path)
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the service answers");
+    let status = response.status();
+    let body = response.bytes().await.expect("a body");
+    // Until the answer's last byte: reading its JSON is the client's work
+    // (a 12 KB answer at 100 tokens), checked once the clock has stopped.
+    let time = sent.elapsed();
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    if json {
+        serde_json::from_slice::<serde_json::Value>(&body).expect("a JSON answer");
+    }
+    time
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort_unstable();
+    times[times.len() / 2]
+}
+
 /// The median of `rounds` sequential GETs, each until its answer's last byte.
 async fn median_time(stack: &Stack, path: &str, token: &str, rounds: usize) -> Duration {
     let mut times = Vec::with_capacity(rounds);
     for _ in 0..rounds {
-        let sent = Instant::now();
-        let response = stack
-            .app_request(path)
-            .bearer_auth(token)
-            .send()
-            .await
-            .expect("the service answers");
-        let status = response.status();
-        let body = response.bytes().await.expect("a body");
-        // Until the answer's last byte: reading its JSON is the client's work
-        // (a 12 KB answer at 100 tokens), checked once the clock has stopped.
-        times.push(sent.elapsed());
-        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
-        serde_json::from_slice::<serde_json::Value>(&body).expect("a JSON answer");
+        times.push(time_get(stack, path, token, true).await);
     }
-    times.sort_unstable();
-    times[times.len() / 2]
+    median(times)
 }
 
 /// Deploys `count` ERC-20s with 18 decimals and returns their lowercase addresses.
@@ -216,20 +229,23 @@ async fn main() {
             Some(count),
             "{body}"
         );
-        let time = median_time(&stack, &path, &token, rounds).await;
         let chain = &state.network("anvil").expect("network").chain;
         let addresses: Vec<_> = contracts[..count]
             .iter()
             .map(|c| c.parse().expect("address"))
             .collect();
-        let mut node_times = Vec::with_capacity(rounds);
+        // Interleaved, round by round, so the three share the machine's moods:
+        // operation 2, the node's own batched read of the same balances, and an
+        // HTTP exchange with the service that does nothing (`GET /health`).
+        let (mut times, mut node_times, mut empty_times) = (vec![], vec![], vec![]);
         for _ in 0..rounds {
+            times.push(time_get(&stack, &path, &token, true).await);
             let started = Instant::now();
             chain.balances(holder, &addresses).await.expect("balances");
             node_times.push(started.elapsed());
+            empty_times.push(time_get(&stack, "/health", &token, false).await);
         }
-        node_times.sort_unstable();
-        let node = node_times[rounds / 2];
+        let (time, node, empty) = (median(times), median(node_times), median(empty_times));
         let own = time.saturating_sub(node);
         let (base, base_node, base_own) = *one_token.get_or_insert((time, node, own));
         println!(
@@ -246,6 +262,13 @@ async fn main() {
             node.as_secs_f64() / base_node.as_secs_f64(),
             ms(own),
             own.as_secs_f64() / base_own.as_secs_f64().max(1e-9)
+        );
+        println!(
+            "{:>18}the rest: an empty HTTP exchange with the service {} + the service's own work {}; node + empty exchange = {:.2}x the node read",
+            "",
+            ms(empty),
+            ms(own.saturating_sub(empty)),
+            (node + empty).as_secs_f64() / node.as_secs_f64()
         );
     }
 
