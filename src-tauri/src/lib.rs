@@ -6,7 +6,6 @@ mod browser;
 mod commands;
 pub mod config;
 mod connection;
-mod memory;
 mod protocol;
 mod tray;
 mod updates;

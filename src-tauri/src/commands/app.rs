@@ -20,13 +20,10 @@ pub fn markShown(what: String) {
 /// The page has painted its first screen (whichever it is): the tray icon is
 /// built now, after the start rather than in its way (built in the setup, or
 /// when the page had loaded, its ~11 ms on the main thread held up the page's
-/// files and script; measured). Once; a later call does nothing. The memory
-/// the start freed (its requests, TLS, the page's files) is given back to the
-/// system then too.
+/// files and script; measured). Once; a later call does nothing.
 #[tauri::command]
 pub fn firstPageShown<R: Runtime>(app: AppHandle<R>) {
     crate::tray::build_once(&app);
-    tauri::async_runtime::spawn_blocking(crate::memory::give_back_freed_memory);
 }
 
 /// The version of a downloaded, verified update waiting for a restart, or `null`.

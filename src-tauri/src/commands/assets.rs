@@ -79,14 +79,10 @@ pub async fn getNFTs(
 }
 
 /// The NFT tab's listing: each collection once, each NFT referring to it;
-/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does. The memory
-/// its read of the service's listing freed is given back to the system
-/// meanwhile (10,000 NFTs: megabytes the process would otherwise keep).
+/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does.
 #[tauri::command]
 pub async fn getNftGrid(widget: WidgetState<'_>, refresh: Option<bool>) -> Result<NftGrid> {
-    let grid = widget.get_nft_grid(refresh.unwrap_or(false)).await;
-    tauri::async_runtime::spawn_blocking(crate::memory::give_back_freed_memory);
-    grid
+    widget.get_nft_grid(refresh.unwrap_or(false)).await
 }
 
 /// One NFT of the last grid, in full, for its detail and its send page.
