@@ -4,28 +4,35 @@
 //! (an NFT sent away stays allowed until logout) and hold only the user's own.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::nft_listing::{JudgedNfts, picture_handle};
 
 #[derive(Debug, Default)]
 pub(super) struct AllowLists {
-    /// Picture URLs by their handle (what the grid names them by).
-    pictures: HashMap<String, String>,
+    /// Picture URLs by their handle (what the grid names them by), each held
+    /// once with the listing that named it.
+    pictures: HashMap<String, Arc<str>>,
     links: HashSet<String>,
     /// Payment URIs of the user's own accounts the receive page showed.
     qr: HashSet<String>,
 }
 
 impl AllowLists {
-    /// Allows the pictures and links of the NFTs `judged` lists.
-    pub(super) fn extend(&mut self, judged: &JudgedNfts) {
-        for judged in &judged.nfts {
-            let nft = &judged.nft;
-            if let Some(handle) = &judged.picture {
-                self.pictures
-                    .entry(handle.clone())
-                    .or_insert_with(|| nft.image_url.clone());
+    /// Allows the pictures and links of the NFTs `judged` lists; a picture
+    /// allowed before is then the listing's too (one copy of its URL).
+    pub(super) fn extend(&mut self, judged: &mut JudgedNfts) {
+        for judged in &mut judged.nfts {
+            if let Some(picture) = &mut judged.picture {
+                let allowed = self
+                    .pictures
+                    .entry(picture.handle.clone())
+                    .or_insert_with(|| picture.url.clone());
+                if **allowed == *picture.url {
+                    picture.url = allowed.clone();
+                }
             }
+            let nft = &judged.nft;
             if !nft.external_link.is_empty() && !self.links.contains(&nft.external_link) {
                 self.links.insert(nft.external_link.clone());
             }
@@ -35,11 +42,11 @@ impl AllowLists {
     pub(super) fn has_picture(&self, url: &str) -> bool {
         self.pictures
             .get(&picture_handle(url))
-            .is_some_and(|allowed| allowed == url)
+            .is_some_and(|allowed| **allowed == *url)
     }
 
     /// The picture URL a handle names, when it is an allowed one.
-    pub(super) fn picture_of(&self, handle: &str) -> Option<String> {
+    pub(super) fn picture_of(&self, handle: &str) -> Option<Arc<str>> {
         self.pictures.get(handle).cloned()
     }
 

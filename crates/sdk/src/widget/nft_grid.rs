@@ -122,7 +122,7 @@ pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
             holder: holder_of[judged_nft.holder as usize],
             name: nft.name.clone(),
             quantity: nft.quantity,
-            picture: judged_nft.picture.clone(),
+            picture: judged_nft.picture.as_ref().map(|p| p.handle.clone()),
             video: nft.content_type == NftContentType::Video,
             likely_spam: judged_nft.likely_spam,
         });

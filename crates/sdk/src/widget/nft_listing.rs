@@ -6,6 +6,7 @@
 //! held once however many NFTs it has.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use alloy::primitives::Address;
 use reqwest::Method;
@@ -32,14 +33,32 @@ pub(super) struct JudgedNfts {
 
 #[derive(Debug)]
 pub(super) struct JudgedNft {
-    /// As the service listed it; `collection` is a position in
-    /// [`JudgedNfts::collections`].
+    /// As the service listed it, but for its picture's URL (in `picture`);
+    /// `collection` is a position in [`JudgedNfts::collections`].
     pub nft: GroupedNft,
     /// Its position in [`JudgedNfts::holders`].
     pub holder: u32,
     pub likely_spam: bool,
-    /// Its picture's handle, when it has a picture.
-    pub picture: Option<String>,
+    /// Its picture, when it has one.
+    pub picture: Option<Picture>,
+}
+
+/// An NFT's picture: its URL, held once however many lists name it (the
+/// listing, the allowed pictures: an on-chain picture's `data:` URI can be
+/// kilobytes), and the handle the page names it by.
+#[derive(Debug, Clone)]
+pub(super) struct Picture {
+    pub handle: String,
+    pub url: Arc<str>,
+}
+
+impl Picture {
+    fn of(url: String) -> Option<Self> {
+        (!url.is_empty()).then(|| Picture {
+            handle: picture_handle(&url),
+            url: Arc::from(url),
+        })
+    }
 }
 
 impl JudgedNfts {
@@ -91,9 +110,10 @@ impl JudgedNfts {
             if !seen.insert(nft.id.clone()) {
                 continue;
             }
+            let mut nft = nft;
             judged.nfts.push(JudgedNft {
                 likely_spam: hidden::likely_spam(nft.received.as_ref(), vouched, known),
-                picture: (!nft.image_url.is_empty()).then(|| picture_handle(&nft.image_url)),
+                picture: Picture::of(std::mem::take(&mut nft.image_url)),
                 holder,
                 nft,
             });
@@ -108,6 +128,9 @@ impl JudgedNfts {
         let account = self.holders[nft.holder as usize].clone();
         let mut service = mapping::service_nft(&nft.nft, contract, account);
         service.likely_spam = nft.likely_spam;
+        if let Some(picture) = &nft.picture {
+            service.image_url = picture.url.to_string();
+        }
         service
     }
 
@@ -177,7 +200,8 @@ impl Widget {
             &known,
             |network, contract| self.vouched_collection(network, contract),
         )?;
-        self.state.lock().allowed.extend(&judged);
+        let mut judged = judged;
+        self.state.lock().allowed.extend(&mut judged);
         Ok(judged)
     }
 }
@@ -261,6 +285,33 @@ mod tests {
         JudgedNfts::judge(listing, &accounts, networks, &HashSet::new(), |_, c| {
             c == "0xV"
         })
+    }
+
+    #[test]
+    fn a_picture_is_held_once_by_the_listing_and_the_allowed_pictures_listing_after_listing() {
+        let read = || {
+            judge(
+                listing(
+                    vec![collection("sepolia", "0xA")],
+                    vec![nft("a", 0, "e1", "One")],
+                ),
+                None,
+            )
+            .expect("judged")
+        };
+        let mut allowed = super::super::allow_lists::AllowLists::default();
+        let url = "data:image/svg+xml,<svg>One</svg>";
+        for _ in 0..2 {
+            let mut judged = read();
+            allowed.extend(&mut judged);
+            let picture = judged.nfts[0].picture.clone().expect("a picture");
+            let kept = allowed.picture_of(&picture.handle).expect("allowed");
+            assert!(Arc::ptr_eq(&kept, &picture.url), "one copy of the URL");
+            assert_eq!(&*kept, url);
+            assert!(allowed.has_picture(url));
+            // The NFT in the spec's shape still has it.
+            assert_eq!(judged.find("a").expect("listed").image_url, url);
+        }
     }
 
     #[test]
