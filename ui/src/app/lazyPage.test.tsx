@@ -51,3 +51,21 @@ describe('lazyPage preload', () => {
     expect(loads).toBe(1);
   });
 });
+
+describe('lazyPage after a failed load', () => {
+  it('tries again the next time it is asked, rather than keeping the failure', async () => {
+    let loads = 0;
+    const Page = lazyPage(
+      () => {
+        loads += 1;
+        return loads === 1 ? Promise.reject(new Error('not read')) : Promise.resolve({ Greeting });
+      },
+      (m) => m.Greeting,
+    );
+    await expect(Page.preload()).rejects.toThrow('not read');
+    await Page.preload();
+    render(<Page name="Ada" />);
+    expect(screen.getByText('Hello, Ada')).toBeInTheDocument();
+    expect(loads).toBe(2);
+  });
+});

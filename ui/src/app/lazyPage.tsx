@@ -19,12 +19,19 @@ export type LazyPage<P> = ComponentType<P> & { preload: () => Promise<void> };
  * empty page while the script loads the first time, and at once after that. */
 export function lazyPage<M, P extends object>(load: () => Promise<M>, pick: (module: M) => ComponentType<P>): LazyPage<P> {
   let loaded: ComponentType<P> | undefined;
-  // One load, whoever asks first (a preload, the page itself, the tests).
+  // One load, whoever asks first (a preload, the page itself, the tests); a
+  // load that failed is not kept, so the next ask tries again.
   let loading: Promise<void> | undefined;
   const bring = () =>
-    (loading ??= load().then((module) => {
-      loaded = pick(module);
-    }));
+    (loading ??= load().then(
+      (module) => {
+        loaded = pick(module);
+      },
+      (e: unknown) => {
+        loading = undefined;
+        throw e;
+      },
+    ));
   loaders.push(bring);
   function Page(props: P): ReactNode {
     const [, setArrived] = useState(loaded !== undefined);

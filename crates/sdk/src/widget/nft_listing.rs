@@ -85,7 +85,7 @@ impl JudgedNfts {
         }
         let mut holders: HashMap<String, Option<u32>> = HashMap::new();
         let mut seen: HashSet<String> = HashSet::new();
-        for nft in listing.nfts {
+        for mut nft in listing.nfts {
             let (selected, vouched) = usize::try_from(nft.collection)
                 .ok()
                 .and_then(|i| kinds.get(i))
@@ -110,7 +110,6 @@ impl JudgedNfts {
             if !seen.insert(nft.id.clone()) {
                 continue;
             }
-            let mut nft = nft;
             judged.nfts.push(JudgedNft {
                 likely_spam: hidden::likely_spam(nft.received.as_ref(), vouched, known),
                 picture: Picture::of(std::mem::take(&mut nft.image_url)),
@@ -193,14 +192,13 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        let judged = JudgedNfts::judge(
+        let mut judged = JudgedNfts::judge(
             listing,
             &accounts.accounts,
             networks,
             &known,
             |network, contract| self.vouched_collection(network, contract),
         )?;
-        let mut judged = judged;
         self.state.lock().allowed.extend(&mut judged);
         Ok(judged)
     }
