@@ -2,7 +2,9 @@
 //! - requests/s and p50/p99 latency of operation 1 against a trivial axum handler,
 //!   both on loopback, driven by the same client with 32 keep-alive connections;
 //! - the time of operation 2 for an account tracking 1, 10 and 100 tokens (the
-//!   node is read in one batch, so 100 tokens should cost well under 2x one token);
+//!   node is read in one batch, so 100 tokens should cost well under 2x one token),
+//!   beside the node's own read of the same balances; a later refresh and an
+//!   account's first (nothing remembered of its last node read) each;
 //! - the time of operation 3 for a wallet holding 10,000 NFTs.
 //!
 //! `cargo bench -p satchel-tests --bench rest`; `SATCHEL_BENCH_QUICK=1` for a short
@@ -234,18 +236,29 @@ async fn main() {
             .iter()
             .map(|c| c.parse().expect("address"))
             .collect();
-        // Interleaved, round by round, so the three share the machine's moods:
-        // operation 2, the node's own batched read of the same balances, and an
-        // HTTP exchange with the service that does nothing (`GET /health`).
-        let (mut times, mut node_times, mut empty_times) = (vec![], vec![], vec![]);
+        // Interleaved, round by round, so they share the machine's moods:
+        // operation 2 as a later refresh makes it (the node read started beside
+        // the account's read, from what the last refresh read), as the first
+        // refresh makes it (nothing remembered: the account's read, then the
+        // node), the node's own batched read of the same balances, and an HTTP
+        // exchange with the service that does nothing (`GET /health`).
+        let (mut times, mut first_times, mut node_times, mut empty_times) =
+            (vec![], vec![], vec![], vec![]);
         for _ in 0..rounds {
             times.push(time_get(&stack, &path, &token, true).await);
+            state.forget_balance_read(&accounts[0].id);
+            first_times.push(time_get(&stack, &path, &token, true).await);
             let started = Instant::now();
             chain.balances(holder, &addresses).await.expect("balances");
             node_times.push(started.elapsed());
             empty_times.push(time_get(&stack, "/health", &token, false).await);
         }
-        let (time, node, empty) = (median(times), median(node_times), median(empty_times));
+        let (time, first, node, empty) = (
+            median(times),
+            median(first_times),
+            median(node_times),
+            median(empty_times),
+        );
         let own = time.saturating_sub(node);
         let (base, base_node, base_own) = *one_token.get_or_insert((time, node, own));
         println!(
@@ -269,6 +282,12 @@ async fn main() {
             ms(empty),
             ms(own.saturating_sub(empty)),
             (node + empty).as_secs_f64() / node.as_secs_f64()
+        );
+        println!(
+            "{:>18}an account's first refresh (nothing remembered: its read from the database, then the node) {} = {:.2}x the node read",
+            "",
+            ms(first),
+            first.as_secs_f64() / node.as_secs_f64()
         );
     }
 

@@ -100,10 +100,19 @@ pub async fn refreshing_too_often_is_a_429(backend: Backend) {
     let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 2).await;
     let user = stack.user("ada@example.com").await;
     let account_id = first_account_id(&stack, &user).await;
+    let eve = stack.user("eve@example.com").await;
     let path = format!("/v1/accountbalance/{account_id}/balance");
-    for _ in 0..2 {
+    for n in 0..2 {
         let (status, body) = stack.get(&path, &user.token).await;
         assert_eq!(status, 200, "{body}");
+        // Another user, once the account's node read is remembered: refused,
+        // and spending none of the owner's allowance.
+        if n == 0 {
+            for _ in 0..3 {
+                let (status, body) = stack.get(&path, &eve.token).await;
+                assert_error(status, &body, 403, "Forbidden");
+            }
+        }
     }
     let (status, body) = stack.get(&path, &user.token).await;
     assert_error(status, &body, 429, "TooManyRequests");
@@ -112,4 +121,93 @@ pub async fn refreshing_too_often_is_a_429(backend: Backend) {
         .get(&format!("/v1/account?{}", user.wallet_query()), &user.token)
         .await;
     assert_eq!(status, 200);
+}
+
+/// The node read a refresh remembers is a guess the next one checks: a token
+/// added or removed on another instance (written to the database, unknown
+/// here) is read, with every balance in its place.
+pub async fn a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let ada = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &ada).await;
+    let state = &stack.service.state;
+    let path = format!("/v1/accountbalance/{account_id}/balance");
+    let demo: U256 = parse_units("7", 18).expect("units").into();
+    stack
+        .demo
+        .send_token(stack.demo.token18, ada.address(), demo)
+        .await
+        .expect("DEMO sent");
+    let fresh = stack
+        .demo
+        .deploy_token(
+            "Fresh Coin",
+            "FRSH",
+            9,
+            U256::from(10u64).pow(U256::from(21)),
+        )
+        .await
+        .expect("a fresh token");
+    stack
+        .demo
+        .send_token(fresh, ada.address(), U256::from(55_000u64))
+        .await
+        .expect("FRSH sent");
+    let balances = |body: &serde_json::Value| -> Vec<(String, String)> {
+        body["tokens"]
+            .as_array()
+            .expect("tokens")
+            .iter()
+            .map(|t| (t["symbol"].to_string(), t["balance"].to_string()))
+            .collect()
+    };
+    let refresh = || async {
+        let (status, body) = stack.get(&path, &ada.token).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    };
+    let before = refresh().await;
+    let configured = [
+        (
+            r#""DEMO""#.to_owned(),
+            r#""7000000000000000000""#.to_owned(),
+        ),
+        (r#""DUSD""#.to_owned(), r#""0""#.to_owned()),
+    ];
+    assert_eq!(balances(&before), configured);
+    let remembered = state.remembered_balance_read(&account_id).expect("kept");
+    assert_eq!(remembered.read.contracts.len(), 2);
+
+    // Another instance adds FRSH to the account.
+    let row = satchel_service::db::AddedTokenRow {
+        network: "anvil".into(),
+        contract: format!("{fresh:#x}"),
+        name: "Fresh Coin".into(),
+        symbol: "FRSH".into(),
+        decimals: 9,
+    };
+    let added = state
+        .db
+        .add_token(&account_id, &row, "0", 10)
+        .await
+        .expect("added");
+    assert_eq!(added, satchel_service::db::TokenAdded::Added);
+    let after = refresh().await;
+    let mut with_fresh = configured.to_vec();
+    with_fresh.push((r#""FRSH""#.to_owned(), r#""55000""#.to_owned()));
+    assert_eq!(balances(&after), with_fresh, "{after}");
+    let remembered = state.remembered_balance_read(&account_id).expect("kept");
+    assert_eq!(remembered.read.contracts.len(), 3);
+    // The guess is right now: the same answer.
+    assert_eq!(balances(&refresh().await), with_fresh);
+
+    // And removes it again.
+    assert!(
+        state
+            .db
+            .remove_added_token(&account_id, &row.contract)
+            .await
+            .expect("removed")
+    );
+    assert_eq!(balances(&refresh().await), configured);
 }

@@ -85,6 +85,7 @@ on_every_backend!(
     balances::a_real_transfer_shows_up_after_a_balance_refresh,
     balances::an_unknown_account_is_a_404,
     balances::refreshing_too_often_is_a_429,
+    balances::a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh,
     nfts::a_wallet_without_nfts_gets_an_empty_list,
     nfts::minted_nfts_show_up_after_a_refresh_with_their_metadata,
     nfts::the_grouped_listing_is_the_spec_listing_with_each_collection_once,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use satchel_chain::{Chain, MetadataFetcher};
+use satchel_chain::{Address, Chain, MetadataFetcher};
 use sha2::{Digest, Sha256};
 
 use crate::cache::TtlCache;
@@ -49,6 +49,12 @@ pub struct AppState {
 /// Update packages an instance serves at once: each is tens of megabytes,
 /// streamed, and a slow client holds its turn until it has it all.
 pub const MAX_DOWNLOADS: usize = 8;
+
+/// How long an account's last balance read is remembered, and for how many
+/// accounts: an entry is an address and the tracked contracts (20 bytes each,
+/// at most the configured tokens plus `max_added_tokens_per_account`).
+const BALANCE_READS_KEPT: Duration = Duration::from_secs(15 * 60);
+const BALANCE_READS_CAPACITY: u64 = 8_192;
 
 /// A configured network and the connection to its node.
 #[derive(Clone, Debug)]
@@ -118,6 +124,24 @@ pub struct WalletView {
     pub accounts_body: Bytes,
 }
 
+/// What a balance refresh reads from an account's node (operation 2; see
+/// `assets::balances`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalanceRead {
+    pub network: String,
+    pub holder: Address,
+    /// The tracked tokens' contracts, in the account's order.
+    pub contracts: Vec<Address>,
+}
+
+/// The read the last refresh of an account made, and whose account it is (an
+/// account never changes owner).
+#[derive(Debug)]
+pub struct RememberedRead {
+    pub owner: String,
+    pub read: BalanceRead,
+}
+
 /// What is remembered between requests. Apps and verified token signatures do not
 /// change, so they are kept longer; sessions and account lists are kept for
 /// `read_cache_ms` only, and are dropped at once when this instance changes them.
@@ -127,6 +151,9 @@ struct Caches {
     tokens: TtlCache<[u8; 32], AccessClaims>,
     live_sessions: TtlCache<String, String>,
     wallets: TtlCache<String, Arc<WalletView>>,
+    /// By account: the node read its last balance refresh made (a guess the
+    /// next refresh checks against the database; see `assets::balances`).
+    balance_reads: TtlCache<String, Arc<RememberedRead>>,
 }
 
 impl AppState {
@@ -178,6 +205,16 @@ impl AppState {
             tokens: TtlCache::new(Duration::from_secs(300).min(read_ttl * 150), 65_536),
             live_sessions: TtlCache::new(read_ttl, 65_536),
             wallets: TtlCache::new(read_ttl, 16_384),
+            // Checked on every use, so kept longer than what it guesses
+            // changes: a person's refreshes minutes apart find it.
+            balance_reads: TtlCache::new(
+                if read_ttl.is_zero() {
+                    Duration::ZERO
+                } else {
+                    BALANCE_READS_KEPT
+                },
+                BALANCE_READS_CAPACITY,
+            ),
         };
         let limits = Arc::new(Limits::new(PerMinute::from_settings(&settings)).shared_through(&db));
         let accounts_rendered_by: Arc<str> =
@@ -289,6 +326,23 @@ impl AppState {
             .wallets
             .insert(wallet_id.to_owned(), view.clone());
         view
+    }
+
+    /// The node read the last balance refresh of `account_id` made here.
+    pub fn remembered_balance_read(&self, account_id: &str) -> Option<Arc<RememberedRead>> {
+        self.caches.balance_reads.get(account_id)
+    }
+
+    pub fn remember_balance_read(&self, account_id: &str, read: RememberedRead) {
+        self.caches
+            .balance_reads
+            .insert(account_id.to_owned(), Arc::new(read));
+    }
+
+    /// Drops the remembered node read of an account whose tokens this
+    /// instance changed (other instances find out when they check it).
+    pub fn forget_balance_read(&self, account_id: &str) {
+        self.caches.balance_reads.remove(account_id);
     }
 
     /// Drops what is remembered of a wallet after this instance changed it.

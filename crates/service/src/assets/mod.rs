@@ -2,6 +2,7 @@
 //! ([`refresh`]) and their shapes in the spec's answers ([`views`]).
 
 pub mod approvals;
+pub mod balances;
 pub mod prices;
 pub mod refresh;
 pub mod tokens;

@@ -1,18 +1,17 @@
-//! Refreshing from the chain on a user's request (there is no background indexer):
-//! an account's balances (operation 2, `GET /v1/accountbalance/{accountId}/balance`)
-//! and a wallet's NFTs with their metadata (operation 4, `GET /v1/nft/refresh`).
-//! Results are stored, so the listing operations (`GET /v1/account`, `GET /v1/nft`)
-//! answer from the database without touching a node.
+//! Refreshing a wallet's NFTs with their metadata from the chain on a user's
+//! request (operation 4, `GET /v1/nft/refresh`; there is no background indexer;
+//! balances are [`super::balances`]). Results are stored, so the listing
+//! operation (`GET /v1/nft`) answers from the database without touching a node.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use futures::StreamExt;
-use satchel_api::{BalanceResponse, NftScheme};
+use satchel_api::NftScheme;
 use satchel_chain::metadata::MediaKind;
 use satchel_chain::{Address, B256, NftArrival, NftKind, NftRef, U256};
 
 use crate::assets::views::{self, lower_hex};
-use crate::db::{AccountRow, StoredArrival, StoredCollection, StoredNft, TokenRow};
+use crate::db::{AccountRow, StoredArrival, StoredCollection, StoredNft};
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, Network};
 
@@ -38,70 +37,6 @@ pub(crate) fn network_of<'a>(state: &'a AppState, account: &AccountRow) -> ApiRe
 pub(crate) fn parse_address(hex: &str) -> ApiResult<Address> {
     hex.parse()
         .map_err(|_| ApiError::internal(format!("stored address {hex} does not parse")))
-}
-
-/// Operation 2 (`GET /v1/accountbalance/{accountId}/balance`): reads the account's
-/// native and token balances from its node in one batch, stores them and returns
-/// them.
-pub async fn refresh_balance(
-    state: &AppState,
-    account: &AccountRow,
-    tokens: &[TokenRow],
-) -> ApiResult<BalanceResponse> {
-    let network = network_of(state, account)?;
-    let owner = parse_address(&account.address)?;
-    state
-        .learn_tokens(network, tokens.iter().map(|row| row.contract.as_str()))
-        .await?;
-    let tracked: Vec<_> = tokens
-        .iter()
-        .filter(|row| network.token(&row.contract).is_some())
-        .collect();
-    let contracts = tracked
-        .iter()
-        .map(|row| parse_address(&row.contract))
-        .collect::<ApiResult<Vec<_>>>()?;
-    let balances = network
-        .chain
-        .balances(owner, &contracts)
-        .await
-        .map_err(|e| ApiError::upstream(&network.config.name, e))?;
-
-    let mut changed = Vec::new();
-    let mut tokens = Vec::with_capacity(tracked.len());
-    for (row, balance) in tracked.into_iter().zip(balances.tokens) {
-        let mut row = row.clone();
-        match balance {
-            Some(balance) => {
-                let balance = balance.to_string();
-                if balance != row.balance {
-                    row.balance = balance;
-                    changed.push((row.contract.clone(), row.balance.clone()));
-                }
-            }
-            None => tracing::warn!(
-                network = %network.config.name,
-                contract = %row.contract,
-                "token did not answer balanceOf; keeping the last known balance"
-            ),
-        }
-        tokens.extend(views::token_balance(network, &row));
-    }
-    let native = balances.native.to_string();
-    // Nothing changed, nothing to write (and the wallet's view stays right).
-    if native != account.balance || !changed.is_empty() {
-        state
-            .db
-            .store_balances(&account.id, &native, &changed)
-            .await?;
-        state.forget_wallet(&account.wallet_id);
-    }
-    Ok(BalanceResponse {
-        balance: native,
-        decimals: network.config.decimals,
-        symbol: network.config.symbol.clone(),
-        tokens,
-    })
 }
 
 /// Operation 4 (`GET /v1/nft/refresh`): finds NFTs sent to each of the wallet's

@@ -118,14 +118,14 @@ pub fn accounts_list<'a>(
     list
 }
 
-pub fn token_balance(network: &Network, token: &TokenRow) -> Option<TokenBalance> {
-    let config = network.token(&token.contract)?;
-    Some(TokenBalance {
-        balance: token.balance.clone(),
-        decimals: config.decimals,
-        symbol: config.symbol.clone(),
-        contract: config.contract().to_owned(),
-    })
+/// A token's balance in the spec's shape (`contract` checksummed).
+pub fn token_balance(token: &TokenConfig, contract: &str, balance: String) -> TokenBalance {
+    TokenBalance {
+        balance,
+        decimals: token.decimals,
+        symbol: token.symbol.clone(),
+        contract: contract.to_owned(),
+    }
 }
 
 pub fn nft(row: NftRow) -> Nft {

@@ -6,12 +6,11 @@ use axum::extract::State;
 use satchel_api::{AccountsResponse, BalanceResponse, WalletQuery};
 
 use super::{Path, Query, RawJson};
-use crate::assets::{refresh, views};
+use crate::assets::{balances, views};
 use crate::db::{KeptBody, WalletFound, WalletRead};
 use crate::error::{ApiError, ApiResult};
 use crate::http::caller::AuthToken;
 use crate::identity::AuthUser;
-use crate::limits::LimitKey;
 use crate::state::{AppState, WalletView};
 
 /// Retrieve account information.
@@ -126,22 +125,7 @@ pub async fn refresh_balance(
     user: AuthUser,
     Path(account_id): Path<String>,
 ) -> ApiResult<Json<BalanceResponse>> {
-    let (account, owner, tokens) = state
-        .db
-        .account_with_tokens(&account_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("account"))?;
-    if owner != user.user_id {
-        return Err(ApiError::forbidden());
-    }
-    state
-        .limits
-        .take(LimitKey::Balance {
-            account_id: &account_id,
-        })
-        .await
-        .map_err(|wait| ApiError::rate_limited("balance refreshed too often", wait))?;
     Ok(Json(
-        refresh::refresh_balance(&state, &account, &tokens).await?,
+        balances::refresh_account_balance(&state, &user.user_id, &account_id).await?,
     ))
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use satchel_chain::B256;
 
-use crate::assets::refresh::{self, parse_address};
+use crate::assets::balances;
+use crate::assets::refresh::parse_address;
 use crate::db::TransactionRow;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -94,7 +95,7 @@ async fn refresh_after_mined(state: &AppState, row: &TransactionRow) {
         let Ok(Some((account, _, tokens))) = state.db.account_with_tokens(&id).await else {
             continue;
         };
-        if let Err(e) = refresh::refresh_balance(state, &account, &tokens).await {
+        if let Err(e) = balances::refresh_balance(state, &account, &tokens).await {
             tracing::debug!(account = %account.id, error = %e.message, "balance not refreshed");
         }
         state.forget_wallet(&account.wallet_id);
