@@ -246,7 +246,7 @@ async fn main() {
             (vec![], vec![], vec![], vec![]);
         for _ in 0..rounds {
             times.push(time_get(&stack, &path, &token, true).await);
-            state.forget_balance_read(&accounts[0].id);
+            state.forget_last_refresh(&accounts[0].id);
             first_times.push(time_get(&stack, &path, &token, true).await);
             let started = Instant::now();
             chain.balances(holder, &addresses).await.expect("balances");

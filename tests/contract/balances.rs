@@ -123,9 +123,10 @@ pub async fn refreshing_too_often_is_a_429(backend: Backend) {
     assert_eq!(status, 200);
 }
 
-/// The node read a refresh remembers is a guess the next one checks: a token
-/// added or removed on another instance (written to the database, unknown
-/// here) is read, with every balance in its place.
+/// What a refresh keeps of an account is checked by the next against its
+/// wallet's version: a token added or removed on another instance (written to
+/// the database, unknown here) is read, with every balance in its place, and a
+/// balance another instance stored is the one compared with the node's.
 pub async fn a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh(backend: Backend) {
     let stack = Stack::start(backend).await;
     let ada = stack.user("ada@example.com").await;
@@ -175,8 +176,8 @@ pub async fn a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh(back
         (r#""DUSD""#.to_owned(), r#""0""#.to_owned()),
     ];
     assert_eq!(balances(&before), configured);
-    let remembered = state.remembered_balance_read(&account_id).expect("kept");
-    assert_eq!(remembered.read.contracts.len(), 2);
+    let last = state.last_refresh(&account_id).expect("kept");
+    assert_eq!(last.read.contracts.len(), 2);
 
     // Another instance adds FRSH to the account.
     let row = satchel_service::db::AddedTokenRow {
@@ -196,8 +197,8 @@ pub async fn a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh(back
     let mut with_fresh = configured.to_vec();
     with_fresh.push((r#""FRSH""#.to_owned(), r#""55000""#.to_owned()));
     assert_eq!(balances(&after), with_fresh, "{after}");
-    let remembered = state.remembered_balance_read(&account_id).expect("kept");
-    assert_eq!(remembered.read.contracts.len(), 3);
+    let last = state.last_refresh(&account_id).expect("kept");
+    assert_eq!(last.read.contracts.len(), 3);
     // The guess is right now: the same answer.
     assert_eq!(balances(&refresh().await), with_fresh);
 
@@ -210,4 +211,25 @@ pub async fn a_token_added_or_removed_elsewhere_is_read_on_the_next_refresh(back
             .expect("removed")
     );
     assert_eq!(balances(&refresh().await), configured);
+
+    // Another instance stores a balance the node no longer has (an older read):
+    // the next refresh compares the node's with it and stores the node's.
+    let demo_contract = format!("{:#x}", stack.demo.token18);
+    state
+        .db
+        .store_balances(&account_id, "0", &[(demo_contract, "1".into())])
+        .await
+        .expect("stored");
+    assert_eq!(balances(&refresh().await), configured);
+    let (status, body) = stack
+        .get(&format!("/v1/account?{}", ada.wallet_query()), &ada.token)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let listed: Vec<_> = body["accounts"]
+        .as_array()
+        .expect("accounts")
+        .iter()
+        .map(|a| a["balance"].as_str().expect("balance").to_owned())
+        .collect();
+    assert_eq!(listed, ["0", "7000000000000000000", "0"], "{body}");
 }

@@ -48,6 +48,20 @@ where
         Self { ttl, entries }
     }
 
+    /// A cache whose entries weigh what `weigh` says (its size in some unit),
+    /// at most `max_weight` in all, each living for `ttl`; a zero `ttl` caches
+    /// nothing.
+    pub fn weighed(ttl: Duration, max_weight: u64, weigh: fn(&V) -> u32) -> Self {
+        let entries = (!ttl.is_zero()).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(max_weight.max(1))
+                .weigher(move |_: &K, value: &V| weigh(value))
+                .time_to_live(ttl)
+                .build()
+        });
+        Self { ttl, entries }
+    }
+
     pub fn get<Q>(&self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
@@ -108,6 +122,21 @@ mod tests {
         entries.run_pending_tasks();
         let count = entries.entry_count();
         assert!((1..=100).contains(&count), "{count} entries");
+    }
+
+    #[test]
+    fn a_weighed_cache_stays_within_its_weight() {
+        let cache = TtlCache::weighed(Duration::from_secs(60), 100, |v: &Vec<u8>| {
+            u32::try_from(v.len()).unwrap_or(u32::MAX)
+        });
+        for i in 0..1_000u32 {
+            cache.insert(i, vec![0; 10]);
+        }
+        let entries = cache.entries.as_ref().expect("caching");
+        entries.run_pending_tasks();
+        let weight = entries.weighted_size();
+        assert!((10..=100).contains(&weight), "weight {weight}");
+        assert!(entries.entry_count() <= 10);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::cache::TtlCache;
 use crate::config::{NetworkConfig, Settings};
 use crate::crypto::sealer::PinKeys;
-use crate::db::{AppMatch, Db, DbResult};
+use crate::db::{AccountTokens, AppMatch, Db, DbResult};
 use crate::identity::login_failures::LoginFailures;
 use crate::identity::tokens::{AccessClaims, SigningKeys, TokenError};
 use crate::limits::{Limits, PerMinute};
@@ -50,11 +50,12 @@ pub struct AppState {
 /// streamed, and a slow client holds its turn until it has it all.
 pub const MAX_DOWNLOADS: usize = 8;
 
-/// How long an account's last balance read is remembered, and for how many
-/// accounts: an entry is an address and the tracked contracts (20 bytes each,
-/// at most the configured tokens plus `max_added_tokens_per_account`).
-const BALANCE_READS_KEPT: Duration = Duration::from_secs(15 * 60);
-const BALANCE_READS_CAPACITY: u64 = 8_192;
+/// How long what an account's last balance refresh read is kept, and how much
+/// of it: weighed in rows (the account's and each token account's, a few
+/// hundred bytes each), so about 16 MiB at most however many tokens accounts
+/// track.
+const LAST_REFRESHES_KEPT: Duration = Duration::from_secs(15 * 60);
+const LAST_REFRESHES_ROWS: u64 = 65_536;
 
 /// A configured network and the connection to its node.
 #[derive(Clone, Debug)]
@@ -134,11 +135,11 @@ pub struct BalanceRead {
     pub contracts: Vec<Address>,
 }
 
-/// The read the last refresh of an account made, and whose account it is (an
-/// account never changes owner).
+/// What the last balance refresh of an account read: its rows at its wallet's
+/// version, and the node read they ask for.
 #[derive(Debug)]
-pub struct RememberedRead {
-    pub owner: String,
+pub struct LastRefresh {
+    pub found: Arc<AccountTokens>,
     pub read: BalanceRead,
 }
 
@@ -151,9 +152,9 @@ struct Caches {
     tokens: TtlCache<[u8; 32], AccessClaims>,
     live_sessions: TtlCache<String, String>,
     wallets: TtlCache<String, Arc<WalletView>>,
-    /// By account: the node read its last balance refresh made (a guess the
-    /// next refresh checks against the database; see `assets::balances`).
-    balance_reads: TtlCache<String, Arc<RememberedRead>>,
+    /// By account: what its last balance refresh read (checked by the next
+    /// against the wallet's version; see `assets::balances`).
+    last_refreshes: TtlCache<String, Arc<LastRefresh>>,
 }
 
 impl AppState {
@@ -205,15 +206,16 @@ impl AppState {
             tokens: TtlCache::new(Duration::from_secs(300).min(read_ttl * 150), 65_536),
             live_sessions: TtlCache::new(read_ttl, 65_536),
             wallets: TtlCache::new(read_ttl, 16_384),
-            // Checked on every use, so kept longer than what it guesses
-            // changes: a person's refreshes minutes apart find it.
-            balance_reads: TtlCache::new(
+            // Checked against the wallet's version on every use, so kept
+            // longer than the other reads: refreshes minutes apart find it.
+            last_refreshes: TtlCache::weighed(
                 if read_ttl.is_zero() {
                     Duration::ZERO
                 } else {
-                    BALANCE_READS_KEPT
+                    LAST_REFRESHES_KEPT
                 },
-                BALANCE_READS_CAPACITY,
+                LAST_REFRESHES_ROWS,
+                |last| u32::try_from(1 + last.found.tokens.len()).unwrap_or(u32::MAX),
             ),
         };
         let limits = Arc::new(Limits::new(PerMinute::from_settings(&settings)).shared_through(&db));
@@ -328,21 +330,22 @@ impl AppState {
         view
     }
 
-    /// The node read the last balance refresh of `account_id` made here.
-    pub fn remembered_balance_read(&self, account_id: &str) -> Option<Arc<RememberedRead>> {
-        self.caches.balance_reads.get(account_id)
+    /// What the last balance refresh of `account_id` here read.
+    pub fn last_refresh(&self, account_id: &str) -> Option<Arc<LastRefresh>> {
+        self.caches.last_refreshes.get(account_id)
     }
 
-    pub fn remember_balance_read(&self, account_id: &str, read: RememberedRead) {
+    pub fn keep_last_refresh(&self, account_id: &str, last: LastRefresh) {
         self.caches
-            .balance_reads
-            .insert(account_id.to_owned(), Arc::new(read));
+            .last_refreshes
+            .insert(account_id.to_owned(), Arc::new(last));
     }
 
-    /// Drops the remembered node read of an account whose tokens this
-    /// instance changed (other instances find out when they check it).
-    pub fn forget_balance_read(&self, account_id: &str) {
-        self.caches.balance_reads.remove(account_id);
+    /// Drops what the last balance refresh of an account read, after this
+    /// instance changed its tokens (other instances see the wallet's version
+    /// move).
+    pub fn forget_last_refresh(&self, account_id: &str) {
+        self.caches.last_refreshes.remove(account_id);
     }
 
     /// Drops what is remembered of a wallet after this instance changed it.

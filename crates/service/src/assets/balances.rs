@@ -2,12 +2,15 @@
 //! and token balances read from its node in one call, stored and returned.
 //!
 //! The node read needs the account's address and the contracts it tracks, which
-//! live in the database. What the last refresh read of them is remembered per
-//! account ([`RememberedRead`]), so a later refresh starts the node read while the
-//! database read that checks it is under way: the request costs the longer of
-//! the two, not their sum. The remembered read is only a guess: the answer is
-//! made from the database's rows, and when they ask for another read (a token
-//! added or removed, on any instance) the node is read again with them.
+//! live in the database. What the last refresh read there is kept per account
+//! with its wallet's `accounts_version` ([`LastRefresh`]), so a later refresh
+//! starts the node read at once and, beside it, asks the database only that
+//! version (one small row by key): the request costs about the node's read,
+//! not the node's read after the account's rows. When the version moved (a
+//! balance stored, a token added or removed, on any instance) the rows are read
+//! again, and the node too when they ask for another read.
+
+use std::sync::Arc;
 
 use satchel_api::BalanceResponse;
 use satchel_chain::Balances;
@@ -18,7 +21,7 @@ use crate::assets::views;
 use crate::db::{AccountRow, TokenRow};
 use crate::error::{ApiError, ApiResult};
 use crate::limits::LimitKey;
-use crate::state::{AppState, BalanceRead, Network, RememberedRead};
+use crate::state::{AppState, BalanceRead, LastRefresh, Network};
 
 /// An account's rows made ready for the node: its network, and the token rows
 /// the network knows with their token (rows of tokens it does not know are
@@ -99,47 +102,65 @@ pub async fn refresh_account_balance(
             .await
             .map_err(|wait| ApiError::rate_limited("balance refreshed too often", wait))
     };
-    let remembered = state
-        .remembered_balance_read(account_id)
-        .filter(|remembered| remembered.owner == user_id);
-    let guess = remembered
+    let last = state
+        .last_refresh(account_id)
+        .filter(|last| last.found.owner == user_id);
+    let last = last
         .as_ref()
-        .and_then(|r| Some((state.network(&r.read.network)?, &r.read)));
-    let (found, early) = match guess {
+        .and_then(|last| Some((state.network(&last.read.network)?, last)));
+    let (found, early) = match last {
         // The owner is known: the limit is taken, then the node is read while
-        // the database says whether that was the right read.
-        Some((network, read)) => {
+        // the database says whether the rows it was read for are still the
+        // account's.
+        Some((network, last)) => {
             take_limit().await?;
-            let (found, early) = tokio::join!(
-                state.db.account_with_tokens(account_id),
-                read_node(network, read)
+            let (version, early) = tokio::join!(
+                state.db.account_version(account_id),
+                read_node(network, &last.read)
             );
-            (found?, Some(early))
+            let found = match version? {
+                None => None,
+                Some(version) if version == last.found.version => Some(last.found.clone()),
+                Some(_) => state
+                    .db
+                    .account_with_tokens(account_id)
+                    .await?
+                    .map(Arc::new),
+            };
+            (found, Some(early))
         }
-        None => (state.db.account_with_tokens(account_id).await?, None),
+        None => (
+            state
+                .db
+                .account_with_tokens(account_id)
+                .await?
+                .map(Arc::new),
+            None,
+        ),
     };
-    let (account, owner, tokens) = found.ok_or_else(|| ApiError::not_found("account"))?;
-    if owner != user_id {
+    let found = found.ok_or_else(|| ApiError::not_found("account"))?;
+    if found.owner != user_id {
         return Err(ApiError::forbidden());
     }
     if early.is_none() {
         take_limit().await?;
     }
-    let planned = plan(state, &account, &tokens).await?;
+    let planned = plan(state, &found.account, &found.tokens).await?;
+    let read_before = last.map(|(_, last)| &last.read);
+    if last.is_none_or(|(_, last)| !Arc::ptr_eq(&last.found, &found)) {
+        state.keep_last_refresh(
+            account_id,
+            LastRefresh {
+                found: found.clone(),
+                read: planned.read.clone(),
+            },
+        );
+    }
     let balances = match early {
-        Some(early) if guess.is_some_and(|(_, read)| *read == planned.read) => early?,
-        _ => {
-            state.remember_balance_read(
-                account_id,
-                RememberedRead {
-                    owner,
-                    read: planned.read.clone(),
-                },
-            );
-            read_node(planned.network, &planned.read).await?
-        }
+        Some(early) if read_before == Some(&planned.read) => early?,
+        _ => read_node(planned.network, &planned.read).await?,
     };
-    store_and_answer(state, &account, &planned, balances).await
+    store_and_answer(state, &found.account, &planned, balances).await
 }
 
 /// Stores what changed (nothing when nothing did) and answers in the spec's shape.

@@ -212,7 +212,7 @@ pub async fn add_token(
     }
     token.tracked = true;
     state.forget_wallet(&account.wallet_id);
-    state.forget_balance_read(&account.id);
+    state.forget_last_refresh(&account.id);
     Ok(token)
 }
 
@@ -230,6 +230,6 @@ pub async fn remove_token(
         return Err(ApiError::not_found("added token"));
     }
     state.forget_wallet(&account.wallet_id);
-    state.forget_balance_read(&account.id);
+    state.forget_last_refresh(&account.id);
     Ok(())
 }

@@ -45,7 +45,7 @@ pub use wallet_keys::{
     CountedAttempt, NewWalletKey, PinLimits, StoredKdf, StoredPin, WalletKeyRow,
 };
 pub use wallet_reads::{BodyKeeper, KeptBody, WalletFound, WalletRead};
-pub use wallets::{AccountAdded, AccountRow, NewAccount, TokenRow};
+pub use wallets::{AccountAdded, AccountRow, AccountTokens, NewAccount, TokenRow};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {

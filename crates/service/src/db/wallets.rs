@@ -27,6 +27,17 @@ pub struct AccountRow {
     pub balance: String,
 }
 
+/// An account with its owner and token accounts, as they were at its wallet's
+/// `accounts_version` (which every write to them moves on).
+#[derive(Debug)]
+pub struct AccountTokens {
+    pub account: AccountRow,
+    /// The user who owns it.
+    pub owner: String,
+    pub tokens: Vec<TokenRow>,
+    pub version: i64,
+}
+
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TokenRow {
     pub id: String,
@@ -135,16 +146,15 @@ impl Db {
     }
 
     /// One account with the user who owns it and its token accounts in their
-    /// order, in one row (the database builds the tokens as one JSON array).
-    pub async fn account_with_tokens(
-        &self,
-        account_id: &str,
-    ) -> DbResult<Option<(AccountRow, String, Vec<TokenRow>)>> {
+    /// order, in one row (the database builds the tokens as one JSON array), at
+    /// its wallet's `accounts_version`.
+    pub async fn account_with_tokens(&self, account_id: &str) -> DbResult<Option<AccountTokens>> {
         #[derive(sqlx::FromRow)]
         struct Row {
             #[sqlx(flatten)]
             account: AccountRow,
             user_id: String,
+            accounts_version: i64,
             tokens: Option<String>,
         }
         let tokens = match self.backend {
@@ -158,8 +168,8 @@ impl Db {
             }
         };
         let row: Option<Row> = sqlx::query_as(&format!(
-            "SELECT {ACCOUNT_COLUMNS}, w.user_id, {tokens} AS tokens FROM accounts a \
-             JOIN wallets w ON w.id = a.wallet_id WHERE a.id = $1"
+            "SELECT {ACCOUNT_COLUMNS}, w.user_id, w.accounts_version, {tokens} AS tokens \
+             FROM accounts a JOIN wallets w ON w.id = a.wallet_id WHERE a.id = $1"
         ))
         .bind(account_id)
         .fetch_optional(self.pool())
@@ -177,7 +187,25 @@ impl Db {
                 balance,
             })
             .collect();
-        Ok(Some((row.account, row.user_id, tokens)))
+        Ok(Some(AccountTokens {
+            account: row.account,
+            owner: row.user_id,
+            tokens,
+            version: row.accounts_version,
+        }))
+    }
+
+    /// The `accounts_version` of the wallet that holds `account_id` (`None`: no
+    /// such account): one small row by key, to tell whether what
+    /// [`Db::account_with_tokens`] read before is still what it would read.
+    pub async fn account_version(&self, account_id: &str) -> DbResult<Option<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT w.accounts_version FROM accounts a JOIN wallets w ON w.id = a.wallet_id \
+             WHERE a.id = $1",
+        )
+        .bind(account_id)
+        .fetch_optional(self.pool())
+        .await?)
     }
 
     /// Stores freshly read balances: the native one, and each token's by contract.

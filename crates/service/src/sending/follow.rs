@@ -92,10 +92,11 @@ async fn refresh_after_mined(state: &AppState, row: &TransactionRow) {
         accounts.extend(recipients.into_iter().map(|account| account.id));
     }
     for id in accounts {
-        let Ok(Some((account, _, tokens))) = state.db.account_with_tokens(&id).await else {
+        let Ok(Some(found)) = state.db.account_with_tokens(&id).await else {
             continue;
         };
-        if let Err(e) = balances::refresh_balance(state, &account, &tokens).await {
+        let account = &found.account;
+        if let Err(e) = balances::refresh_balance(state, account, &found.tokens).await {
             tracing::debug!(account = %account.id, error = %e.message, "balance not refreshed");
         }
         state.forget_wallet(&account.wallet_id);
