@@ -145,7 +145,9 @@ pub struct LastRefresh {
 
 /// What is remembered between requests. Apps and verified token signatures do not
 /// change, so they are kept longer; sessions and account lists are kept for
-/// `read_cache_ms` only, and are dropped at once when this instance changes them.
+/// `read_cache_ms` only, and are dropped at once when this instance changes them;
+/// what a balance refresh read is kept longest, as it is checked on each use.
+/// All of it is off when `read_cache_ms` is zero.
 #[derive(Debug)]
 struct Caches {
     apps: TtlCache<(String, String), AppMatch>,
