@@ -39,13 +39,7 @@ where
     /// A cache of at most `capacity` entries that live for `ttl`; a zero `ttl`
     /// caches nothing.
     pub fn new(ttl: Duration, capacity: u64) -> Self {
-        let entries = (!ttl.is_zero()).then(|| {
-            moka::sync::Cache::builder()
-                .max_capacity(capacity.max(1))
-                .time_to_live(ttl)
-                .build()
-        });
-        Self { ttl, entries }
+        Self::weighed(ttl, capacity, |_| 1)
     }
 
     /// A cache whose entries weigh what `weigh` says (its size in some unit),

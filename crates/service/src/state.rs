@@ -129,7 +129,6 @@ pub struct WalletView {
 /// `assets::balances`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BalanceRead {
-    pub network: String,
     pub holder: Address,
     /// The tracked tokens' contracts, in the account's order.
     pub contracts: Vec<Address>,

@@ -60,7 +60,6 @@ async fn plan<'a>(
     Ok(Planned {
         network,
         read: BalanceRead {
-            network: account.network.clone(),
             holder: parse_address(&account.address)?,
             contracts,
         },
@@ -107,7 +106,7 @@ pub async fn refresh_account_balance(
         .filter(|last| last.found.owner == user_id);
     let last = last
         .as_ref()
-        .and_then(|last| Some((state.network(&last.read.network)?, last)));
+        .and_then(|last| Some((state.network(&last.found.account.network)?, last)));
     let (found, early) = match last {
         // The owner is known: the limit is taken, then the node is read while
         // the database says whether the rows it was read for are still the
