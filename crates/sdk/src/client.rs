@@ -241,7 +241,13 @@ async fn read_bounded(mut response: reqwest::Response, limit: usize) -> Result<V
     {
         return Err(too_large());
     }
-    let mut bytes = Vec::new();
+    // Room for the whole answer when its length is announced (within the
+    // limit, checked above), rather than grown into by doubling: an NFT
+    // listing is megabytes, and each doubling held the old copy beside the new.
+    let announced = response
+        .content_length()
+        .and_then(|l| usize::try_from(l).ok());
+    let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
     while let Some(chunk) = response.chunk().await.map_err(network_error)? {
         if bytes.len() + chunk.len() > limit {
             return Err(too_large());

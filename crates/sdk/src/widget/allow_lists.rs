@@ -6,13 +6,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::nft_listing::{JudgedNfts, picture_handle};
+use super::nft_listing::{JudgedNfts, PictureHandle};
 
 #[derive(Debug, Default)]
 pub(super) struct AllowLists {
     /// Picture URLs by their handle (what the grid names them by), each held
     /// once with the listing that named it.
-    pictures: HashMap<String, Arc<str>>,
+    pictures: HashMap<PictureHandle, Arc<str>>,
     links: HashSet<String>,
     /// Payment URIs of the user's own accounts the receive page showed.
     qr: HashSet<String>,
@@ -26,28 +26,28 @@ impl AllowLists {
             if let Some(picture) = &mut judged.picture {
                 let allowed = self
                     .pictures
-                    .entry(picture.handle.clone())
+                    .entry(picture.handle)
                     .or_insert_with(|| picture.url.clone());
                 if **allowed == *picture.url {
                     picture.url = allowed.clone();
                 }
             }
-            let nft = &judged.nft;
-            if !nft.external_link.is_empty() && !self.links.contains(&nft.external_link) {
-                self.links.insert(nft.external_link.clone());
+            let link = &*judged.external_link;
+            if !link.is_empty() && !self.links.contains(link) {
+                self.links.insert(link.to_owned());
             }
         }
     }
 
     pub(super) fn has_picture(&self, url: &str) -> bool {
         self.pictures
-            .get(&picture_handle(url))
+            .get(&PictureHandle::of(url))
             .is_some_and(|allowed| **allowed == *url)
     }
 
     /// The picture URL a handle names, when it is an allowed one.
-    pub(super) fn picture_of(&self, handle: &str) -> Option<Arc<str>> {
-        self.pictures.get(handle).cloned()
+    pub(super) fn picture_of(&self, handle: PictureHandle) -> Option<Arc<str>> {
+        self.pictures.get(&handle).cloned()
     }
 
     pub(super) fn has_link(&self, url: &str) -> bool {

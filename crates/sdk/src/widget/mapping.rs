@@ -1,10 +1,10 @@
 //! The REST shapes turned into the widget SDK's: balances scaled to decimal
-//! strings, accounts and NFTs as `ServiceAccount` and `ServiceNft`.
+//! strings, accounts and NFTs' collections and holders as `ServiceAccount`
+//! and `ServiceNftContract` (the NFTs themselves: `nft_listing`).
 
 use satchel_api::{
-    Account, AccountBalanceInfo, AccountKind, GroupedNft, NftContentType, NftContract, NftScheme,
-    ServiceAccount, ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
-    ServiceNftScheme, TokenBalanceInfo,
+    Account, AccountBalanceInfo, AccountKind, NftContract, NftScheme, ServiceAccount,
+    ServiceErrorCode, ServiceNftContract, ServiceNftScheme, TokenBalanceInfo,
 };
 
 use crate::error::SdkError;
@@ -116,43 +116,6 @@ pub(crate) fn nft_holder(account_id: &str, accounts: &[Account]) -> Option<Servi
     })
 }
 
-/// An NFT of the service's grouped listing as the widget SDK names it, of
-/// collection `contract` (see [`service_nft_contract`]) held by `account` (see
-/// [`nft_holder`]).
-pub(crate) fn service_nft(
-    nft: &GroupedNft,
-    contract: ServiceNftContract,
-    account: ServiceAccount,
-) -> ServiceNft {
-    ServiceNft {
-        account,
-        contract,
-        name: nft.name.clone(),
-        description: nft.description.clone(),
-        external_link: nft.external_link.clone(),
-        image_url: nft.image_url.clone(),
-        content_url: nft.content_url.clone(),
-        quantity: nft.quantity,
-        content_type: match nft.content_type {
-            NftContentType::Image => ServiceContentType::Image,
-            NftContentType::Video => ServiceContentType::Video,
-        },
-        state: nft.state,
-        token_id: nft.token_id.clone(),
-        // A mint's sender (the zero address) is left out: the page says
-        // "minted".
-        received_from: nft
-            .received
-            .as_ref()
-            .map(|r| r.from.clone())
-            .filter(|from| {
-                from.parse::<alloy::primitives::Address>() != Ok(alloy::primitives::Address::ZERO)
-            }),
-        // Judged by the widget, which knows the person's addresses.
-        likely_spam: false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,22 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn nfts_join_their_account_and_name_their_kinds() {
-        let nft = GroupedNft {
-            id: "n1".into(),
-            account_id: "a2".into(),
-            name: "Clip".into(),
-            description: "d".into(),
-            token_id: "2".into(),
-            external_link: "".into(),
-            image_url: "https://x/i.png".into(),
-            quantity: 3,
-            content_type: NftContentType::Video,
-            content_url: Some("https://x/clip.mp4".into()),
-            state: 2,
-            received: None,
-            collection: 0,
-        };
+    fn an_nfts_collection_and_holder_in_the_sdks_names() {
         let contract = service_nft_contract(&NftContract {
             name: Some("Satchel Items".into()),
             address: "0xN".into(),
@@ -285,30 +233,24 @@ mod tests {
             external_link: "".into(),
             image_url: "".into(),
         });
-        let holder = nft_holder("a2", &accounts()).expect("held by a2");
-        let mapped = service_nft(&nft, contract, holder);
+        assert_eq!(contract.scheme, ServiceNftScheme::Erc1155);
         assert_eq!(
-            mapped.account,
-            ServiceAccount {
+            contract.external_link, None,
+            "empty optional text is omitted"
+        );
+        assert_eq!(
+            contract.name, "Satchel Items",
+            "the name, not the description"
+        );
+        assert_eq!(
+            nft_holder("a2", &accounts()),
+            Some(ServiceAccount {
                 address: "0xa2".into(),
                 network: "base".into(),
                 contract: None,
                 is_aa: Some(false)
-            }
+            })
         );
-        assert_eq!(mapped.contract.scheme, ServiceNftScheme::Erc1155);
-        assert_eq!(mapped.content_type, ServiceContentType::Video);
-        assert_eq!(
-            mapped.contract.external_link, None,
-            "empty optional text is omitted"
-        );
-        assert_eq!(mapped.quantity, 3);
-        assert_eq!(
-            mapped.contract.name, "Satchel Items",
-            "the name, not the description"
-        );
-        assert_eq!(mapped.content_url.as_deref(), Some("https://x/clip.mp4"));
-        assert_eq!(mapped.state, 2);
         assert_eq!(nft_holder("gone", &accounts()), None);
     }
 

@@ -10,11 +10,11 @@
 
 use std::collections::HashMap;
 
-use satchel_api::{NftContentType, ServiceErrorCode, ServiceNft, ServiceNftScheme};
+use satchel_api::{ServiceErrorCode, ServiceNft, ServiceNftScheme};
 use serde::Serialize;
 
 use super::Widget;
-use super::nft_listing::{JudgedNfts, position};
+use super::nft_listing::{JudgedNfts, PictureHandle, position};
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
 
@@ -93,8 +93,7 @@ pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
     // an NFT of it is first listed.
     let mut by_address: HashMap<(&str, &str), u32> = HashMap::new();
     let mut of_listed: Vec<Option<u32>> = vec![None; judged.collections.len()];
-    for judged_nft in &judged.nfts {
-        let nft = &judged_nft.nft;
+    for nft in &judged.nfts {
         let listed = nft.collection as usize;
         let collection = match of_listed[listed] {
             Some(position) => position,
@@ -117,14 +116,14 @@ pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
             }
         };
         grid.nfts.push(GridNft {
-            id: nft.id.clone(),
+            id: nft.id.to_string(),
             collection,
-            holder: holder_of[judged_nft.holder as usize],
-            name: nft.name.clone(),
+            holder: holder_of[nft.holder as usize],
+            name: nft.name.to_string(),
             quantity: nft.quantity,
-            picture: judged_nft.picture.as_ref().map(|p| p.handle.clone()),
-            video: nft.content_type == NftContentType::Video,
-            likely_spam: judged_nft.likely_spam,
+            picture: nft.picture.as_ref().map(|p| p.handle.to_string()),
+            video: nft.video,
+            likely_spam: nft.likely_spam,
         });
     }
     grid
@@ -159,7 +158,8 @@ impl Widget {
         handle: &str,
         size: ThumbnailSize,
     ) -> Result<Vec<u8>, SdkError> {
-        let url = self.state.lock().allowed.picture_of(handle);
+        let url = PictureHandle::parse(handle)
+            .and_then(|handle| self.state.lock().allowed.picture_of(handle));
         let Some(url) = url else {
             self.require_login()?;
             return Err(SdkError::service(
@@ -178,7 +178,6 @@ mod tests {
     use satchel_api::NftContentType;
 
     use super::super::nft_listing::fixtures::*;
-    use super::super::nft_listing::picture_handle;
     use super::*;
 
     fn grid(listing: satchel_api::NftsGrouped) -> NftGrid {
@@ -247,7 +246,11 @@ mod tests {
         );
         assert_eq!(
             grid.nfts[0].picture.as_deref(),
-            Some(picture_handle("data:image/svg+xml,<svg>One</svg>").as_str())
+            Some(
+                PictureHandle::of("data:image/svg+xml,<svg>One</svg>")
+                    .to_string()
+                    .as_str()
+            )
         );
         assert!(grid.nfts[1].picture.is_none() && grid.nfts[1].video);
     }
@@ -271,9 +274,13 @@ mod tests {
 
     #[test]
     fn a_picture_handle_is_short_and_its_urls_own() {
-        let one = picture_handle("https://example.com/1.png");
-        assert_eq!(one.len(), 24);
-        assert_eq!(one, picture_handle("https://example.com/1.png"));
-        assert_ne!(one, picture_handle("https://example.com/2.png"));
+        let one = PictureHandle::of("https://example.com/1.png");
+        assert_eq!(one.to_string().len(), 24);
+        assert_eq!(one, PictureHandle::of("https://example.com/1.png"));
+        assert_ne!(one, PictureHandle::of("https://example.com/2.png"));
+        assert_eq!(PictureHandle::parse(&one.to_string()), Some(one));
+        for not_one in ["", "zz", &one.to_string()[..22], &format!("{one}00")] {
+            assert_eq!(PictureHandle::parse(not_one), None, "{not_one:?}");
+        }
     }
 }

@@ -4,15 +4,20 @@
 //! picture's handle. `getNFTs` makes the spec's `ServiceNFT`s of it; the NFT tab
 //! its grid, and the detail of one NFT when asked, so a collection's facts are
 //! held once however many NFTs it has.
+//!
+//! The NFT tab keeps the judged listing until the next one (for an NFT's
+//! detail), so an NFT is held compactly: only what its grid tile and detail
+//! page show, each text in one exact allocation.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::sync::Arc;
 
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
-    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftsGrouped, ServiceAccount, ServiceErrorCode,
-    ServiceNft, ServiceNftContract,
+    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, NftsGrouped, ServiceAccount,
+    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
 };
 use sha2::{Digest, Sha256};
 
@@ -31,11 +36,25 @@ pub(super) struct JudgedNfts {
     pub nfts: Vec<JudgedNft>,
 }
 
+/// One NFT of the judged listing: what the service listed of it but its
+/// holder's id (in `holder`), its picture's URL (in `picture`) and how it
+/// came (but for its sender, the spam verdict is all the widget needs of it).
 #[derive(Debug)]
 pub(super) struct JudgedNft {
-    /// As the service listed it, but for its picture's URL (in `picture`);
-    /// `collection` is a position in [`JudgedNfts::collections`].
-    pub nft: GroupedNft,
+    pub id: Box<str>,
+    pub name: Box<str>,
+    pub description: Box<str>,
+    pub token_id: Box<str>,
+    pub external_link: Box<str>,
+    pub content_url: Option<Box<str>>,
+    /// Who sent it to the person (the zero address for a mint), when the
+    /// service told.
+    pub received_from: Option<Box<str>>,
+    pub quantity: i64,
+    pub state: i64,
+    pub video: bool,
+    /// Its position in [`JudgedNfts::collections`].
+    pub collection: u32,
     /// Its position in [`JudgedNfts::holders`].
     pub holder: u32,
     pub likely_spam: bool,
@@ -48,16 +67,42 @@ pub(super) struct JudgedNft {
 /// kilobytes), and the handle the page names it by.
 #[derive(Debug, Clone)]
 pub(super) struct Picture {
-    pub handle: String,
+    pub handle: PictureHandle,
     pub url: Arc<str>,
 }
 
 impl Picture {
     fn of(url: String) -> Option<Self> {
         (!url.is_empty()).then(|| Picture {
-            handle: picture_handle(&url),
+            handle: PictureHandle::of(&url),
             url: Arc::from(url),
         })
+    }
+}
+
+/// What the page asks the thumbnail protocol for instead of a picture's URL:
+/// 96 bits of the URL's SHA-256, written in hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PictureHandle([u8; 12]);
+
+impl PictureHandle {
+    pub fn of(url: &str) -> Self {
+        let mut handle = [0; 12];
+        handle.copy_from_slice(&Sha256::digest(url.as_bytes())[..12]);
+        PictureHandle(handle)
+    }
+
+    /// The handle a page wrote; `None` when it is not one.
+    pub fn parse(hex: &str) -> Option<Self> {
+        let mut handle = [0; 12];
+        hex::decode_to_slice(hex, &mut handle).ok()?;
+        Some(PictureHandle(handle))
+    }
+}
+
+impl fmt::Display for PictureHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex::encode(self.0))
     }
 }
 
@@ -73,7 +118,10 @@ impl JudgedNfts {
         known: &HashSet<Address>,
         vouched: impl Fn(&str, &str) -> bool,
     ) -> Result<Self, SdkError> {
-        let mut judged = JudgedNfts::default();
+        let mut judged = JudgedNfts {
+            nfts: Vec::with_capacity(listing.nfts.len()),
+            ..JudgedNfts::default()
+        };
         // Each collection once: whether it is asked for, whether it is vouched for.
         let mut kinds = Vec::with_capacity(listing.collections.len());
         for c in &listing.collections {
@@ -85,7 +133,7 @@ impl JudgedNfts {
         }
         let mut holders: HashMap<String, Option<u32>> = HashMap::new();
         let mut seen: HashSet<String> = HashSet::new();
-        for mut nft in listing.nfts {
+        for nft in listing.nfts {
             let (selected, vouched) = usize::try_from(nft.collection)
                 .ok()
                 .and_then(|i| kinds.get(i))
@@ -110,40 +158,75 @@ impl JudgedNfts {
             if !seen.insert(nft.id.clone()) {
                 continue;
             }
-            judged.nfts.push(JudgedNft {
-                likely_spam: hidden::likely_spam(nft.received.as_ref(), vouched, known),
-                picture: Picture::of(std::mem::take(&mut nft.image_url)),
-                holder,
-                nft,
-            });
+            let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, known);
+            judged.nfts.push(JudgedNft::of(nft, holder, likely_spam));
         }
+        // Some were left out: the listing is kept, its room is not.
+        judged.nfts.shrink_to_fit();
         Ok(judged)
     }
 
     /// `nft` in the spec's shape.
     pub fn service_nft(&self, nft: &JudgedNft) -> ServiceNft {
         // Both positions were made by `judge`, within their lists.
-        let contract = self.collections[nft.nft.collection as usize].clone();
+        let contract = self.collections[nft.collection as usize].clone();
         let account = self.holders[nft.holder as usize].clone();
-        let mut service = mapping::service_nft(&nft.nft, contract, account);
-        service.likely_spam = nft.likely_spam;
-        if let Some(picture) = &nft.picture {
-            service.image_url = picture.url.to_string();
+        ServiceNft {
+            account,
+            contract,
+            name: nft.name.to_string(),
+            description: nft.description.to_string(),
+            external_link: nft.external_link.to_string(),
+            image_url: nft
+                .picture
+                .as_ref()
+                .map_or_else(String::new, |p| p.url.to_string()),
+            content_url: nft.content_url.as_deref().map(str::to_owned),
+            quantity: nft.quantity,
+            content_type: if nft.video {
+                ServiceContentType::Video
+            } else {
+                ServiceContentType::Image
+            },
+            state: nft.state,
+            token_id: nft.token_id.to_string(),
+            // A mint's sender (the zero address) is left out: the page says
+            // "minted".
+            received_from: nft
+                .received_from
+                .as_deref()
+                .filter(|from| from.parse::<Address>() != Ok(Address::ZERO))
+                .map(str::to_owned),
+            likely_spam: nft.likely_spam,
         }
-        service
     }
 
     /// The NFT with service id `id`, in the spec's shape.
     pub fn find(&self, id: &str) -> Option<ServiceNft> {
-        let nft = self.nfts.iter().find(|n| n.nft.id == id)?;
+        let nft = self.nfts.iter().find(|n| &*n.id == id)?;
         Some(self.service_nft(nft))
     }
 }
 
-/// The handle of a picture's URL: what the page asks the thumbnail protocol for
-/// instead of the URL itself (96 bits of its SHA-256, in hex).
-pub(crate) fn picture_handle(url: &str) -> String {
-    hex::encode(&Sha256::digest(url.as_bytes())[..12])
+impl JudgedNft {
+    fn of(nft: GroupedNft, holder: u32, likely_spam: bool) -> Self {
+        JudgedNft {
+            id: nft.id.into_boxed_str(),
+            name: nft.name.into_boxed_str(),
+            description: nft.description.into_boxed_str(),
+            token_id: nft.token_id.into_boxed_str(),
+            external_link: nft.external_link.into_boxed_str(),
+            content_url: nft.content_url.map(String::into_boxed_str),
+            received_from: nft.received.map(|r| r.from.into_boxed_str()),
+            quantity: nft.quantity,
+            state: nft.state,
+            video: nft.content_type == NftContentType::Video,
+            collection: nft.collection,
+            holder,
+            likely_spam,
+            picture: Picture::of(nft.image_url),
+        }
+    }
 }
 
 /// A position in a list the service's bounded listing made.
@@ -303,7 +386,7 @@ mod tests {
             let mut judged = read();
             allowed.extend(&mut judged);
             let picture = judged.nfts[0].picture.clone().expect("a picture");
-            let kept = allowed.picture_of(&picture.handle).expect("allowed");
+            let kept = allowed.picture_of(picture.handle).expect("allowed");
             assert!(Arc::ptr_eq(&kept, &picture.url), "one copy of the URL");
             assert_eq!(&*kept, url);
             assert!(allowed.has_picture(url));
@@ -325,7 +408,7 @@ mod tests {
             ],
         );
         let judged = judge(listing.clone(), None).expect("judged");
-        let ids: Vec<&str> = judged.nfts.iter().map(|n| n.nft.id.as_str()).collect();
+        let ids: Vec<&str> = judged.nfts.iter().map(|n| &*n.id).collect();
         assert_eq!(ids, ["a", "b", "d"]);
         assert_eq!(
             judged.find("a").expect("a").name,
@@ -338,7 +421,7 @@ mod tests {
 
         let sepolia = ["SEPOLIA".to_owned()];
         let judged = judge(listing, Some(&sepolia)).expect("judged");
-        let ids: Vec<&str> = judged.nfts.iter().map(|n| n.nft.id.as_str()).collect();
+        let ids: Vec<&str> = judged.nfts.iter().map(|n| &*n.id).collect();
         assert_eq!(ids, ["a", "d"]);
     }
 
@@ -361,6 +444,45 @@ mod tests {
             "a long description the grid does not carry"
         );
         assert_eq!(nft.image_url, "data:image/svg+xml,<svg>One</svg>");
+    }
+
+    #[test]
+    fn the_spec_shape_keeps_what_the_service_listed_and_omits_a_mints_sender() {
+        let mut clip = nft("v", 0, "e1", "Clip");
+        clip.content_type = NftContentType::Video;
+        clip.content_url = Some("https://x/clip.mp4".into());
+        clip.image_url = String::new();
+        clip.state = 2;
+        clip.received = Some(NftOrigin {
+            from: "0x00000000000000000000000000000000000000aA".into(),
+            sent_by: None,
+            tx_hash: "0x01".into(),
+        });
+        let mut minted = nft("m", 0, "e1", "Minted");
+        minted.received = Some(NftOrigin {
+            from: format!("{}", Address::ZERO),
+            sent_by: None,
+            tx_hash: "0x02".into(),
+        });
+        let judged = judge(
+            listing(vec![collection("sepolia", "0xA")], vec![clip, minted]),
+            None,
+        )
+        .expect("judged");
+        let clip = judged.find("v").expect("listed");
+        assert_eq!(clip.content_type, ServiceContentType::Video);
+        assert_eq!(clip.content_url.as_deref(), Some("https://x/clip.mp4"));
+        assert_eq!(clip.image_url, "");
+        assert_eq!((clip.quantity, clip.state), (2, 2));
+        assert_eq!(clip.token_id, "7");
+        assert_eq!(clip.external_link, "https://example.com/v");
+        assert_eq!(
+            clip.received_from.as_deref(),
+            Some("0x00000000000000000000000000000000000000aA")
+        );
+        let minted = judged.find("m").expect("listed");
+        assert_eq!(minted.content_type, ServiceContentType::Image);
+        assert_eq!(minted.received_from, None, "a mint's sender is left out");
     }
 
     #[test]
