@@ -130,13 +130,16 @@ impl RestClient {
         body: Option<&(dyn erased::Body + Sync)>,
         bearer: Option<&str>,
     ) -> Result<T, SdkError> {
-        self.send_accepting(caller, method, path, body, bearer, JSON)
-            .await
+        let answer = self
+            .send_for_json(caller, method, path, body, bearer, JSON)
+            .await?;
+        parse_answer(&answer)
     }
 
-    /// Like [`send`](Self::send), asking for the answer as `media_type` (a JSON
-    /// one) in `Accept`.
-    pub async fn send_accepting<T: DeserializeOwned>(
+    /// Sends a request asking for the answer as `media_type` (a JSON one) in
+    /// `Accept`; its body as it came, for a caller that parses it its own way.
+    /// An error answer is the [`SdkError`] it names.
+    pub async fn send_for_json(
         &self,
         caller: Caller,
         method: Method,
@@ -144,14 +147,15 @@ impl RestClient {
         body: Option<&(dyn erased::Body + Sync)>,
         bearer: Option<&str>,
         media_type: &str,
-    ) -> Result<T, SdkError> {
+    ) -> Result<Vec<u8>, SdkError> {
         let request = self
             .request(caller, method, path, body, bearer)?
             .header(reqwest::header::ACCEPT, media_type);
         let response = request.send().await.map_err(network_error)?;
         let status = response.status();
         let bytes = read_bounded(response, MAX_ANSWER).await?;
-        decode(status, &bytes)
+        refused(status, &bytes)?;
+        Ok(bytes)
     }
 
     /// Like [`send`](Self::send) for the logins through someone else's identity:
@@ -178,7 +182,8 @@ impl RestClient {
         {
             return Ok(Err(required));
         }
-        decode(status, &bytes).map(Ok)
+        refused(status, &bytes)?;
+        parse_answer(&bytes).map(Ok)
     }
 
     /// A request to `path` with the app headers (and the bearer token, if any).
@@ -257,28 +262,36 @@ async fn read_bounded(mut response: reqwest::Response, limit: usize) -> Result<V
     Ok(bytes)
 }
 
-/// An answer as a value, or its error body as an [`SdkError`].
-fn decode<T: DeserializeOwned>(status: StatusCode, bytes: &[u8]) -> Result<T, SdkError> {
-    if !status.is_success() {
-        return Err(match serde_json::from_slice::<ApiErrorBody>(bytes) {
-            Ok(body) => SdkError::from_api(body),
-            Err(_) => SdkError::service(
-                ServiceErrorCode::ApiRequestError,
-                format!("the service answered {status}"),
-            ),
-        });
+/// An error answer (its status not a success) as the [`SdkError`] its body names.
+fn refused(status: StatusCode, bytes: &[u8]) -> Result<(), SdkError> {
+    if status.is_success() {
+        return Ok(());
     }
-    let bytes = if bytes.is_empty() || status == StatusCode::NO_CONTENT {
+    Err(match serde_json::from_slice::<ApiErrorBody>(bytes) {
+        Ok(body) => SdkError::from_api(body),
+        Err(_) => SdkError::service(
+            ServiceErrorCode::ApiRequestError,
+            format!("the service answered {status}"),
+        ),
+    })
+}
+
+/// A successful answer's JSON as a value (an empty answer is `null`: `()`).
+pub(crate) fn parse_answer<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SdkError> {
+    let bytes = if bytes.is_empty() {
         &b"null"[..]
     } else {
         bytes
     };
-    serde_json::from_slice(bytes).map_err(|e| {
-        SdkError::service(
-            ServiceErrorCode::ApiRequestError,
-            format!("unexpected answer from the service: {e}"),
-        )
-    })
+    serde_json::from_slice(bytes).map_err(unexpected_answer)
+}
+
+/// An answer the SDK could not read as what it asked for.
+pub(crate) fn unexpected_answer(e: serde_json::Error) -> SdkError {
+    SdkError::service(
+        ServiceErrorCode::ApiRequestError,
+        format!("unexpected answer from the service: {e}"),
+    )
 }
 
 fn network_error(e: reqwest::Error) -> SdkError {

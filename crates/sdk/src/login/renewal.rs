@@ -6,7 +6,7 @@ use reqwest::Method;
 use satchel_api::{RefreshRequest, ServiceErrorCode, ServiceToken};
 
 use super::Login;
-use crate::client::{Caller, erased};
+use crate::client::{Caller, erased, parse_answer};
 use crate::error::SdkError;
 use crate::keychain::session::{StoredSession, jwt_expiry, now};
 
@@ -23,20 +23,23 @@ impl Login {
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
     ) -> Result<T, SdkError> {
-        self.authed_accepting(caller, method, path, body, "application/json")
-            .await
+        let answer = self
+            .authed_for_json(caller, method, path, body, "application/json")
+            .await?;
+        parse_answer(&answer)
     }
 
     /// Like [`authed`](Self::authed), asking for the answer as `media_type` (a
-    /// JSON one) in `Accept`.
-    pub async fn authed_accepting<T: serde::de::DeserializeOwned>(
+    /// JSON one) in `Accept`; its body as it came, for a caller that parses it
+    /// its own way.
+    pub async fn authed_for_json(
         &self,
         caller: Caller,
         method: Method,
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
         media_type: &str,
-    ) -> Result<T, SdkError> {
+    ) -> Result<Vec<u8>, SdkError> {
         let client = self.client().await?;
         let mut session = self.require_session().await?;
         if jwt_expiry(&session.service.access_token)
@@ -48,7 +51,7 @@ impl Login {
             let (client, method) = (client.clone(), method.clone());
             async move {
                 client
-                    .send_accepting(caller, method, path, body, Some(&token), media_type)
+                    .send_for_json(caller, method, path, body, Some(&token), media_type)
                     .await
             }
         };

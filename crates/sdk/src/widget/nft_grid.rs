@@ -186,7 +186,8 @@ mod tests {
             account("e2", "sepolia", "0x2"),
             account("b1", "base", "0x1"),
         ];
-        let judged = JudgedNfts::judge(listing, &accounts, None, &HashSet::new(), |_, _| false)
+        let json = serde_json::to_vec(&listing).expect("json");
+        let judged = JudgedNfts::judge(&json, &accounts, None, &HashSet::new(), |_, _| false)
             .expect("judged");
         grid_of(&judged)
     }

@@ -1,5 +1,5 @@
 //! The user's NFTs as the service last listed them (grouped by collection, see
-//! [`NftsGrouped`]) and the widget judged them: the ones asked for, held by one
+//! [`satchel_api::NftsGrouped`]) and the widget judged them: the ones asked for, held by one
 //! of the user's accounts, each id once, each with its spam verdict and its
 //! picture's handle. `getNFTs` makes the spec's `ServiceNFT`s of it; the NFT tab
 //! its grid, and the detail of one NFT when asked, so a collection's facts are
@@ -9,6 +9,7 @@
 //! detail), so an NFT is held compactly: only what its grid tile and detail
 //! page show, each text in one exact allocation.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
@@ -16,13 +17,16 @@ use std::sync::Arc;
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
-    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, NftsGrouped, ServiceAccount,
-    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
+    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, NftContract, ServiceAccount,
+    ServiceContentType, ServiceNft, ServiceNftContract,
+};
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 use sha2::{Digest, Sha256};
 
 use super::{Refresh, Widget, hidden, mapping};
-use crate::client::Caller;
+use crate::client::{Caller, unexpected_answer};
 use crate::error::SdkError;
 
 /// The judged listing (see the module's comment).
@@ -107,63 +111,36 @@ impl fmt::Display for PictureHandle {
 }
 
 impl JudgedNfts {
-    /// Judges `listing`: what `networks` selects (all when `None`), held by one
-    /// of `accounts`, spam unless one of `known` sent it or the app vouches for
-    /// its collection (`vouched`). A listing naming a collection it does not
-    /// have is the service's error, refused whole.
+    /// Judges the listing `json` (a [`satchel_api::NftsGrouped`]): what `networks` selects
+    /// (all when `None`), held by one of `accounts`, spam unless one of `known`
+    /// sent it or the app vouches for its collection (`vouched`). Each NFT is
+    /// judged as it is read, so the service's form of the listing is never
+    /// held whole beside the judged one. A listing naming a collection it has
+    /// not listed before is the service's error, refused whole.
     pub fn judge(
-        listing: NftsGrouped,
+        json: &[u8],
         accounts: &[Account],
         networks: Option<&[String]>,
         known: &HashSet<Address>,
         vouched: impl Fn(&str, &str) -> bool,
     ) -> Result<Self, SdkError> {
-        let mut judged = JudgedNfts {
-            nfts: Vec::with_capacity(listing.nfts.len()),
-            ..JudgedNfts::default()
+        let mut judging = Judging {
+            accounts,
+            networks,
+            known,
+            vouched,
+            kinds: Vec::new(),
+            holders: HashMap::new(),
+            seen: HashSet::new(),
+            judged: JudgedNfts::default(),
         };
-        // Each collection once: whether it is asked for, whether it is vouched for.
-        let mut kinds = Vec::with_capacity(listing.collections.len());
-        for c in &listing.collections {
-            kinds.push((
-                mapping::network_selected(networks, &c.network),
-                vouched(&c.network, &c.address),
-            ));
-            judged.collections.push(mapping::service_nft_contract(c));
-        }
-        let mut holders: HashMap<String, Option<u32>> = HashMap::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        for nft in listing.nfts {
-            let (selected, vouched) = usize::try_from(nft.collection)
-                .ok()
-                .and_then(|i| kinds.get(i))
-                .copied()
-                .ok_or_else(|| {
-                    SdkError::service(
-                        ServiceErrorCode::ApiRequestError,
-                        "the service listed an NFT of a collection it did not list",
-                    )
-                })?;
-            if !selected {
-                continue;
-            }
-            let holder = *holders.entry(nft.account_id.clone()).or_insert_with(|| {
-                let account = mapping::nft_holder(&nft.account_id, accounts)?;
-                judged.holders.push(account);
-                Some(position(judged.holders.len() - 1))
-            });
-            // Not one of the person's accounts; an id seen before (an id names
-            // one NFT: the first).
-            let Some(holder) = holder else { continue };
-            if !seen.insert(nft.id.clone()) {
-                continue;
-            }
-            let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, known);
-            judged.nfts.push(JudgedNft::of(nft, holder, likely_spam));
-        }
+        let mut reader = serde_json::Deserializer::from_slice(json);
+        serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
+            .and_then(|()| reader.end())
+            .map_err(unexpected_answer)?;
         // Some were left out: the listing is kept, its room is not.
-        judged.nfts.shrink_to_fit();
-        Ok(judged)
+        judging.judged.nfts.shrink_to_fit();
+        Ok(judging.judged)
     }
 
     /// `nft` in the spec's shape.
@@ -229,6 +206,129 @@ impl JudgedNft {
     }
 }
 
+/// A listing being judged as it is read (see [`JudgedNfts::judge`]).
+struct Judging<'a, F> {
+    accounts: &'a [Account],
+    networks: Option<&'a [String]>,
+    known: &'a HashSet<Address>,
+    vouched: F,
+    /// Each collection read: whether it is asked for, whether it is vouched for.
+    kinds: Vec<(bool, bool)>,
+    /// The service's account ids: their position in the judged holders, `None`
+    /// for an account that is not one of the person's.
+    holders: HashMap<String, Option<u32>>,
+    seen: HashSet<String>,
+    judged: JudgedNfts,
+}
+
+impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
+    fn collections(&mut self, collections: Vec<NftContract>) -> Result<(), &'static str> {
+        if !self.kinds.is_empty() || !self.judged.nfts.is_empty() {
+            return Err("the service listed the collections after NFTs or twice");
+        }
+        for c in &collections {
+            self.kinds.push((
+                mapping::network_selected(self.networks, &c.network),
+                (self.vouched)(&c.network, &c.address),
+            ));
+            self.judged
+                .collections
+                .push(mapping::service_nft_contract(c));
+        }
+        Ok(())
+    }
+
+    fn nft(&mut self, nft: GroupedNft) -> Result<(), &'static str> {
+        let (selected, vouched) = usize::try_from(nft.collection)
+            .ok()
+            .and_then(|i| self.kinds.get(i))
+            .copied()
+            .ok_or("the service listed an NFT of a collection it did not list before it")?;
+        if !selected {
+            return Ok(());
+        }
+        let (accounts, holders) = (self.accounts, &mut self.judged.holders);
+        let holder = *self
+            .holders
+            .entry(nft.account_id.clone())
+            .or_insert_with(|| {
+                holders.push(mapping::nft_holder(&nft.account_id, accounts)?);
+                Some(position(holders.len() - 1))
+            });
+        // Not one of the person's accounts; an id seen before (an id names
+        // one NFT: the first).
+        let Some(holder) = holder else { return Ok(()) };
+        if !self.seen.insert(nft.id.clone()) {
+            return Ok(());
+        }
+        let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, self.known);
+        self.judged
+            .nfts
+            .push(JudgedNft::of(nft, holder, likely_spam));
+        Ok(())
+    }
+}
+
+/// The listing's object: its collections, then its NFTs, each judged as read;
+/// any other member is skipped.
+impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for &mut Judging<'_, F> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for &mut Judging<'_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an NFT listing grouped by collection")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(member) = map.next_key::<Cow<'de, str>>()? {
+            match &*member {
+                "collections" => {
+                    let collections = map.next_value()?;
+                    self.collections(collections).map_err(A::Error::custom)?;
+                }
+                "nfts" => map.next_value_seed(EachNft(&mut *self))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The listing's NFTs, each judged as it is read.
+struct EachNft<'j, 'a, F>(&'j mut Judging<'a, F>);
+
+impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for EachNft<'_, '_, F> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for EachNft<'_, '_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of NFTs")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(nft) = seq.next_element::<GroupedNft>()? {
+            self.0.nft(nft).map_err(A::Error::custom)?;
+        }
+        Ok(())
+    }
+}
+
 /// A position in a list the service's bounded listing made.
 pub(super) fn position(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
@@ -254,7 +354,7 @@ impl Widget {
         // the keychain) while the listing comes: the grid's first row waits on
         // both.
         let (listing, accounts) = tokio::try_join!(
-            self.login.authed_accepting::<NftsGrouped>(
+            self.login.authed_for_json(
                 Caller::Rest,
                 Method::GET,
                 &path,
@@ -276,12 +376,13 @@ impl Widget {
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
         let mut judged = JudgedNfts::judge(
-            listing,
+            &listing,
             &accounts.accounts,
             networks,
             &known,
             |network, contract| self.vouched_collection(network, contract),
         )?;
+        drop(listing);
         self.state.lock().allowed.extend(&mut judged);
         Ok(judged)
     }
@@ -353,7 +454,7 @@ pub(super) mod fixtures {
 
 #[cfg(test)]
 mod tests {
-    use satchel_api::NftOrigin;
+    use satchel_api::{NftOrigin, NftsGrouped};
 
     use super::fixtures::*;
     use super::*;
@@ -363,9 +464,13 @@ mod tests {
             account("e1", "sepolia", "0x1"),
             account("e2", "sepolia", "0x2"),
         ];
-        JudgedNfts::judge(listing, &accounts, networks, &HashSet::new(), |_, c| {
-            c == "0xV"
-        })
+        JudgedNfts::judge(
+            &serde_json::to_vec(&listing).expect("json"),
+            &accounts,
+            networks,
+            &HashSet::new(),
+            |_, c| c == "0xV",
+        )
     }
 
     #[test]
@@ -510,6 +615,39 @@ mod tests {
         let spam: Vec<bool> = judged.nfts.iter().map(|n| n.likely_spam).collect();
         assert_eq!(spam, [true, false, false]);
         assert!(judged.find("a").expect("a").likely_spam);
+    }
+
+    #[test]
+    fn nfts_before_their_collections_or_collections_twice_are_refused() {
+        let accounts = [account("e1", "sepolia", "0x1")];
+        let judge = |json: &str| {
+            JudgedNfts::judge(json.as_bytes(), &accounts, None, &HashSet::new(), |_, _| {
+                false
+            })
+        };
+        // Written out: a JSON map of serde_json's would put its members in
+        // their names' order.
+        let collections = serde_json::to_string(&[collection("sepolia", "0xA")]).expect("json");
+        let nfts = serde_json::to_string(&[nft("a", 0, "e1", "One")]).expect("json");
+        let listed = judge(&format!(
+            r#"{{"collections": {collections}, "future": [1, {{"x": 2}}], "nfts": {nfts}}}"#
+        ))
+        .expect("a member the SDK does not know is skipped");
+        assert_eq!(listed.nfts.len(), 1);
+        for refused in [
+            format!(r#"{{"nfts": {nfts}, "collections": {collections}}}"#),
+            format!(r#"{{"collections": {collections}, "nfts": {nfts}, "collections": []}}"#),
+            format!(r#"{{"collections": {collections}, "nfts": [{{"id": "a"}}]}}"#),
+            format!(r#"[{collections}, {nfts}]"#),
+            format!(r#"{{"collections": {collections}, "nfts": {nfts}}} trailing"#),
+            r#"{"collections": ["#.to_owned(),
+        ] {
+            let e = judge(&refused).expect_err("refused");
+            assert!(
+                e.is(satchel_api::ServiceErrorCode::ApiRequestError),
+                "{refused}: {e}"
+            );
+        }
     }
 
     #[test]
