@@ -255,7 +255,8 @@ pub const NFTS_GROUPED_MEDIA_TYPE: &str = "application/vnd.satchel.nfts-grouped+
 /// naming its collection by position, for a device listing thousands of NFTs
 /// of a few collections (the spec's shape repeats the collection in each).
 /// [`NftsGrouped::into_nfts`] gives back the spec's listing, element for
-/// element.
+/// element. Its collections come before its NFTs in the JSON (the SDK judges
+/// each NFT as it reads it, so it must know the collections by then).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
