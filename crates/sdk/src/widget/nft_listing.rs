@@ -111,12 +111,13 @@ impl fmt::Display for PictureHandle {
 }
 
 impl JudgedNfts {
-    /// Judges the listing `json` (a [`satchel_api::NftsGrouped`]): what `networks` selects
-    /// (all when `None`), held by one of `accounts`, spam unless one of `known`
-    /// sent it or the app vouches for its collection (`vouched`). Each NFT is
-    /// judged as it is read, so the service's form of the listing is never
-    /// held whole beside the judged one. A listing naming a collection it has
-    /// not listed before is the service's error, refused whole.
+    /// Judges the listing `json` (a [`satchel_api::NftsGrouped`]): what
+    /// `networks` selects (all when `None`), held by one of `accounts`, spam
+    /// unless one of `known` sent it or the app vouches for its collection
+    /// (`vouched`). Each NFT is judged as it is read, so the service's form of
+    /// the listing is never held whole beside the judged one. A listing naming
+    /// a collection it has not listed before is the service's error, refused
+    /// whole.
     pub fn judge(
         json: &[u8],
         accounts: &[Account],
