@@ -51,7 +51,11 @@ async fn prices_become(
         last = body;
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    panic!("the prices never changed as expected; last: {last}");
+    // What the chain says now, beside what the service answered.
+    let on_chain = stack.demo.price("ETH", "usd").await;
+    panic!(
+        "the prices never changed as expected; last: {last}; ETH/usd on the chain: {on_chain:?}"
+    );
 }
 
 pub async fn prices_come_from_the_feeds_exactly_and_follow_them(backend: Backend) {

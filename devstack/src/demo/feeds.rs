@@ -65,12 +65,17 @@ impl Demo {
             .get(&(symbol.to_owned(), currency.to_owned()))
             .ok_or_else(|| anyhow::anyhow!("no demo feed of {symbol} in {currency}"))?;
         let answer = alloy::primitives::I256::from_raw(parse_units(price, FEED_DECIMALS)?.into());
-        DemoFeed::new(*feed, &self.provider)
+        let receipt = DemoFeed::new(*feed, &self.provider)
             .setAnswer(answer)
             .send()
             .await?
             .get_receipt()
             .await?;
+        // A receipt comes for a reverted transaction too.
+        anyhow::ensure!(
+            receipt.status(),
+            "the {symbol}/{currency} feed did not take {price}"
+        );
         Ok(())
     }
 
