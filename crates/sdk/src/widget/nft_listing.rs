@@ -9,24 +9,22 @@
 //! detail), so an NFT is held compactly: only what its grid tile and detail
 //! page show, each text in one exact allocation.
 
-use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
-    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, NftContract, ServiceAccount,
+    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount,
     ServiceContentType, ServiceNft, ServiceNftContract,
-};
-use serde::de::{
-    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 use sha2::{Digest, Sha256};
 
 use super::{Refresh, Widget, hidden, mapping};
-use crate::client::{Caller, unexpected_answer};
+
+mod judging;
+use crate::client::Caller;
 use crate::error::SdkError;
 
 /// The judged listing (see the module's comment).
@@ -125,23 +123,7 @@ impl JudgedNfts {
         known: &HashSet<Address>,
         vouched: impl Fn(&str, &str) -> bool,
     ) -> Result<Self, SdkError> {
-        let mut judging = Judging {
-            accounts,
-            networks,
-            known,
-            vouched,
-            kinds: Vec::new(),
-            holders: HashMap::new(),
-            seen: HashSet::new(),
-            judged: JudgedNfts::default(),
-        };
-        let mut reader = serde_json::Deserializer::from_slice(json);
-        serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
-            .and_then(|()| reader.end())
-            .map_err(unexpected_answer)?;
-        // Some were left out: the listing is kept, its room is not.
-        judging.judged.nfts.shrink_to_fit();
-        Ok(judging.judged)
+        judging::judge(json, accounts, networks, known, vouched)
     }
 
     /// `nft` in the spec's shape.
@@ -204,129 +186,6 @@ impl JudgedNft {
             likely_spam,
             picture: Picture::of(nft.image_url),
         }
-    }
-}
-
-/// A listing being judged as it is read (see [`JudgedNfts::judge`]).
-struct Judging<'a, F> {
-    accounts: &'a [Account],
-    networks: Option<&'a [String]>,
-    known: &'a HashSet<Address>,
-    vouched: F,
-    /// Each collection read: whether it is asked for, whether it is vouched for.
-    kinds: Vec<(bool, bool)>,
-    /// The service's account ids: their position in the judged holders, `None`
-    /// for an account that is not one of the person's.
-    holders: HashMap<String, Option<u32>>,
-    seen: HashSet<String>,
-    judged: JudgedNfts,
-}
-
-impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
-    fn collections(&mut self, collections: Vec<NftContract>) -> Result<(), &'static str> {
-        if !self.kinds.is_empty() || !self.judged.nfts.is_empty() {
-            return Err("the service listed the collections after NFTs or twice");
-        }
-        for c in &collections {
-            self.kinds.push((
-                mapping::network_selected(self.networks, &c.network),
-                (self.vouched)(&c.network, &c.address),
-            ));
-            self.judged
-                .collections
-                .push(mapping::service_nft_contract(c));
-        }
-        Ok(())
-    }
-
-    fn nft(&mut self, nft: GroupedNft) -> Result<(), &'static str> {
-        let (selected, vouched) = usize::try_from(nft.collection)
-            .ok()
-            .and_then(|i| self.kinds.get(i))
-            .copied()
-            .ok_or("the service listed an NFT of a collection it did not list before it")?;
-        if !selected {
-            return Ok(());
-        }
-        let (accounts, holders) = (self.accounts, &mut self.judged.holders);
-        let holder = *self
-            .holders
-            .entry(nft.account_id.clone())
-            .or_insert_with(|| {
-                holders.push(mapping::nft_holder(&nft.account_id, accounts)?);
-                Some(position(holders.len() - 1))
-            });
-        // Not one of the person's accounts; an id seen before (an id names
-        // one NFT: the first).
-        let Some(holder) = holder else { return Ok(()) };
-        if !self.seen.insert(nft.id.clone()) {
-            return Ok(());
-        }
-        let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, self.known);
-        self.judged
-            .nfts
-            .push(JudgedNft::of(nft, holder, likely_spam));
-        Ok(())
-    }
-}
-
-/// The listing's object: its collections, then its NFTs, each judged as read;
-/// any other member is skipped.
-impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for &mut Judging<'_, F> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for &mut Judging<'_, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an NFT listing grouped by collection")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(member) = map.next_key::<Cow<'de, str>>()? {
-            match &*member {
-                "collections" => {
-                    let collections = map.next_value()?;
-                    self.collections(collections).map_err(A::Error::custom)?;
-                }
-                "nfts" => map.next_value_seed(EachNft(&mut *self))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The listing's NFTs, each judged as it is read.
-struct EachNft<'j, 'a, F>(&'j mut Judging<'a, F>);
-
-impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for EachNft<'_, '_, F> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for EachNft<'_, '_, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of NFTs")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(nft) = seq.next_element::<GroupedNft>()? {
-            self.0.nft(nft).map_err(A::Error::custom)?;
-        }
-        Ok(())
     }
 }
 

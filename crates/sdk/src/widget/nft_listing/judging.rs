@@ -1,0 +1,168 @@
+//! The service's grouped NFT listing judged as it is parsed (see
+//! [`JudgedNfts::judge`]): a serde `DeserializeSeed` over its JSON that reads
+//! the collections, then turns each NFT into a [`JudgedNft`] the moment it is
+//! parsed, so the service's form of thousands of NFTs is never held whole.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use alloy::primitives::Address;
+use satchel_api::{Account, GroupedNft, NftContract};
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+
+use super::{JudgedNft, JudgedNfts, hidden, mapping, position};
+use crate::client::unexpected_answer;
+use crate::error::SdkError;
+
+/// See [`JudgedNfts::judge`].
+pub(super) fn judge(
+    json: &[u8],
+    accounts: &[Account],
+    networks: Option<&[String]>,
+    known: &HashSet<Address>,
+    vouched: impl Fn(&str, &str) -> bool,
+) -> Result<JudgedNfts, SdkError> {
+    let mut judging = Judging {
+        accounts,
+        networks,
+        known,
+        vouched,
+        kinds: Vec::new(),
+        holders: HashMap::new(),
+        seen: HashSet::new(),
+        judged: JudgedNfts::default(),
+    };
+    let mut reader = serde_json::Deserializer::from_slice(json);
+    serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
+        .and_then(|()| reader.end())
+        .map_err(unexpected_answer)?;
+    // Some were left out: the listing is kept, its room is not.
+    judging.judged.nfts.shrink_to_fit();
+    Ok(judging.judged)
+}
+
+/// A listing being judged as it is read (see [`JudgedNfts::judge`]).
+struct Judging<'a, F> {
+    accounts: &'a [Account],
+    networks: Option<&'a [String]>,
+    known: &'a HashSet<Address>,
+    vouched: F,
+    /// Each collection read: whether it is asked for, whether it is vouched for.
+    kinds: Vec<(bool, bool)>,
+    /// The service's account ids: their position in the judged holders, `None`
+    /// for an account that is not one of the person's.
+    holders: HashMap<String, Option<u32>>,
+    seen: HashSet<String>,
+    judged: JudgedNfts,
+}
+
+impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
+    fn collections(&mut self, collections: Vec<NftContract>) -> Result<(), &'static str> {
+        if !self.kinds.is_empty() || !self.judged.nfts.is_empty() {
+            return Err("the service listed the collections after NFTs or twice");
+        }
+        for c in &collections {
+            self.kinds.push((
+                mapping::network_selected(self.networks, &c.network),
+                (self.vouched)(&c.network, &c.address),
+            ));
+            self.judged
+                .collections
+                .push(mapping::service_nft_contract(c));
+        }
+        Ok(())
+    }
+
+    fn nft(&mut self, nft: GroupedNft) -> Result<(), &'static str> {
+        let (selected, vouched) = usize::try_from(nft.collection)
+            .ok()
+            .and_then(|i| self.kinds.get(i))
+            .copied()
+            .ok_or("the service listed an NFT of a collection it did not list before it")?;
+        if !selected {
+            return Ok(());
+        }
+        let (accounts, holders) = (self.accounts, &mut self.judged.holders);
+        let holder = *self
+            .holders
+            .entry(nft.account_id.clone())
+            .or_insert_with(|| {
+                holders.push(mapping::nft_holder(&nft.account_id, accounts)?);
+                Some(position(holders.len() - 1))
+            });
+        // Not one of the person's accounts; an id seen before (an id names
+        // one NFT: the first).
+        let Some(holder) = holder else { return Ok(()) };
+        if !self.seen.insert(nft.id.clone()) {
+            return Ok(());
+        }
+        let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, self.known);
+        self.judged
+            .nfts
+            .push(JudgedNft::of(nft, holder, likely_spam));
+        Ok(())
+    }
+}
+
+/// The listing's object: its collections, then its NFTs, each judged as read;
+/// any other member is skipped.
+impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for &mut Judging<'_, F> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for &mut Judging<'_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an NFT listing grouped by collection")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(member) = map.next_key::<Cow<'de, str>>()? {
+            match &*member {
+                "collections" => {
+                    let collections = map.next_value()?;
+                    self.collections(collections).map_err(A::Error::custom)?;
+                }
+                "nfts" => map.next_value_seed(EachNft(&mut *self))?,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The listing's NFTs, each judged as it is read.
+struct EachNft<'j, 'a, F>(&'j mut Judging<'a, F>);
+
+impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for EachNft<'_, '_, F> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for EachNft<'_, '_, F> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of NFTs")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(nft) = seq.next_element::<GroupedNft>()? {
+            self.0.nft(nft).map_err(A::Error::custom)?;
+        }
+        Ok(())
+    }
+}
