@@ -104,6 +104,11 @@ impl Thumbnails {
         })
     }
 
+    /// The folder they are kept in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The PNG thumbnail of the picture at `source` (http(s), `ipfs://` or
     /// `data:`), from the cache when it was made before.
     pub async fn png(&self, source: &str, size: ThumbnailSize) -> Result<Vec<u8>, ThumbnailError> {

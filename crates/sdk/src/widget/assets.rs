@@ -259,7 +259,11 @@ impl Widget {
         networks: Option<&[String]>,
     ) -> Result<Vec<ServiceNft>, SdkError> {
         let judged = self.judged_nfts(refresh, networks).await?;
-        Ok(judged.nfts.iter().map(|n| judged.service_nft(n)).collect())
+        Ok(judged
+            .nfts
+            .iter()
+            .map(|n| judged.service_nft(n, &self.pictures))
+            .collect())
     }
 
     /// The external link of one of the user's NFTs, as listed by
@@ -291,7 +295,7 @@ impl Widget {
         size: ThumbnailSize,
     ) -> Result<Vec<u8>, SdkError> {
         self.require_login()?;
-        if !self.state.lock().allowed.has_picture(image_url) {
+        if !self.pictures.has(image_url) {
             return Err(SdkError::service(
                 ServiceErrorCode::InvalidParameters,
                 "not the picture of one of your NFTs",

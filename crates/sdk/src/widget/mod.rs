@@ -21,6 +21,7 @@ mod mapping;
 mod nft_grid;
 mod nft_listing;
 mod own_tokens;
+mod picture_urls;
 mod pin;
 mod receive;
 mod send;
@@ -102,6 +103,9 @@ pub struct Widget {
     /// login ends with `UserCancelled` when it changes.
     closed: watch::Sender<u64>,
     thumbnails: OnceLock<Thumbnails>,
+    /// The pictures of the person's NFTs listed so far, the only ones made
+    /// into thumbnails (their own lock: a listing keeps them as it is read).
+    pictures: picture_urls::PictureUrls,
     /// What loginWithUI asked the login page to offer.
     login_choice: Mutex<external_login::LoginChoice>,
     /// A login refused for want of an e-mail, with its token (never the page's).
@@ -161,6 +165,7 @@ impl Widget {
             send_requests: watch::Sender::new(None),
             closed: watch::Sender::new(0),
             thumbnails: OnceLock::new(),
+            pictures: Default::default(),
             login_choice: Mutex::new(Default::default()),
             pending_registration: Mutex::new(None),
             register_requests: watch::Sender::new(None),
@@ -184,6 +189,8 @@ impl Widget {
     /// Where NFT thumbnails are made and cached; set once, when the app knows
     /// its cache folder. Until then no thumbnail is made.
     pub fn set_thumbnails(&self, thumbnails: Thumbnails) {
+        // The pictures' URLs are kept beside their thumbnails, on disk.
+        self.pictures.set_dir(thumbnails.dir().to_owned());
         let _ = self.thumbnails.set(thumbnails);
     }
 
@@ -374,6 +381,7 @@ impl Widget {
         {
             tracing::warn!(error = %e, "thumbnails not removed");
         }
+        self.pictures.clear();
         *self.pending_registration.lock() = None;
         let mut state = self.state.lock();
         *state = WidgetState {

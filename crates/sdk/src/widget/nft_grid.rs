@@ -121,7 +121,7 @@ pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
             holder: holder_of[nft.holder as usize],
             name: nft.name.to_string(),
             quantity: nft.quantity,
-            picture: nft.picture.as_ref().map(|p| p.handle.to_string()),
+            picture: nft.picture.map(|handle| handle.to_string()),
             video: nft.video,
             likely_spam: nft.likely_spam,
         });
@@ -144,7 +144,8 @@ impl Widget {
     /// One NFT of the last [`get_nft_grid`](Self::get_nft_grid), in full.
     pub fn nft_detail(&self, id: &str) -> Result<ServiceNft, SdkError> {
         self.require_login()?;
-        self.state.lock().nft_listing.find(id).ok_or_else(|| {
+        let state = self.state.lock();
+        state.nft_listing.find(id, &self.pictures).ok_or_else(|| {
             SdkError::service(
                 ServiceErrorCode::InvalidParameters,
                 "not one of your NFTs as last listed",
@@ -158,8 +159,7 @@ impl Widget {
         handle: &str,
         size: ThumbnailSize,
     ) -> Result<Vec<u8>, SdkError> {
-        let url = PictureHandle::parse(handle)
-            .and_then(|handle| self.state.lock().allowed.picture_of(handle));
+        let url = PictureHandle::parse(handle).and_then(|handle| self.pictures.url(handle));
         let Some(url) = url else {
             self.require_login()?;
             return Err(SdkError::service(
@@ -187,8 +187,16 @@ mod tests {
             account("b1", "base", "0x1"),
         ];
         let json = serde_json::to_vec(&listing).expect("json");
-        let judged = JudgedNfts::judge(&json, &accounts, None, &HashSet::new(), |_, _| false)
-            .expect("judged");
+        let pictures = super::super::picture_urls::PictureUrls::default();
+        let judged = JudgedNfts::judge(
+            &json,
+            &accounts,
+            None,
+            &HashSet::new(),
+            |_, _| false,
+            &pictures,
+        )
+        .expect("judged");
         grid_of(&judged)
     }
 

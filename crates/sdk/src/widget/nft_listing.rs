@@ -11,7 +11,6 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::Arc;
 
 use alloy::primitives::Address;
 use reqwest::Method;
@@ -21,6 +20,7 @@ use satchel_api::{
 };
 use sha2::{Digest, Sha256};
 
+use super::picture_urls::PictureUrls;
 use super::{Refresh, Widget, hidden, mapping};
 
 mod judging;
@@ -39,8 +39,9 @@ pub(super) struct JudgedNfts {
 }
 
 /// One NFT of the judged listing: what the service listed of it but its
-/// holder's id (in `holder`), its picture's URL (in `picture`) and how it
-/// came (but for its sender, the spam verdict is all the widget needs of it).
+/// holder's id (in `holder`), its picture's URL (kept by handle in
+/// [`PictureUrls`]) and how it came (but for its sender, the spam verdict is
+/// all the widget needs of it).
 #[derive(Debug)]
 pub(super) struct JudgedNft {
     pub id: Box<str>,
@@ -60,26 +61,9 @@ pub(super) struct JudgedNft {
     /// Its position in [`JudgedNfts::holders`].
     pub holder: u32,
     pub likely_spam: bool,
-    /// Its picture, when it has one.
-    pub picture: Option<Picture>,
-}
-
-/// An NFT's picture: its URL, held once however many lists name it (the
-/// listing, the allowed pictures: an on-chain picture's `data:` URI can be
-/// kilobytes), and the handle the page names it by.
-#[derive(Debug, Clone)]
-pub(super) struct Picture {
-    pub handle: PictureHandle,
-    pub url: Arc<str>,
-}
-
-impl Picture {
-    fn of(url: String) -> Option<Self> {
-        (!url.is_empty()).then(|| Picture {
-            handle: PictureHandle::of(&url),
-            url: Arc::from(url),
-        })
-    }
+    /// Its picture, when it has one: its URL is the allowed pictures' (see
+    /// [`PictureUrls`]).
+    pub picture: Option<PictureHandle>,
 }
 
 /// What the page asks the thumbnail protocol for instead of a picture's URL:
@@ -113,8 +97,9 @@ impl JudgedNfts {
     /// `networks` selects (all when `None`), held by one of `accounts`, spam
     /// unless one of `known` sent it or the app vouches for its collection
     /// (`vouched`). Each NFT is judged as it is read, so the service's form of
-    /// the listing is never held whole beside the judged one. A listing naming
-    /// a collection it has not listed before is the service's error, refused
+    /// the listing is never held whole beside the judged one; its picture is
+    /// allowed as it is read (kept in `pictures`). A listing naming a
+    /// collection it has not listed before is the service's error, refused
     /// whole.
     pub fn judge(
         json: &[u8],
@@ -122,12 +107,13 @@ impl JudgedNfts {
         networks: Option<&[String]>,
         known: &HashSet<Address>,
         vouched: impl Fn(&str, &str) -> bool,
+        pictures: &PictureUrls,
     ) -> Result<Self, SdkError> {
-        judging::judge(json, accounts, networks, known, vouched)
+        judging::judge(json, accounts, networks, known, vouched, pictures)
     }
 
-    /// `nft` in the spec's shape.
-    pub fn service_nft(&self, nft: &JudgedNft) -> ServiceNft {
+    /// `nft` in the spec's shape; its picture's URL read from `pictures`.
+    pub fn service_nft(&self, nft: &JudgedNft, pictures: &PictureUrls) -> ServiceNft {
         // Both positions were made by `judge`, within their lists.
         let contract = self.collections[nft.collection as usize].clone();
         let account = self.holders[nft.holder as usize].clone();
@@ -139,8 +125,8 @@ impl JudgedNfts {
             external_link: nft.external_link.to_string(),
             image_url: nft
                 .picture
-                .as_ref()
-                .map_or_else(String::new, |p| p.url.to_string()),
+                .and_then(|handle| pictures.url(handle))
+                .unwrap_or_default(),
             content_url: nft.content_url.as_deref().map(str::to_owned),
             quantity: nft.quantity,
             content_type: if nft.video {
@@ -162,14 +148,14 @@ impl JudgedNfts {
     }
 
     /// The NFT with service id `id`, in the spec's shape.
-    pub fn find(&self, id: &str) -> Option<ServiceNft> {
+    pub fn find(&self, id: &str, pictures: &PictureUrls) -> Option<ServiceNft> {
         let nft = self.nfts.iter().find(|n| &*n.id == id)?;
-        Some(self.service_nft(nft))
+        Some(self.service_nft(nft, pictures))
     }
 }
 
 impl JudgedNft {
-    fn of(nft: GroupedNft, holder: u32, likely_spam: bool) -> Self {
+    fn of(nft: GroupedNft, holder: u32, likely_spam: bool, picture: Option<PictureHandle>) -> Self {
         JudgedNft {
             id: nft.id.into_boxed_str(),
             name: nft.name.into_boxed_str(),
@@ -184,7 +170,7 @@ impl JudgedNft {
             collection: nft.collection,
             holder,
             likely_spam,
-            picture: Picture::of(nft.image_url),
+            picture,
         }
     }
 }
@@ -235,15 +221,16 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        let mut judged = JudgedNfts::judge(
+        let judged = JudgedNfts::judge(
             &listing,
             &accounts.accounts,
             networks,
             &known,
             |network, contract| self.vouched_collection(network, contract),
+            &self.pictures,
         )?;
         drop(listing);
-        self.state.lock().allowed.extend(&mut judged);
+        self.state.lock().allowed.extend(&judged);
         Ok(judged)
     }
 }
@@ -319,7 +306,30 @@ mod tests {
     use super::fixtures::*;
     use super::*;
 
-    fn judge(listing: NftsGrouped, networks: Option<&[String]>) -> Result<JudgedNfts, SdkError> {
+    /// A judged listing with the pictures it allowed.
+    struct Judged {
+        listing: JudgedNfts,
+        pictures: PictureUrls,
+    }
+
+    impl Judged {
+        fn find(&self, id: &str) -> Option<ServiceNft> {
+            self.listing.find(id, &self.pictures)
+        }
+    }
+
+    impl std::ops::Deref for Judged {
+        type Target = JudgedNfts;
+        fn deref(&self) -> &JudgedNfts {
+            &self.listing
+        }
+    }
+
+    fn judge_into(
+        listing: NftsGrouped,
+        networks: Option<&[String]>,
+        pictures: &PictureUrls,
+    ) -> Result<JudgedNfts, SdkError> {
         let accounts = [
             account("e1", "sepolia", "0x1"),
             account("e2", "sepolia", "0x2"),
@@ -330,34 +340,63 @@ mod tests {
             networks,
             &HashSet::new(),
             |_, c| c == "0xV",
+            pictures,
         )
     }
 
+    fn judge(listing: NftsGrouped, networks: Option<&[String]>) -> Result<Judged, SdkError> {
+        let pictures = PictureUrls::default();
+        let listing = judge_into(listing, networks, &pictures)?;
+        Ok(Judged { listing, pictures })
+    }
+
     #[test]
-    fn a_picture_is_held_once_by_the_listing_and_the_allowed_pictures_listing_after_listing() {
-        let read = || {
-            judge(
+    fn a_listings_pictures_are_allowed_as_read_each_url_kept_once() {
+        let pictures = PictureUrls::default();
+        let url = "data:image/svg+xml,<svg>One</svg>";
+        let other = "data:image/svg+xml,<svg>Not theirs</svg>";
+        let mut not_theirs = nft("c", 0, "someone-else", "Not theirs");
+        not_theirs.image_url = other.into();
+        for _ in 0..2 {
+            let judged = judge_into(
                 listing(
                     vec![collection("sepolia", "0xA")],
-                    vec![nft("a", 0, "e1", "One")],
+                    vec![nft("a", 0, "e1", "One"), not_theirs.clone()],
                 ),
                 None,
+                &pictures,
             )
-            .expect("judged")
-        };
-        let mut allowed = super::super::allow_lists::AllowLists::default();
-        let url = "data:image/svg+xml,<svg>One</svg>";
-        for _ in 0..2 {
-            let mut judged = read();
-            allowed.extend(&mut judged);
-            let picture = judged.nfts[0].picture.clone().expect("a picture");
-            let kept = allowed.picture_of(picture.handle).expect("allowed");
-            assert!(Arc::ptr_eq(&kept, &picture.url), "one copy of the URL");
-            assert_eq!(&*kept, url);
-            assert!(allowed.has_picture(url));
-            // The NFT in the spec's shape still has it.
-            assert_eq!(judged.find("a").expect("listed").image_url, url);
+            .expect("judged");
+            assert_eq!(judged.nfts[0].picture, Some(PictureHandle::of(url)));
+            assert_eq!(pictures.url(PictureHandle::of(url)).as_deref(), Some(url));
+            // The NFT in the spec's shape has its URL.
+            assert_eq!(judged.find("a", &pictures).expect("listed").image_url, url);
         }
+        assert!(pictures.has(url));
+        assert!(
+            !pictures.has(other),
+            "a stranger's NFT's picture is not allowed"
+        );
+    }
+
+    #[test]
+    fn a_listing_whose_pictures_cannot_be_kept_is_refused_as_the_devices_error() {
+        let dir = tempfile::tempdir().expect("dir");
+        let not_a_folder = dir.path().join("a-file");
+        std::fs::write(&not_a_folder, b"").expect("written");
+        let pictures = PictureUrls::default();
+        pictures.set_dir(not_a_folder);
+        let e = judge_into(
+            listing(
+                vec![collection("sepolia", "0xA")],
+                vec![nft("a", 0, "e1", "One")],
+            ),
+            None,
+            &pictures,
+        )
+        .expect_err("refused");
+        assert!(e.is(satchel_api::ServiceErrorCode::UnknownError), "{e}");
+        assert!(e.to_string().contains("pictures"), "{e}");
     }
 
     #[test]
@@ -481,9 +520,14 @@ mod tests {
     fn nfts_before_their_collections_or_collections_twice_are_refused() {
         let accounts = [account("e1", "sepolia", "0x1")];
         let judge = |json: &str| {
-            JudgedNfts::judge(json.as_bytes(), &accounts, None, &HashSet::new(), |_, _| {
-                false
-            })
+            JudgedNfts::judge(
+                json.as_bytes(),
+                &accounts,
+                None,
+                &HashSet::new(),
+                |_, _| false,
+                &PictureUrls::default(),
+            )
         };
         // Written out: a JSON map of serde_json's would put its members in
         // their names' order.

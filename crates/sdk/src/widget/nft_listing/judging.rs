@@ -6,9 +6,10 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::io;
 
 use alloy::primitives::Address;
-use satchel_api::{Account, GroupedNft, NftContract};
+use satchel_api::{Account, GroupedNft, NftContract, ServiceErrorCode};
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -16,6 +17,7 @@ use serde::de::{
 use super::{JudgedNft, JudgedNfts, hidden, mapping, position};
 use crate::client::unexpected_answer;
 use crate::error::SdkError;
+use crate::widget::picture_urls::PictureUrls;
 
 /// See [`JudgedNfts::judge`].
 pub(super) fn judge(
@@ -24,21 +26,30 @@ pub(super) fn judge(
     networks: Option<&[String]>,
     known: &HashSet<Address>,
     vouched: impl Fn(&str, &str) -> bool,
+    pictures: &PictureUrls,
 ) -> Result<JudgedNfts, SdkError> {
     let mut judging = Judging {
         accounts,
         networks,
         known,
         vouched,
+        pictures,
+        unkept: None,
         kinds: Vec::new(),
         holders: HashMap::new(),
         seen: HashSet::new(),
         judged: JudgedNfts::default(),
     };
     let mut reader = serde_json::Deserializer::from_slice(json);
-    serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
-        .and_then(|()| reader.end())
-        .map_err(unexpected_answer)?;
+    let read = serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
+        .and_then(|()| reader.end());
+    if let Some(e) = judging.unkept {
+        return Err(SdkError::service(
+            ServiceErrorCode::UnknownError,
+            format!("the NFTs' pictures cannot be kept on this device: {e}"),
+        ));
+    }
+    read.map_err(unexpected_answer)?;
     // Some were left out: the listing is kept, its room is not.
     judging.judged.nfts.shrink_to_fit();
     Ok(judging.judged)
@@ -50,6 +61,9 @@ struct Judging<'a, F> {
     networks: Option<&'a [String]>,
     known: &'a HashSet<Address>,
     vouched: F,
+    pictures: &'a PictureUrls,
+    /// Why a picture could not be kept, which ended the reading.
+    unkept: Option<io::Error>,
     /// Each collection read: whether it is asked for, whether it is vouched for.
     kinds: Vec<(bool, bool)>,
     /// The service's account ids: their position in the judged holders, `None`
@@ -100,9 +114,21 @@ impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
             return Ok(());
         }
         let likely_spam = hidden::likely_spam(nft.received.as_ref(), vouched, self.known);
+        // Allowed as it is read: were the listing refused further on, its NFTs
+        // read so far are still the person's, listed by the service.
+        let picture = match &*nft.image_url {
+            "" => None,
+            url => match self.pictures.keep(url) {
+                Ok(handle) => Some(handle),
+                Err(e) => {
+                    self.unkept = Some(e);
+                    return Err("a picture could not be kept");
+                }
+            },
+        };
         self.judged
             .nfts
-            .push(JudgedNft::of(nft, holder, likely_spam));
+            .push(JudgedNft::of(nft, holder, likely_spam, picture));
         Ok(())
     }
 }
