@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use bytes::Bytes;
 use reqwest::{Method, StatusCode};
 use satchel_api::{ApiErrorBody, RegisterEmailRequired, ServiceErrorCode, headers};
 use serde::Serialize;
@@ -148,14 +149,33 @@ impl RestClient {
         bearer: Option<&str>,
         media_type: &str,
     ) -> Result<Vec<u8>, SdkError> {
+        self.send_for_answer(caller, method, path, body, bearer, media_type)
+            .await?
+            .whole()
+            .await
+    }
+
+    /// Like [`send_for_json`](Self::send_for_json), for a caller that reads a
+    /// successful answer's body as it comes (see [`Answer`]).
+    pub async fn send_for_answer(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        bearer: Option<&str>,
+        media_type: &str,
+    ) -> Result<Answer, SdkError> {
         let request = self
             .request(caller, method, path, body, bearer)?
             .header(reqwest::header::ACCEPT, media_type);
         let response = request.send().await.map_err(network_error)?;
         let status = response.status();
-        let bytes = read_bounded(response, MAX_ANSWER).await?;
-        refused(status, &bytes)?;
-        Ok(bytes)
+        if !status.is_success() {
+            let bytes = read_bounded(response, MAX_ANSWER).await?;
+            return Err(refusal(status, &bytes));
+        }
+        Answer::of(response, MAX_ANSWER)
     }
 
     /// Like [`send`](Self::send) for the logins through someone else's identity:
@@ -233,33 +253,118 @@ const JSON: &str = "application/json";
 
 /// The body of `response`, refused once it passes `limit` bytes (it is not read
 /// further).
-async fn read_bounded(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, SdkError> {
-    let too_large = || {
-        SdkError::service(
-            ServiceErrorCode::ApiRequestError,
-            "the service's answer is too large",
-        )
-    };
-    if response
-        .content_length()
-        .is_some_and(|length| length > limit as u64)
-    {
-        return Err(too_large());
-    }
-    // Room for the whole answer when its length is announced (within the
-    // limit, checked above), rather than grown into by doubling: an NFT
-    // listing is megabytes, and each doubling held the old copy beside the new.
-    let announced = response
-        .content_length()
-        .and_then(|l| usize::try_from(l).ok());
-    let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
-    while let Some(chunk) = response.chunk().await.map_err(network_error)? {
-        if bytes.len() + chunk.len() > limit {
+async fn read_bounded(response: reqwest::Response, limit: usize) -> Result<Vec<u8>, SdkError> {
+    Answer::of(response, limit)?.whole().await
+}
+
+/// A successful answer whose body is read as it comes, within a bound: whole
+/// ([`whole`](Self::whole)), or chunk by chunk by a parser that keeps what it
+/// parsed and not the text ([`reader`](Self::reader)).
+#[derive(Debug)]
+pub struct Answer {
+    response: reqwest::Response,
+    read: usize,
+    limit: usize,
+}
+
+impl Answer {
+    fn of(response: reqwest::Response, limit: usize) -> Result<Self, SdkError> {
+        if response
+            .content_length()
+            .is_some_and(|length| length > limit as u64)
+        {
             return Err(too_large());
         }
-        bytes.extend_from_slice(&chunk);
+        Ok(Self {
+            response,
+            read: 0,
+            limit,
+        })
     }
-    Ok(bytes)
+
+    /// The body's next chunk; `None` at its end.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, SdkError> {
+        let chunk = self.response.chunk().await.map_err(network_error)?;
+        if let Some(chunk) = &chunk {
+            self.read += chunk.len();
+            if self.read > self.limit {
+                return Err(too_large());
+            }
+        }
+        Ok(chunk)
+    }
+
+    /// The whole body.
+    pub async fn whole(mut self) -> Result<Vec<u8>, SdkError> {
+        // Room for the whole answer when its length is announced (within the
+        // limit, checked when it came), rather than grown into by doubling:
+        // each doubling held the old copy beside the new.
+        let announced = self
+            .response
+            .content_length()
+            .and_then(|l| usize::try_from(l).ok());
+        let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
+        while let Some(chunk) = self.chunk().await? {
+            bytes.extend_from_slice(&chunk);
+        }
+        Ok(bytes)
+    }
+
+    /// The body as a blocking reader, for a parser on a thread that may block
+    /// (`spawn_blocking`); each chunk is awaited on `runtime` as the parser
+    /// needs it and let go once read, so the body is never held whole.
+    pub fn reader(self, runtime: tokio::runtime::Handle) -> AnswerReader {
+        AnswerReader {
+            answer: self,
+            runtime,
+            chunk: Bytes::new(),
+            broke: None,
+        }
+    }
+}
+
+/// See [`Answer::reader`]. Wrap it in a `BufReader` for a parser that reads a
+/// byte at a time (serde_json's `from_reader`).
+#[derive(Debug)]
+pub struct AnswerReader {
+    answer: Answer,
+    runtime: tokio::runtime::Handle,
+    chunk: Bytes,
+    broke: Option<SdkError>,
+}
+
+impl AnswerReader {
+    /// Why the body broke off (the network, or past its bound), when it did:
+    /// the reader's caller says this rather than what the parser made of the
+    /// body's end.
+    pub fn broke(self) -> Option<SdkError> {
+        self.broke
+    }
+}
+
+impl std::io::Read for AnswerReader {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        while self.chunk.is_empty() {
+            if self.broke.is_some() {
+                return Err(std::io::Error::other("the answer broke off"));
+            }
+            match self.runtime.block_on(self.answer.chunk()) {
+                Ok(Some(chunk)) => self.chunk = chunk,
+                Ok(None) => return Ok(0),
+                Err(e) => self.broke = Some(e),
+            }
+        }
+        let n = into.len().min(self.chunk.len());
+        into[..n].copy_from_slice(&self.chunk.split_to(n));
+        Ok(n)
+    }
+}
+
+fn too_large() -> SdkError {
+    SdkError::service(
+        ServiceErrorCode::ApiRequestError,
+        "the service's answer is too large",
+    )
 }
 
 /// An error answer (its status not a success) as the [`SdkError`] its body names.
@@ -267,13 +372,18 @@ fn refused(status: StatusCode, bytes: &[u8]) -> Result<(), SdkError> {
     if status.is_success() {
         return Ok(());
     }
-    Err(match serde_json::from_slice::<ApiErrorBody>(bytes) {
+    Err(refusal(status, bytes))
+}
+
+/// What an answer with an error status and `bytes` for its body says.
+fn refusal(status: StatusCode, bytes: &[u8]) -> SdkError {
+    match serde_json::from_slice::<ApiErrorBody>(bytes) {
         Ok(body) => SdkError::from_api(body),
         Err(_) => SdkError::service(
             ServiceErrorCode::ApiRequestError,
             format!("the service answered {status}"),
         ),
-    })
+    }
 }
 
 /// A successful answer's JSON as a value (an empty answer is `null`: `()`).
@@ -424,6 +534,46 @@ mod tests {
         let response = reqwest::get(url).await.expect("answers");
         let body = read_bounded(response, 16 * 1024).await.expect("read");
         assert_eq!(body.len(), 8 * 1024);
+    }
+
+    /// Reads the answer at `url` through [`Answer::reader`] on a blocking
+    /// thread, as the NFT listing is read: what it read, and why it broke off.
+    async fn read_as_it_comes(
+        url: Url,
+        limit: usize,
+    ) -> (std::io::Result<Vec<u8>>, Option<SdkError>) {
+        let response = reqwest::get(url).await.expect("answers");
+        let answer = Answer::of(response, limit).expect("not announced too large");
+        let runtime = tokio::runtime::Handle::current();
+        tokio::task::spawn_blocking(move || {
+            let mut reader = answer.reader(runtime);
+            let mut bytes = Vec::new();
+            let read = std::io::Read::read_to_end(&mut reader, &mut bytes).map(|_| bytes);
+            (read, reader.broke())
+        })
+        .await
+        .expect("joined")
+    }
+
+    #[tokio::test]
+    async fn an_answer_read_as_it_comes_is_bounded_and_says_why_it_broke_off() {
+        let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n";
+        let (read, broke) = read_as_it_comes(answering(chunked, 8).await, 16 * 1024).await;
+        assert_eq!(read.expect("read whole").len(), 8 * 1024);
+        assert!(broke.is_none());
+
+        let (read, broke) = read_as_it_comes(answering(chunked, 64).await, 16 * 1024).await;
+        assert!(read.is_err(), "not read past the bound");
+        let broke = broke.expect("broke off");
+        assert!(broke.to_string().contains("too large"), "{broke}");
+
+        // Announced longer than what comes before the connection closes.
+        let cut =
+            "HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\nContent-Type: application/json\r\n\r\n";
+        let (read, broke) = read_as_it_comes(answering(cut, 8).await, 16 << 20).await;
+        assert!(read.is_err(), "a body cut short is not read as whole");
+        let broke = broke.expect("broke off");
+        assert!(!broke.to_string().contains("too large"), "{broke}");
     }
 
     #[test]

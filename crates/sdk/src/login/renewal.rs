@@ -6,7 +6,7 @@ use reqwest::Method;
 use satchel_api::{RefreshRequest, ServiceErrorCode, ServiceToken};
 
 use super::Login;
-use crate::client::{Caller, erased, parse_answer};
+use crate::client::{Answer, Caller, erased, parse_answer};
 use crate::error::SdkError;
 use crate::keychain::session::{StoredSession, jwt_expiry, now};
 
@@ -40,6 +40,22 @@ impl Login {
         body: Option<&(dyn erased::Body + Sync)>,
         media_type: &str,
     ) -> Result<Vec<u8>, SdkError> {
+        self.authed_for_answer(caller, method, path, body, media_type)
+            .await?
+            .whole()
+            .await
+    }
+
+    /// Like [`authed_for_json`](Self::authed_for_json), for a caller that reads
+    /// the answer's body as it comes (see [`Answer`]).
+    pub async fn authed_for_answer(
+        &self,
+        caller: Caller,
+        method: Method,
+        path: &str,
+        body: Option<&(dyn erased::Body + Sync)>,
+        media_type: &str,
+    ) -> Result<Answer, SdkError> {
         let client = self.client().await?;
         let mut session = self.require_session().await?;
         if jwt_expiry(&session.service.access_token)
@@ -51,7 +67,7 @@ impl Login {
             let (client, method) = (client.clone(), method.clone());
             async move {
                 client
-                    .send_for_json(caller, method, path, body, Some(&token), media_type)
+                    .send_for_answer(caller, method, path, body, Some(&token), media_type)
                     .await
             }
         };

@@ -105,7 +105,7 @@ pub struct Widget {
     thumbnails: OnceLock<Thumbnails>,
     /// The pictures of the person's NFTs listed so far, the only ones made
     /// into thumbnails (their own lock: a listing keeps them as it is read).
-    pictures: picture_urls::PictureUrls,
+    pictures: Arc<picture_urls::PictureUrls>,
     /// What loginWithUI asked the login page to offer.
     login_choice: Mutex<external_login::LoginChoice>,
     /// A login refused for want of an e-mail, with its token (never the page's).

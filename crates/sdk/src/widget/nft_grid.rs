@@ -189,7 +189,7 @@ mod tests {
         let json = serde_json::to_vec(&listing).expect("json");
         let pictures = super::super::picture_urls::PictureUrls::default();
         let judged = JudgedNfts::judge(
-            &json,
+            json.as_slice(),
             &accounts,
             None,
             &HashSet::new(),

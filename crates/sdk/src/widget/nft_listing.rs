@@ -16,7 +16,7 @@ use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
     Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount,
-    ServiceContentType, ServiceNft, ServiceNftContract,
+    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
 };
 use sha2::{Digest, Sha256};
 
@@ -102,7 +102,7 @@ impl JudgedNfts {
     /// collection it has not listed before is the service's error, refused
     /// whole.
     pub fn judge(
-        json: &[u8],
+        json: impl std::io::Read,
         accounts: &[Account],
         networks: Option<&[String]>,
         known: &HashSet<Address>,
@@ -199,8 +199,8 @@ impl Widget {
         // once each, not once an NFT. The accounts (a read of the service and of
         // the keychain) while the listing comes: the grid's first row waits on
         // both.
-        let (listing, accounts) = tokio::try_join!(
-            self.login.authed_for_json(
+        let (answer, accounts) = tokio::try_join!(
+            self.login.authed_for_answer(
                 Caller::Rest,
                 Method::GET,
                 &path,
@@ -221,15 +221,30 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        let judged = JudgedNfts::judge(
-            &listing,
-            &accounts.accounts,
-            networks,
-            &known,
-            |network, contract| self.vouched_collection(network, contract),
-            &self.pictures,
-        )?;
-        drop(listing);
+        // Judged on a thread that may block, as the answer comes: its text (a
+        // listing of thousands of NFTs is megabytes) is never held whole.
+        let accounts = accounts.accounts;
+        let networks = networks.map(<[String]>::to_vec);
+        let table = self.networks.clone();
+        let pictures = self.pictures.clone();
+        let reader = answer.reader(tokio::runtime::Handle::current());
+        let judged = tokio::task::spawn_blocking(move || {
+            let mut reader = std::io::BufReader::new(reader);
+            let judged = JudgedNfts::judge(
+                &mut reader,
+                &accounts,
+                networks.as_deref(),
+                &known,
+                |network, contract| hidden::vouched(&table, network, contract),
+                &pictures,
+            );
+            match reader.into_inner().broke() {
+                Some(broke) => Err(broke),
+                None => judged,
+            }
+        })
+        .await
+        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))??;
         self.state.lock().allowed.extend(&judged);
         Ok(judged)
     }
@@ -335,7 +350,7 @@ mod tests {
             account("e2", "sepolia", "0x2"),
         ];
         JudgedNfts::judge(
-            &serde_json::to_vec(&listing).expect("json"),
+            serde_json::to_vec(&listing).expect("json").as_slice(),
             &accounts,
             networks,
             &HashSet::new(),

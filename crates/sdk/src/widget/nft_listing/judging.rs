@@ -21,7 +21,7 @@ use crate::widget::picture_urls::PictureUrls;
 
 /// See [`JudgedNfts::judge`].
 pub(super) fn judge(
-    json: &[u8],
+    json: impl io::Read,
     accounts: &[Account],
     networks: Option<&[String]>,
     known: &HashSet<Address>,
@@ -40,7 +40,7 @@ pub(super) fn judge(
         seen: HashSet::new(),
         judged: JudgedNfts::default(),
     };
-    let mut reader = serde_json::Deserializer::from_slice(json);
+    let mut reader = serde_json::Deserializer::from_reader(json);
     let read = serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
         .and_then(|()| reader.end());
     if let Some(e) = judging.unkept {
