@@ -765,7 +765,7 @@ async fn logged_in_user_with_nfts(
     let mut grid = None;
     for _ in 0..5 {
         let started = Instant::now();
-        grid = Some(second.get_nft_grid(false).await?);
+        grid = Some(second.get_nft_grid(false, None).await?);
         reads.push(started.elapsed());
     }
     reads.sort_unstable();

@@ -225,7 +225,7 @@ pub enum ServiceContentType {
 }
 
 /// `scheme` of a [`ServiceNftContract`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ServiceNftScheme {

@@ -258,8 +258,8 @@ async fn read_bounded(response: reqwest::Response, limit: usize) -> Result<Vec<u
 }
 
 /// A successful answer whose body is read as it comes, within a bound: whole
-/// ([`whole`](Self::whole)), or chunk by chunk by a parser that keeps what it
-/// parsed and not the text ([`reader`](Self::reader)).
+/// ([`whole`](Self::whole)), or chunk by chunk ([`chunk`](Self::chunk)) by a
+/// parser that keeps what it parsed and not the text.
 #[derive(Debug)]
 pub struct Answer {
     response: reqwest::Response,
@@ -308,55 +308,6 @@ impl Answer {
             bytes.extend_from_slice(&chunk);
         }
         Ok(bytes)
-    }
-
-    /// The body as a blocking reader, for a parser on a thread that may block
-    /// (`spawn_blocking`); each chunk is awaited on `runtime` as the parser
-    /// needs it and let go once read, so the body is never held whole.
-    pub fn reader(self, runtime: tokio::runtime::Handle) -> AnswerReader {
-        AnswerReader {
-            answer: self,
-            runtime,
-            chunk: Bytes::new(),
-            broke: None,
-        }
-    }
-}
-
-/// See [`Answer::reader`]. Wrap it in a `BufReader` for a parser that reads a
-/// byte at a time (serde_json's `from_reader`).
-#[derive(Debug)]
-pub struct AnswerReader {
-    answer: Answer,
-    runtime: tokio::runtime::Handle,
-    chunk: Bytes,
-    broke: Option<SdkError>,
-}
-
-impl AnswerReader {
-    /// Why the body broke off (the network, or past its bound), when it did:
-    /// the reader's caller says this rather than what the parser made of the
-    /// body's end.
-    pub fn broke(self) -> Option<SdkError> {
-        self.broke
-    }
-}
-
-impl std::io::Read for AnswerReader {
-    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
-        while self.chunk.is_empty() {
-            if self.broke.is_some() {
-                return Err(std::io::Error::other("the answer broke off"));
-            }
-            match self.runtime.block_on(self.answer.chunk()) {
-                Ok(Some(chunk)) => self.chunk = chunk,
-                Ok(None) => return Ok(0),
-                Err(e) => self.broke = Some(e),
-            }
-        }
-        let n = into.len().min(self.chunk.len());
-        into[..n].copy_from_slice(&self.chunk.split_to(n));
-        Ok(n)
     }
 }
 
@@ -534,46 +485,6 @@ mod tests {
         let response = reqwest::get(url).await.expect("answers");
         let body = read_bounded(response, 16 * 1024).await.expect("read");
         assert_eq!(body.len(), 8 * 1024);
-    }
-
-    /// Reads the answer at `url` through [`Answer::reader`] on a blocking
-    /// thread, as the NFT listing is read: what it read, and why it broke off.
-    async fn read_as_it_comes(
-        url: Url,
-        limit: usize,
-    ) -> (std::io::Result<Vec<u8>>, Option<SdkError>) {
-        let response = reqwest::get(url).await.expect("answers");
-        let answer = Answer::of(response, limit).expect("not announced too large");
-        let runtime = tokio::runtime::Handle::current();
-        tokio::task::spawn_blocking(move || {
-            let mut reader = answer.reader(runtime);
-            let mut bytes = Vec::new();
-            let read = std::io::Read::read_to_end(&mut reader, &mut bytes).map(|_| bytes);
-            (read, reader.broke())
-        })
-        .await
-        .expect("joined")
-    }
-
-    #[tokio::test]
-    async fn an_answer_read_as_it_comes_is_bounded_and_says_why_it_broke_off() {
-        let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n";
-        let (read, broke) = read_as_it_comes(answering(chunked, 8).await, 16 * 1024).await;
-        assert_eq!(read.expect("read whole").len(), 8 * 1024);
-        assert!(broke.is_none());
-
-        let (read, broke) = read_as_it_comes(answering(chunked, 64).await, 16 * 1024).await;
-        assert!(read.is_err(), "not read past the bound");
-        let broke = broke.expect("broke off");
-        assert!(broke.to_string().contains("too large"), "{broke}");
-
-        // Announced longer than what comes before the connection closes.
-        let cut =
-            "HTTP/1.1 200 OK\r\nContent-Length: 1048576\r\nContent-Type: application/json\r\n\r\n";
-        let (read, broke) = read_as_it_comes(answering(cut, 8).await, 16 << 20).await;
-        assert!(read.is_err(), "a body cut short is not read as whole");
-        let broke = broke.expect("broke off");
-        assert!(!broke.to_string().contains("too large"), "{broke}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod timing;
 pub mod vault;
 mod widget;
 
-pub use client::{Answer, AnswerReader, Caller, RestClient, ServiceConfig};
+pub use client::{Answer, Caller, RestClient, ServiceConfig};
 pub use error::{ErrorCode, OrUnknown, SdkError, SdkErrorCode};
 pub use keychain::session::StoredSession;
 pub use keychain::{KeyringStore, MemoryStore, StoreError, TokenStore};

@@ -79,10 +79,17 @@ pub async fn getNFTs(
 }
 
 /// The NFT tab's listing: each collection once, each NFT referring to it;
-/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does.
+/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does; `held`, the
+/// version of the grid the page shows (the same comes back `unchanged`).
 #[tauri::command]
-pub async fn getNftGrid(widget: WidgetState<'_>, refresh: Option<bool>) -> Result<NftGrid> {
-    widget.get_nft_grid(refresh.unwrap_or(false)).await
+pub async fn getNftGrid(
+    widget: WidgetState<'_>,
+    refresh: Option<bool>,
+    held: Option<String>,
+) -> Result<NftGrid> {
+    widget
+        .get_nft_grid(refresh.unwrap_or(false), held.as_deref())
+        .await
 }
 
 /// One NFT of the last grid, in full, for its detail and its send page.

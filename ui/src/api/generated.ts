@@ -82,7 +82,17 @@ video?: boolean,
  */
 likelySpam?: boolean, };
 
-export type NftGrid = { collections: Array<GridCollection>, 
+export type NftGrid = { 
+/**
+ * What the grid is: the same lists have the same version (within this
+ * run of the app), so the page can say which grid it shows.
+ */
+version: string, 
+/**
+ * This is the grid the page said it shows, so its lists are left out
+ * (empty); omitted when not.
+ */
+unchanged?: boolean, collections: Array<GridCollection>, 
 /**
  * The addresses of the accounts holding them.
  */

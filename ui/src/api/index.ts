@@ -214,8 +214,10 @@ export const api = {
   refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
   getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
   /** The NFT tab's listing: each collection once, each NFT referring to it by
-   * position, with only what a tile shows; `refresh` reads the chain. */
-  getNftGrid: (refresh: boolean) => invoke<NftGrid>('getNftGrid', { refresh }),
+   * position, with only what a tile shows; `refresh` reads the chain. `held`:
+   * the version of the grid the page shows; when the new one is the same, the
+   * answer says `unchanged` and carries no NFTs. */
+  getNftGrid: (refresh: boolean, held?: string) => invoke<NftGrid>('getNftGrid', { refresh, held }),
   /** One NFT of the last grid, in full (its detail and send page). */
   getNftDetail: (id: string) => invoke<ServiceNft>('getNftDetail', { id }),
   getRefreshWait: () => invoke<RefreshWait>('getRefreshWait'),

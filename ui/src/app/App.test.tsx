@@ -38,7 +38,7 @@ const home = {
   getKeyState: () => keyStatus(),
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
   getBalance: () => [balance()],
-  getNftGrid: () => ({ collections: [], holders: [], nfts: [] }),
+  getNftGrid: () => ({ version: 'empty', collections: [], holders: [], nfts: [] }),
   getActivity: () => [],
   watchSendRequests: () => null,
 };

@@ -350,7 +350,7 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
  * NFTs referring to them); an NFT's id is its position, its picture's handle its
  * URL. */
 export function nftGrid(nfts: ServiceNft[]): NftGrid {
-  const grid: NftGrid = { collections: [], holders: [], nfts: [] };
+  const grid: NftGrid = { version: '', collections: [], holders: [], nfts: [] };
   const collections = new Map<string, number>();
   const holders = new Map<string, number>();
   nfts.forEach((n, i) => {
@@ -375,18 +375,21 @@ export function nftGrid(nfts: ServiceNft[]): NftGrid {
       ...(n.likelySpam ? { likelySpam: true } : {}),
     });
   });
+  grid.version = JSON.stringify(grid);
   return grid;
 }
 
 /** The NFT tab's commands (`getNftGrid`, `getNftDetail`) over what `listing`
- * answers for a stored read or (`refresh`) a read of the chain; a detail is of
- * the last listing. */
+ * answers for a stored read or (`refresh`) a read of the chain (`unchanged`
+ * when it is the grid the page holds, as the app answers); a detail is of the
+ * last listing. */
 export function nftCommands(listing: (refresh: boolean) => ServiceNft[] | Promise<ServiceNft[]>): Partial<Record<Command, Handler>> {
   let last: ServiceNft[] = [];
   return {
     getNftGrid: async (args) => {
       last = await listing(args.refresh === true);
-      return nftGrid(last);
+      const grid = nftGrid(last);
+      return grid.version === args.held ? { version: grid.version, unchanged: true, collections: [], holders: [], nfts: [] } : grid;
     },
     getNftDetail: (args) => last[Number(args.id)] ?? fail('InvalidParameters', 'not one of your NFTs as last listed'),
   };

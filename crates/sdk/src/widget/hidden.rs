@@ -8,7 +8,6 @@ use std::collections::HashSet;
 
 use alloy::primitives::Address;
 use satchel_api::NftOrigin;
-use satchel_chain::networks::NetworkTable;
 use serde::{Deserialize, Serialize};
 
 use super::Widget;
@@ -93,17 +92,6 @@ pub(crate) fn likely_spam(
     !vouched && !is_known(Some(&origin.from)) && !is_known(origin.sent_by.as_deref())
 }
 
-/// Whether the app's network table vouches for the collection `contract` on
-/// `network`.
-pub(crate) fn vouched(networks: &NetworkTable, network: &str, contract: &str) -> bool {
-    let Ok(contract) = contract.parse::<Address>() else {
-        return false;
-    };
-    networks
-        .network(network)
-        .is_some_and(|n| n.collections.contains(&contract))
-}
-
 /// `list` with `key`, bounded.
 fn with(mut list: Vec<String>, key: &str) -> Result<Vec<String>, SdkError> {
     if !list.iter().any(|k| k == key) {
@@ -130,6 +118,17 @@ impl Widget {
             .parse()
             .map_err(|_| invalid("the collection's contract is not an address"))?;
         Ok(format!("{network}:{contract:#x}"))
+    }
+
+    /// Whether the app's network table vouches for the collection `contract`
+    /// on `network`.
+    pub(crate) fn vouched_collection(&self, network: &str, contract: &str) -> bool {
+        let Ok(contract) = contract.parse::<Address>() else {
+            return false;
+        };
+        self.networks
+            .network(network)
+            .is_some_and(|n| n.collections.contains(&contract))
     }
 
     /// The collections the person hid, and those they show despite the spam

@@ -105,7 +105,9 @@ pub struct Widget {
     thumbnails: OnceLock<Thumbnails>,
     /// The pictures of the person's NFTs listed so far, the only ones made
     /// into thumbnails (their own lock: a listing keeps them as it is read).
-    pictures: Arc<picture_urls::PictureUrls>,
+    pictures: picture_urls::PictureUrls,
+    /// The key of the NFT grids' versions ([`NftGrid::version`]).
+    grid_versions: std::collections::hash_map::RandomState,
     /// What loginWithUI asked the login page to offer.
     login_choice: Mutex<external_login::LoginChoice>,
     /// A login refused for want of an e-mail, with its token (never the page's).
@@ -166,6 +168,7 @@ impl Widget {
             closed: watch::Sender::new(0),
             thumbnails: OnceLock::new(),
             pictures: Default::default(),
+            grid_versions: Default::default(),
             login_choice: Mutex::new(Default::default()),
             pending_registration: Mutex::new(None),
             register_requests: watch::Sender::new(None),

@@ -9,6 +9,8 @@
 //! ([`Widget::nft_thumbnail_by_handle`]).
 
 use std::collections::HashMap;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
 
 use satchel_api::{ServiceErrorCode, ServiceNft, ServiceNftScheme};
 use serde::Serialize;
@@ -23,6 +25,14 @@ use crate::thumbnail::ThumbnailSize;
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct NftGrid {
+    /// What the grid is: the same lists have the same version (within this
+    /// run of the app), so the page can say which grid it shows.
+    pub version: String,
+    /// This is the grid the page said it shows, so its lists are left out
+    /// (empty); omitted when not.
+    #[serde(skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub unchanged: bool,
     pub collections: Vec<GridCollection>,
     /// The addresses of the accounts holding them.
     pub holders: Vec<String>,
@@ -30,7 +40,7 @@ pub struct NftGrid {
 }
 
 /// A collection, as a tile and the grid's filters need it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct GridCollection {
@@ -42,7 +52,7 @@ pub struct GridCollection {
 }
 
 /// One NFT of the grid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct GridNft {
@@ -129,15 +139,38 @@ pub(super) fn grid_of(judged: &JudgedNfts) -> NftGrid {
     grid
 }
 
+/// A digest of the grid's lists: SipHash keyed with `key`, this run's random
+/// key, so that no listing can be made to have another's version and pass for
+/// the grid the page already shows.
+fn version_of(grid: &NftGrid, key: &RandomState) -> String {
+    let digest = key.hash_one((&grid.collections, &grid.holders, &grid.nfts));
+    format!("{digest:016x}")
+}
+
 impl Widget {
     /// The NFT tab's listing of the user's NFTs (see [`NftGrid`]); `refresh`
     /// re-reads them from the chain, as [`get_nfts`](Self::get_nfts) does. The
     /// listing it was made of is kept for [`nft_detail`](Self::nft_detail) until
-    /// the next listing or logout.
-    pub async fn get_nft_grid(&self, refresh: bool) -> Result<NftGrid, SdkError> {
+    /// the next listing or logout. `held`: the version of the grid the page
+    /// shows; when this one is the same, it comes without its lists, marked
+    /// `unchanged` (the chain's read after the stored listing mostly finds
+    /// what was stored, and the page need not take in thousands of NFTs again).
+    pub async fn get_nft_grid(
+        &self,
+        refresh: bool,
+        held: Option<&str>,
+    ) -> Result<NftGrid, SdkError> {
         let judged = self.judged_nfts(refresh, None).await?;
-        let grid = grid_of(&judged);
+        let mut grid = grid_of(&judged);
         self.state.lock().nft_listing = judged;
+        grid.version = version_of(&grid, &self.grid_versions);
+        if held == Some(grid.version.as_str()) {
+            return Ok(NftGrid {
+                version: grid.version,
+                unchanged: true,
+                ..NftGrid::default()
+            });
+        }
         Ok(grid)
     }
 
@@ -279,6 +312,32 @@ mod tests {
         }
         assert_eq!(json["collections"][0]["name"], "0xA collection");
         assert_eq!(json["collections"][0]["scheme"], "ERC1155");
+    }
+
+    #[test]
+    fn a_grids_version_follows_its_lists_and_this_runs_key() {
+        let key = RandomState::new();
+        let listing = || {
+            listing(
+                vec![collection("sepolia", "0xA")],
+                vec![nft("a", 0, "e1", "One"), nft("b", 0, "e2", "Two")],
+            )
+        };
+        let one = grid(listing());
+        assert_eq!(version_of(&one, &key), version_of(&grid(listing()), &key));
+        assert_eq!(version_of(&one, &key).len(), 16);
+        let mut renamed = listing();
+        renamed.nfts[1].name = "Two, renamed".into();
+        let mut given_away = listing();
+        given_away.nfts.pop();
+        for other in [renamed, given_away] {
+            assert_ne!(version_of(&one, &key), version_of(&grid(other), &key));
+        }
+        assert_ne!(
+            version_of(&one, &key),
+            version_of(&one, &RandomState::new()),
+            "another run's key"
+        );
     }
 
     #[test]

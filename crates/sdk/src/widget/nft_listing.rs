@@ -15,15 +15,17 @@ use std::fmt;
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
-    Account, GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount,
-    ServiceContentType, ServiceErrorCode, ServiceNft, ServiceNftContract,
+    GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount, ServiceContentType,
+    ServiceNft, ServiceNftContract,
 };
 use sha2::{Digest, Sha256};
 
 use super::picture_urls::PictureUrls;
 use super::{Refresh, Widget, hidden, mapping};
+use judging::Judging;
 
 mod judging;
+mod scan;
 use crate::client::Caller;
 use crate::error::SdkError;
 
@@ -93,23 +95,19 @@ impl fmt::Display for PictureHandle {
 }
 
 impl JudgedNfts {
-    /// Judges the listing `json` (a [`satchel_api::NftsGrouped`]): what
-    /// `networks` selects (all when `None`), held by one of `accounts`, spam
-    /// unless one of `known` sent it or the app vouches for its collection
-    /// (`vouched`). Each NFT is judged as it is read, so the service's form of
-    /// the listing is never held whole beside the judged one; its picture is
-    /// allowed as it is read (kept in `pictures`). A listing naming a
-    /// collection it has not listed before is the service's error, refused
-    /// whole.
+    /// The whole listing `json` judged at once (see [`Judging`]).
+    #[cfg(test)]
     pub fn judge(
-        json: impl std::io::Read,
-        accounts: &[Account],
+        json: &[u8],
+        accounts: &[satchel_api::Account],
         networks: Option<&[String]>,
         known: &HashSet<Address>,
         vouched: impl Fn(&str, &str) -> bool,
         pictures: &PictureUrls,
     ) -> Result<Self, SdkError> {
-        judging::judge(json, accounts, networks, known, vouched, pictures)
+        let mut judging = Judging::new(accounts, networks, known, vouched, pictures);
+        judging.feed(json)?;
+        judging.finish()
     }
 
     /// `nft` in the spec's shape; its picture's URL read from `pictures`.
@@ -199,7 +197,7 @@ impl Widget {
         // once each, not once an NFT. The accounts (a read of the service and of
         // the keychain) while the listing comes: the grid's first row waits on
         // both.
-        let (answer, accounts) = tokio::try_join!(
+        let (mut answer, accounts) = tokio::try_join!(
             self.login.authed_for_answer(
                 Caller::Rest,
                 Method::GET,
@@ -221,30 +219,19 @@ impl Widget {
                 .iter()
                 .filter_map(|s| s.address.parse::<Address>().ok()),
         );
-        // Judged on a thread that may block, as the answer comes: its text (a
-        // listing of thousands of NFTs is megabytes) is never held whole.
-        let accounts = accounts.accounts;
-        let networks = networks.map(<[String]>::to_vec);
-        let table = self.networks.clone();
-        let pictures = self.pictures.clone();
-        let reader = answer.reader(tokio::runtime::Handle::current());
-        let judged = tokio::task::spawn_blocking(move || {
-            let mut reader = std::io::BufReader::new(reader);
-            let judged = JudgedNfts::judge(
-                &mut reader,
-                &accounts,
-                networks.as_deref(),
-                &known,
-                |network, contract| hidden::vouched(&table, network, contract),
-                &pictures,
-            );
-            match reader.into_inner().broke() {
-                Some(broke) => Err(broke),
-                None => judged,
-            }
-        })
-        .await
-        .map_err(|e| SdkError::service(ServiceErrorCode::UnknownError, e.to_string()))??;
+        // Judged as it comes: neither its text (a listing of thousands of NFTs
+        // is megabytes) nor the service's form of it is held whole.
+        let mut judging = Judging::new(
+            &accounts.accounts,
+            networks,
+            &known,
+            |network, contract| self.vouched_collection(network, contract),
+            &self.pictures,
+        );
+        while let Some(chunk) = answer.chunk().await? {
+            judging.feed(&chunk)?;
+        }
+        let judged = judging.finish()?;
         self.state.lock().allowed.extend(&judged);
         Ok(judged)
     }
@@ -401,11 +388,17 @@ mod tests {
         std::fs::write(&not_a_folder, b"").expect("written");
         let pictures = PictureUrls::default();
         pictures.set_dir(not_a_folder);
+        // More pictures than wait in memory: some must be written.
+        let nfts = (0..2000)
+            .map(|i| {
+                let mut nft = nft(&format!("n{i}"), 0, "e1", "One");
+                nft.image_url =
+                    format!("https://example.com/pictures/{i:08}/{}.png", "x".repeat(60));
+                nft
+            })
+            .collect();
         let e = judge_into(
-            listing(
-                vec![collection("sepolia", "0xA")],
-                vec![nft("a", 0, "e1", "One")],
-            ),
+            listing(vec![collection("sepolia", "0xA")], nfts),
             None,
             &pictures,
         )

@@ -26,22 +26,40 @@ use super::nft_listing::PictureHandle;
 /// picture past it is refused (its NFT listed without one) until logout.
 const MAX_FILE_BYTES: u64 = 1 << 30;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct PictureUrls {
     /// The folder the file is made in; the system's temporary folder until the
     /// app names one.
     dir: Mutex<Option<PathBuf>>,
     kept: Mutex<Kept>,
+    /// [`MAX_FILE_BYTES`] (less in tests).
+    limit: u64,
+}
+
+impl Default for PictureUrls {
+    fn default() -> Self {
+        Self {
+            dir: Mutex::default(),
+            kept: Mutex::default(),
+            limit: MAX_FILE_BYTES,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 struct Kept {
-    /// Made at the first picture.
+    /// Made at the first write.
     file: Option<File>,
     /// How much of the file is written: a failed write leaves it where it was.
-    end: u64,
+    written: u64,
+    /// The URLs that come after `written`, written together once they fill
+    /// [`WRITE_BYTES`] (a listing keeps thousands, one by one).
+    unwritten: Vec<u8>,
     places: HashMap<PictureHandle, Place>,
 }
+
+/// How much waits in memory before it is written.
+const WRITE_BYTES: usize = 64 * 1024;
 
 /// Where a URL is in the file.
 #[derive(Debug, Clone, Copy)]
@@ -65,19 +83,20 @@ impl PictureUrls {
         if kept.places.contains_key(&handle) {
             return Ok(handle);
         }
+        let at = kept.written + kept.unwritten.len() as u64;
         let len = u32::try_from(url.len())
             .ok()
-            .filter(|len| kept.end + u64::from(*len) <= MAX_FILE_BYTES)
+            .filter(|len| at + u64::from(*len) <= self.limit)
             .ok_or_else(|| io::Error::other("the NFT pictures' file is full"))?;
-        let at = kept.end;
-        let file = match kept.file.take() {
-            Some(file) => file,
-            None => self.new_file()?,
-        };
-        let written = write_all_at(&file, url.as_bytes(), at);
-        kept.file = Some(file);
-        written?;
-        kept.end = at + u64::from(len);
+        kept.unwritten.extend_from_slice(url.as_bytes());
+        if kept.unwritten.len() >= WRITE_BYTES
+            && let Err(e) = self.write(&mut kept)
+        {
+            // Not kept; what waited before it still waits.
+            let before = kept.unwritten.len() - url.len();
+            kept.unwritten.truncate(before);
+            return Err(e);
+        }
         kept.places.insert(handle, Place { at, len });
         Ok(handle)
     }
@@ -86,15 +105,23 @@ impl PictureUrls {
     pub fn url(&self, handle: PictureHandle) -> Option<String> {
         let kept = self.kept.lock();
         let place = *kept.places.get(&handle)?;
-        let file = kept.file.as_ref()?;
-        let mut url = vec![0; place.len as usize];
-        match read_exact_at(file, &mut url, place.at) {
-            Ok(()) => String::from_utf8(url).ok(),
-            Err(e) => {
-                tracing::warn!(error = %e, "an NFT picture's URL could not be read back");
-                None
+        let url = match place.at.checked_sub(kept.written) {
+            Some(waiting) => {
+                let from = usize::try_from(waiting).ok()?;
+                kept.unwritten
+                    .get(from..from + place.len as usize)?
+                    .to_vec()
             }
-        }
+            None => {
+                let mut url = vec![0; place.len as usize];
+                if let Err(e) = read_exact_at(kept.file.as_ref()?, &mut url, place.at) {
+                    tracing::warn!(error = %e, "an NFT picture's URL could not be read back");
+                    return None;
+                }
+                url
+            }
+        };
+        String::from_utf8(url).ok()
     }
 
     /// Whether `url` is an allowed picture.
@@ -106,6 +133,20 @@ impl PictureUrls {
     /// Forgets every picture (at logout); the file goes with them.
     pub fn clear(&self) {
         *self.kept.lock() = Kept::default();
+    }
+
+    /// Writes what waits, after what is written.
+    fn write(&self, kept: &mut Kept) -> io::Result<()> {
+        let file = match kept.file.take() {
+            Some(file) => file,
+            None => self.new_file()?,
+        };
+        let written = write_all_at(&file, &kept.unwritten, kept.written);
+        kept.file = Some(file);
+        written?;
+        kept.written += kept.unwritten.len() as u64;
+        kept.unwritten.clear();
+        Ok(())
     }
 
     fn new_file(&self) -> io::Result<File> {
@@ -163,26 +204,39 @@ fn read_exact_at(file: &File, mut bytes: &mut [u8], mut at: u64) -> io::Result<(
 mod tests {
     use super::*;
 
+    fn url(i: usize) -> String {
+        format!("https://example.com/pictures/{i:08}.png")
+    }
+
     #[test]
     fn a_kept_url_is_read_back_by_its_handle_and_written_once() {
         let dir = tempfile::tempdir().expect("dir");
         let pictures = PictureUrls::default();
         pictures.set_dir(dir.path().join("thumbnails"));
-        let one = "data:image/svg+xml,<svg>One</svg>";
-        let two = "https://example.com/2.png";
-        let handle = pictures.keep(one).expect("kept");
-        assert_eq!(handle, PictureHandle::of(one));
-        assert_eq!(pictures.keep(two).expect("kept"), PictureHandle::of(two));
-        assert_eq!(pictures.keep(one).expect("kept again"), handle);
-        assert_eq!(pictures.kept.lock().end, (one.len() + two.len()) as u64);
-        assert_eq!(pictures.url(handle).as_deref(), Some(one));
-        assert_eq!(pictures.url(PictureHandle::of(two)).as_deref(), Some(two));
-        assert!(pictures.has(one) && pictures.has(two));
-        assert!(!pictures.has("https://example.com/3.png"));
+        // Enough to be written to the file, and some still waiting in memory.
+        let count = WRITE_BYTES / url(0).len() * 2 + 10;
+        for i in 0..count {
+            assert_eq!(
+                pictures.keep(&url(i)).expect("kept"),
+                PictureHandle::of(&url(i))
+            );
+        }
         assert_eq!(
-            pictures.url(PictureHandle::of("https://example.com/3.png")),
-            None
+            pictures.keep(&url(0)).expect("kept again"),
+            PictureHandle::of(&url(0))
         );
+        {
+            let kept = pictures.kept.lock();
+            assert!(kept.written > 0 && !kept.unwritten.is_empty());
+            let all = kept.written + kept.unwritten.len() as u64;
+            assert_eq!(all, (count * url(0).len()) as u64, "each written once");
+        }
+        for i in [0, count / 2, count - 1] {
+            assert_eq!(pictures.url(PictureHandle::of(&url(i))), Some(url(i)));
+            assert!(pictures.has(&url(i)));
+        }
+        assert!(!pictures.has(&url(count)));
+        assert_eq!(pictures.url(PictureHandle::of(&url(count))), None);
         // The file has no name in the folder.
         let names: Vec<_> = std::fs::read_dir(dir.path().join("thumbnails"))
             .expect("the folder was made")
@@ -193,25 +247,43 @@ mod tests {
     #[test]
     fn logout_forgets_every_picture() {
         let pictures = PictureUrls::default();
-        let handle = pictures.keep("https://example.com/1.png").expect("kept");
+        let handle = pictures.keep(&url(1)).expect("kept");
         pictures.clear();
         assert_eq!(pictures.url(handle), None);
-        assert!(!pictures.has("https://example.com/1.png"));
+        assert!(!pictures.has(&url(1)));
     }
 
     #[test]
     fn a_picture_past_the_files_bound_is_refused_and_the_others_stay() {
-        let pictures = PictureUrls::default();
-        let handle = pictures.keep("https://example.com/1.png").expect("kept");
-        pictures.kept.lock().end = MAX_FILE_BYTES - 4;
-        let e = pictures
-            .keep("https://example.com/2.png")
-            .expect_err("past the bound");
+        let pictures = PictureUrls {
+            limit: 3 * url(0).len() as u64,
+            ..PictureUrls::default()
+        };
+        for i in 0..3 {
+            pictures.keep(&url(i)).expect("within the bound");
+        }
+        let e = pictures.keep(&url(3)).expect_err("past the bound");
         assert!(e.to_string().contains("full"), "{e}");
-        assert!(!pictures.has("https://example.com/2.png"));
-        assert_eq!(
-            pictures.url(handle).as_deref(),
-            Some("https://example.com/1.png")
-        );
+        assert!(!pictures.has(&url(3)));
+        assert!((0..3).all(|i| pictures.has(&url(i))));
+    }
+
+    #[test]
+    fn a_picture_that_cannot_be_written_is_not_kept_and_loses_nothing() {
+        let dir = tempfile::tempdir().expect("dir");
+        let not_a_folder = dir.path().join("a-file");
+        std::fs::write(&not_a_folder, b"").expect("written");
+        let pictures = PictureUrls::default();
+        pictures.set_dir(not_a_folder);
+        let mut i = 0;
+        let failed = loop {
+            match pictures.keep(&url(i)) {
+                Ok(_) => i += 1,
+                Err(_) => break i,
+            }
+        };
+        assert!(failed > 0, "the first ones wait in memory");
+        assert!(!pictures.has(&url(failed)));
+        assert!((0..failed).all(|i| pictures.has(&url(i))));
     }
 }

@@ -3,7 +3,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Nfts } from './Nfts';
 import type { ServiceNft } from '../../api';
-import { deferred, fail, mockCommands, nft, nftCommands, renderPage, seconds, tick } from '../../test/harness';
+import { deferred, fail, mockCommands, nft, nftCommands, nftGrid, renderPage, seconds, tick } from '../../test/harness';
 import { layOut } from '../../test/layout';
 
 const stored = (nfts: number) => () => ({ balances: 0, nfts });
@@ -41,7 +41,7 @@ describe('Nfts', () => {
     });
     const first = renderPage(<Nfts />);
     await tick();
-    expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }, { refresh: true }]);
+    expect(ipc.argsOf('getNftGrid').map((a) => a.refresh)).toEqual([false, true]);
     expect(tile('Stored')).toBeInTheDocument();
 
     chain.resolve([nft({ name: 'Stored' }), nft({ name: 'From the chain' })]);
@@ -54,6 +54,19 @@ describe('Nfts', () => {
     await tick();
     expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }]);
     expect(screen.getByRole('button', { name: 'Refresh in 20 s' })).toBeDisabled();
+  });
+
+  it('keeps the grid it shows when the chain has the same, telling the app which it holds', async () => {
+    const ipc = mockCommands({ getRefreshWait: stored(0), ...nftCommands(() => [nft({ name: 'Stored' })]) });
+    renderPage(<Nfts />);
+    await tick();
+
+    const [first, chain] = ipc.argsOf('getNftGrid');
+    expect(first).toEqual({ refresh: false });
+    // The chain's read names the version shown; the app answers `unchanged`, without NFTs.
+    expect(chain).toEqual({ refresh: true, held: nftGrid([nft({ name: 'Stored' })]).version });
+    expect(tile('Stored')).toBeInTheDocument();
+    expect(screen.queryByText(/No NFTs here yet/)).not.toBeInTheDocument();
   });
 
   it('leaves hidden collections out until asked, and hides one from its detail', async () => {
@@ -264,7 +277,7 @@ describe('Nfts', () => {
     await page.user.click(screen.getByRole('button', { name: 'Refresh' }));
     await tick();
 
-    expect(ipc.argsOf('getNftGrid').at(-1)).toEqual({ refresh: true });
+    expect(ipc.argsOf('getNftGrid').at(-1)?.refresh).toBe(true);
     expect(tile('New arrival')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Refresh in 60 s' })).toBeDisabled();
   });

@@ -84,12 +84,18 @@ export function Nfts() {
   const cooldown = useRefreshCooldown('nfts');
   const page = useRef<HTMLElement>(null);
 
+  // The version of the grid shown.
+  const held = useRef<string | undefined>(undefined);
   // What the app has stored, or (`refresh`) what it reads from the chain, which
   // starts its cooldown.
   const load = (refresh: boolean) =>
     run(async () => {
       try {
-        setGrid(await api.getNftGrid(refresh));
+        const got = await api.getNftGrid(refresh, held.current);
+        // The chain's answer is what is shown: nothing to parse or draw again.
+        if (got.unchanged === true) return;
+        held.current = got.version;
+        setGrid(got);
       } finally {
         if (refresh) void cooldown.sync();
       }

@@ -1,69 +1,32 @@
-//! The service's grouped NFT listing judged as it is parsed (see
-//! [`JudgedNfts::judge`]): a serde `DeserializeSeed` over its JSON that reads
-//! the collections, then turns each NFT into a [`JudgedNft`] the moment it is
-//! parsed, so the service's form of thousands of NFTs is never held whole.
+//! The service's grouped NFT listing judged as it comes: its chunks are
+//! scanned for its parts ([`scan`](super::scan)), and each NFT is parsed and
+//! judged into a [`JudgedNft`] the moment it is whole, so neither the answer's
+//! text nor the service's form of thousands of NFTs is ever held whole.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
-use std::io;
 
 use alloy::primitives::Address;
 use satchel_api::{Account, GroupedNft, NftContract, ServiceErrorCode};
-use serde::de::{
-    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
-};
 
+use super::scan::{Part, Scan};
 use super::{JudgedNft, JudgedNfts, hidden, mapping, position};
 use crate::client::unexpected_answer;
 use crate::error::SdkError;
 use crate::widget::picture_urls::PictureUrls;
 
-/// See [`JudgedNfts::judge`].
-pub(super) fn judge(
-    json: impl io::Read,
-    accounts: &[Account],
-    networks: Option<&[String]>,
-    known: &HashSet<Address>,
-    vouched: impl Fn(&str, &str) -> bool,
-    pictures: &PictureUrls,
-) -> Result<JudgedNfts, SdkError> {
-    let mut judging = Judging {
-        accounts,
-        networks,
-        known,
-        vouched,
-        pictures,
-        unkept: None,
-        kinds: Vec::new(),
-        holders: HashMap::new(),
-        seen: HashSet::new(),
-        judged: JudgedNfts::default(),
-    };
-    let mut reader = serde_json::Deserializer::from_reader(json);
-    let read = serde::de::DeserializeSeed::deserialize(&mut judging, &mut reader)
-        .and_then(|()| reader.end());
-    if let Some(e) = judging.unkept {
-        return Err(SdkError::service(
-            ServiceErrorCode::UnknownError,
-            format!("the NFTs' pictures cannot be kept on this device: {e}"),
-        ));
-    }
-    read.map_err(unexpected_answer)?;
-    // Some were left out: the listing is kept, its room is not.
-    judging.judged.nfts.shrink_to_fit();
-    Ok(judging.judged)
-}
-
-/// A listing being judged as it is read (see [`JudgedNfts::judge`]).
-struct Judging<'a, F> {
+/// A listing (a [`satchel_api::NftsGrouped`]) being judged as it comes: what
+/// `networks` selects (all when `None`), held by one of `accounts`, spam unless
+/// one of `known` sent it or the app vouches for its collection (`vouched`);
+/// each NFT's picture allowed as it is read (kept in `pictures`). A listing
+/// naming a collection it has not listed before it is the service's error,
+/// refused whole.
+pub(in crate::widget) struct Judging<'a, F> {
     accounts: &'a [Account],
     networks: Option<&'a [String]>,
     known: &'a HashSet<Address>,
     vouched: F,
     pictures: &'a PictureUrls,
-    /// Why a picture could not be kept, which ended the reading.
-    unkept: Option<io::Error>,
+    scan: Scan,
     /// Each collection read: whether it is asked for, whether it is vouched for.
     kinds: Vec<(bool, bool)>,
     /// The service's account ids: their position in the judged holders, `None`
@@ -73,7 +36,54 @@ struct Judging<'a, F> {
     judged: JudgedNfts,
 }
 
-impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
+impl<'a, F: Fn(&str, &str) -> bool> Judging<'a, F> {
+    pub(super) fn new(
+        accounts: &'a [Account],
+        networks: Option<&'a [String]>,
+        known: &'a HashSet<Address>,
+        vouched: F,
+        pictures: &'a PictureUrls,
+    ) -> Self {
+        Self {
+            accounts,
+            networks,
+            known,
+            vouched,
+            pictures,
+            scan: Scan::default(),
+            kinds: Vec::new(),
+            holders: HashMap::new(),
+            seen: HashSet::new(),
+            judged: JudgedNfts::default(),
+        }
+    }
+
+    /// Takes in the listing's next chunk, judging each NFT it completes.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), SdkError> {
+        let mut scan = std::mem::take(&mut self.scan);
+        let fed = scan.feed(chunk, |part| self.part(part), malformed);
+        self.scan = scan;
+        fed
+    }
+
+    /// The judged listing, once all of it came.
+    pub fn finish(mut self) -> Result<JudgedNfts, SdkError> {
+        self.scan.finish().map_err(malformed)?;
+        // Some were left out: the listing is kept, its room is not.
+        self.judged.nfts.shrink_to_fit();
+        Ok(self.judged)
+    }
+
+    fn part(&mut self, part: Part<'_>) -> Result<(), SdkError> {
+        match part {
+            Part::Collections(json) => {
+                let collections = serde_json::from_slice(json).map_err(unexpected_answer)?;
+                self.collections(collections).map_err(malformed)
+            }
+            Part::Nft(json) => self.nft(serde_json::from_slice(json).map_err(unexpected_answer)?),
+        }
+    }
+
     fn collections(&mut self, collections: Vec<NftContract>) -> Result<(), &'static str> {
         if !self.kinds.is_empty() || !self.judged.nfts.is_empty() {
             return Err("the service listed the collections after NFTs or twice");
@@ -90,12 +100,14 @@ impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
         Ok(())
     }
 
-    fn nft(&mut self, nft: GroupedNft) -> Result<(), &'static str> {
+    fn nft(&mut self, nft: GroupedNft) -> Result<(), SdkError> {
         let (selected, vouched) = usize::try_from(nft.collection)
             .ok()
             .and_then(|i| self.kinds.get(i))
             .copied()
-            .ok_or("the service listed an NFT of a collection it did not list before it")?;
+            .ok_or_else(|| {
+                malformed("the service listed an NFT of a collection it did not list before it")
+            })?;
         if !selected {
             return Ok(());
         }
@@ -118,13 +130,12 @@ impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
         // read so far are still the person's, listed by the service.
         let picture = match &*nft.image_url {
             "" => None,
-            url => match self.pictures.keep(url) {
-                Ok(handle) => Some(handle),
-                Err(e) => {
-                    self.unkept = Some(e);
-                    return Err("a picture could not be kept");
-                }
-            },
+            url => Some(self.pictures.keep(url).map_err(|e| {
+                SdkError::service(
+                    ServiceErrorCode::UnknownError,
+                    format!("the NFTs' pictures cannot be kept on this device: {e}"),
+                )
+            })?),
         };
         self.judged
             .nfts
@@ -133,62 +144,10 @@ impl<F: Fn(&str, &str) -> bool> Judging<'_, F> {
     }
 }
 
-/// The listing's object: its collections, then its NFTs, each judged as read;
-/// any other member is skipped.
-impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for &mut Judging<'_, F> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for &mut Judging<'_, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an NFT listing grouped by collection")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(member) = map.next_key::<Cow<'de, str>>()? {
-            match &*member {
-                "collections" => {
-                    let collections = map.next_value()?;
-                    self.collections(collections).map_err(A::Error::custom)?;
-                }
-                "nfts" => map.next_value_seed(EachNft(&mut *self))?,
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The listing's NFTs, each judged as it is read.
-struct EachNft<'j, 'a, F>(&'j mut Judging<'a, F>);
-
-impl<'de, F: Fn(&str, &str) -> bool> DeserializeSeed<'de> for EachNft<'_, '_, F> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_seq(self)
-    }
-}
-
-impl<'de, F: Fn(&str, &str) -> bool> Visitor<'de> for EachNft<'_, '_, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of NFTs")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(nft) = seq.next_element::<GroupedNft>()? {
-            self.0.nft(nft).map_err(A::Error::custom)?;
-        }
-        Ok(())
-    }
+/// A listing that is not one, as the SDK says of an answer it cannot read.
+fn malformed(what: &'static str) -> SdkError {
+    SdkError::service(
+        ServiceErrorCode::ApiRequestError,
+        format!("unexpected answer from the service: {what}"),
+    )
 }
