@@ -132,31 +132,17 @@ impl RestClient {
         bearer: Option<&str>,
     ) -> Result<T, SdkError> {
         let answer = self
-            .send_for_json(caller, method, path, body, bearer, JSON)
+            .send_for_answer(caller, method, path, body, bearer, JSON)
+            .await?
+            .whole()
             .await?;
         parse_answer(&answer)
     }
 
     /// Sends a request asking for the answer as `media_type` (a JSON one) in
-    /// `Accept`; its body as it came, for a caller that parses it its own way.
-    /// An error answer is the [`SdkError`] it names.
-    pub async fn send_for_json(
-        &self,
-        caller: Caller,
-        method: Method,
-        path: &str,
-        body: Option<&(dyn erased::Body + Sync)>,
-        bearer: Option<&str>,
-        media_type: &str,
-    ) -> Result<Vec<u8>, SdkError> {
-        self.send_for_answer(caller, method, path, body, bearer, media_type)
-            .await?
-            .whole()
-            .await
-    }
-
-    /// Like [`send_for_json`](Self::send_for_json), for a caller that reads a
-    /// successful answer's body as it comes (see [`Answer`]).
+    /// `Accept`; a successful answer's body as it comes (see [`Answer`]), for a
+    /// caller that parses it its own way. An error answer is the [`SdkError`]
+    /// it names.
     pub async fn send_for_answer(
         &self,
         caller: Caller,

@@ -24,30 +24,16 @@ impl Login {
         body: Option<&(dyn erased::Body + Sync)>,
     ) -> Result<T, SdkError> {
         let answer = self
-            .authed_for_json(caller, method, path, body, "application/json")
+            .authed_for_answer(caller, method, path, body, "application/json")
+            .await?
+            .whole()
             .await?;
         parse_answer(&answer)
     }
 
     /// Like [`authed`](Self::authed), asking for the answer as `media_type` (a
-    /// JSON one) in `Accept`; its body as it came, for a caller that parses it
-    /// its own way.
-    pub async fn authed_for_json(
-        &self,
-        caller: Caller,
-        method: Method,
-        path: &str,
-        body: Option<&(dyn erased::Body + Sync)>,
-        media_type: &str,
-    ) -> Result<Vec<u8>, SdkError> {
-        self.authed_for_answer(caller, method, path, body, media_type)
-            .await?
-            .whole()
-            .await
-    }
-
-    /// Like [`authed_for_json`](Self::authed_for_json), for a caller that reads
-    /// the answer's body as it comes (see [`Answer`]).
+    /// JSON one) in `Accept`; its body as it comes (see [`Answer`]), for a
+    /// caller that parses it its own way.
     pub async fn authed_for_answer(
         &self,
         caller: Caller,

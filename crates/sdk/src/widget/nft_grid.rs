@@ -16,7 +16,8 @@ use satchel_api::{ServiceErrorCode, ServiceNft, ServiceNftScheme};
 use serde::Serialize;
 
 use super::Widget;
-use super::nft_listing::{JudgedNfts, PictureHandle, position};
+use super::nft_listing::{JudgedNfts, position};
+use super::picture_urls::PictureHandle;
 use crate::error::SdkError;
 use crate::thumbnail::ThumbnailSize;
 

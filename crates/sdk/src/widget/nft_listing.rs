@@ -13,7 +13,6 @@
 //! ([`PictureUrls`]).
 
 use std::collections::HashSet;
-use std::fmt;
 
 use alloy::primitives::Address;
 use reqwest::Method;
@@ -21,9 +20,8 @@ use satchel_api::{
     GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount, ServiceContentType,
     ServiceNft, ServiceNftContract,
 };
-use sha2::{Digest, Sha256};
 
-use super::picture_urls::PictureUrls;
+use super::picture_urls::{PictureHandle, PictureUrls};
 use super::{Refresh, Widget, hidden, mapping};
 use crate::client::Caller;
 use crate::error::SdkError;
@@ -69,32 +67,6 @@ pub(super) struct JudgedNft {
     /// Its picture, when it has one: its URL is the allowed pictures' (see
     /// [`PictureUrls`]).
     pub picture: Option<PictureHandle>,
-}
-
-/// What the page asks the thumbnail protocol for instead of a picture's URL:
-/// 96 bits of the URL's SHA-256, written in hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct PictureHandle([u8; 12]);
-
-impl PictureHandle {
-    pub fn of(url: &str) -> Self {
-        let mut handle = [0; 12];
-        handle.copy_from_slice(&Sha256::digest(url.as_bytes())[..12]);
-        PictureHandle(handle)
-    }
-
-    /// The handle a page wrote; `None` when it is not one.
-    pub fn parse(hex: &str) -> Option<Self> {
-        let mut handle = [0; 12];
-        hex::decode_to_slice(hex, &mut handle).ok()?;
-        Some(PictureHandle(handle))
-    }
-}
-
-impl fmt::Display for PictureHandle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&hex::encode(self.0))
-    }
 }
 
 impl JudgedNfts {

@@ -6,20 +6,46 @@
 //! Their URLs are kept in a file, not in memory: an on-chain picture's `data:`
 //! URI is often hundreds of bytes or kilobytes, and a collection has thousands,
 //! where a tile needs only the handle. Memory holds each picture's handle and
-//! place in the file (about 32 bytes); the URL is read back when a thumbnail is made
-//! or an NFT's detail shown. The file is unnamed (nobody can open it by a
+//! place in the file (about 32 bytes); the URL is read back when a thumbnail is
+//! made or an NFT's detail shown. The file is unnamed (nobody can open it by a
 //! path; the system removes it when the app ends or the person logs out) and
 //! lives in the thumbnail cache's folder, on disk, beside what is made of it.
 //! Each URL is written once however many listings name it.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::fs::File;
 use std::io;
 use std::path::PathBuf;
 
 use parking_lot::Mutex;
+use sha2::{Digest, Sha256};
 
-use super::nft_listing::PictureHandle;
+/// What the page asks the thumbnail protocol for instead of a picture's URL:
+/// 96 bits of the URL's SHA-256, written in hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct PictureHandle([u8; 12]);
+
+impl PictureHandle {
+    pub fn of(url: &str) -> Self {
+        let mut handle = [0; 12];
+        handle.copy_from_slice(&Sha256::digest(url.as_bytes())[..12]);
+        PictureHandle(handle)
+    }
+
+    /// The handle a page wrote; `None` when it is not one.
+    pub fn parse(hex: &str) -> Option<Self> {
+        let mut handle = [0; 12];
+        hex::decode_to_slice(hex, &mut handle).ok()?;
+        Some(PictureHandle(handle))
+    }
+}
+
+impl fmt::Display for PictureHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&hex::encode(self.0))
+    }
+}
 
 /// The most the file may hold. A listing is bounded by the service's body
 /// limit; this bounds a long session of listings with ever new pictures. A
