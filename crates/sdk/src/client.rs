@@ -334,7 +334,7 @@ pub(crate) fn parse_answer<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SdkEr
 }
 
 /// An answer the SDK could not read as what it asked for.
-pub(crate) fn unexpected_answer(e: serde_json::Error) -> SdkError {
+pub(crate) fn unexpected_answer(e: impl std::fmt::Display) -> SdkError {
     SdkError::service(
         ServiceErrorCode::ApiRequestError,
         format!("unexpected answer from the service: {e}"),

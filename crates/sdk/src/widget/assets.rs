@@ -301,6 +301,16 @@ impl Widget {
                 "not the picture of one of your NFTs",
             ));
         }
+        self.thumbnail_of_allowed(image_url, size).await
+    }
+
+    /// The thumbnail of a picture already found allowed (by its URL or its
+    /// handle: [`nft_thumbnail_by_handle`](Self::nft_thumbnail_by_handle)).
+    pub(super) async fn thumbnail_of_allowed(
+        &self,
+        image_url: &str,
+        size: ThumbnailSize,
+    ) -> Result<Vec<u8>, SdkError> {
         let thumbnails = self.thumbnails.get().ok_or_else(|| {
             SdkError::service(ServiceErrorCode::NotInitialized, "no thumbnail folder")
         })?;

@@ -201,7 +201,9 @@ impl Widget {
                 "not the picture of one of your NFTs",
             ));
         };
-        self.nft_thumbnail(&url, size).await
+        // Allowed: the handle named it (its URL is not read and checked again).
+        self.require_login()?;
+        self.thumbnail_of_allowed(&url, size).await
     }
 }
 

@@ -61,14 +61,14 @@ impl<'a, F: Fn(&str, &str) -> bool> Judging<'a, F> {
     /// Takes in the listing's next chunk, judging each NFT it completes.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<(), SdkError> {
         let mut scan = std::mem::take(&mut self.scan);
-        let fed = scan.feed(chunk, |part| self.part(part), malformed);
+        let fed = scan.feed(chunk, |part| self.part(part), unexpected_answer);
         self.scan = scan;
         fed
     }
 
     /// The judged listing, once all of it came.
     pub fn finish(mut self) -> Result<JudgedNfts, SdkError> {
-        self.scan.finish().map_err(malformed)?;
+        self.scan.finish().map_err(unexpected_answer)?;
         // Some were left out: the listing is kept, its room is not.
         self.judged.nfts.shrink_to_fit();
         Ok(self.judged)
@@ -78,7 +78,7 @@ impl<'a, F: Fn(&str, &str) -> bool> Judging<'a, F> {
         match part {
             Part::Collections(json) => {
                 let collections = serde_json::from_slice(json).map_err(unexpected_answer)?;
-                self.collections(collections).map_err(malformed)
+                self.collections(collections).map_err(unexpected_answer)
             }
             Part::Nft(json) => self.nft(serde_json::from_slice(json).map_err(unexpected_answer)?),
         }
@@ -106,7 +106,9 @@ impl<'a, F: Fn(&str, &str) -> bool> Judging<'a, F> {
             .and_then(|i| self.kinds.get(i))
             .copied()
             .ok_or_else(|| {
-                malformed("the service listed an NFT of a collection it did not list before it")
+                unexpected_answer(
+                    "the service listed an NFT of a collection it did not list before it",
+                )
             })?;
         if !selected {
             return Ok(());
@@ -142,12 +144,4 @@ impl<'a, F: Fn(&str, &str) -> bool> Judging<'a, F> {
             .push(JudgedNft::of(nft, holder, likely_spam, picture));
         Ok(())
     }
-}
-
-/// A listing that is not one, as the SDK says of an answer it cannot read.
-fn malformed(what: &'static str) -> SdkError {
-    SdkError::service(
-        ServiceErrorCode::ApiRequestError,
-        format!("unexpected answer from the service: {what}"),
-    )
 }
