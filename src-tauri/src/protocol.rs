@@ -1,7 +1,7 @@
 //! The `satchel:` protocol: pictures made in Rust, handed to the page (which builds
 //! the address with `convertFileSrc`): NFT thumbnails as
-//! `satchel://localhost/<tile|detail>%2F<picture URL>` or, as the NFT grid names
-//! pictures, `satchel://localhost/<tile|detail>%2Fnft%2F<handle>`, and the receive page's QR
+//! `satchel://localhost/<tile|tile2x|detail>%2F<picture URL>` or, as the NFT grid names
+//! pictures, `satchel://localhost/<tile|tile2x|detail>%2Fnft%2F<handle>`, and the receive page's QR
 //! code as `satchel://localhost/qr%2F<payment URI>`. The widget refuses any picture
 //! it has not listed, and any QR code it has not shown, for the logged-in user, so
 //! the page cannot make the app fetch an arbitrary URL.

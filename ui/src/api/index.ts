@@ -298,17 +298,25 @@ export const api = {
   firstPageShown: () => invoke<void>('firstPageShown'),
 };
 
-/** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
- * protocol); the webview never loads the remote picture itself. */
 /** The key a hidden collection is kept under. */
 export const collectionKey = (network: string, contract: string) => `${network}:${contract.toLowerCase()}`;
 
-export function thumbnailSrc(imageUrl: string, size: 'tile' | 'detail'): string {
+/** What a thumbnail is drawn for: a grid tile on a screen of one device pixel a
+ * CSS pixel (`tile`) or more (`tile2x`), or the detail view. */
+export type ThumbnailSize = 'tile' | 'tile2x' | 'detail';
+
+/** A grid tile drawn at the size it is shown on this screen: the page holds each
+ * decoded picture in view, so a larger one only costs memory. */
+export const tileSize = (): ThumbnailSize => (window.devicePixelRatio > 1 ? 'tile2x' : 'tile');
+
+/** The app's PNG thumbnail of one of the user's NFT pictures (the `satchel:`
+ * protocol); the webview never loads the remote picture itself. */
+export function thumbnailSrc(imageUrl: string, size: ThumbnailSize): string {
   return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
 }
 
 /** The thumbnail of a picture the NFT grid names by its handle (`GridNft.picture`). */
-export function gridThumbnailSrc(handle: string, size: 'tile' | 'detail'): string {
+export function gridThumbnailSrc(handle: string, size: ThumbnailSize): string {
   return convertFileSrc(`${size}/nft/${handle}`, 'satchel');
 }
 

@@ -469,7 +469,7 @@ async fn a_thumbnail_is_made_once_then_read_from_the_cache() {
         .png(&source, ThumbnailSize::Tile)
         .await
         .expect("made");
-    assert_eq!(decoded(&first).dimensions(), (256, 256));
+    assert_eq!(decoded(&first).dimensions(), (192, 192));
     let cached: Vec<_> = std::fs::read_dir(dir.path())
         .expect("cache")
         .filter_map(Result::ok)
@@ -532,4 +532,18 @@ async fn an_unreadable_source_is_a_fetch_error() {
             .await,
         Err(ThumbnailError::Fetch(_))
     ));
+}
+
+#[tokio::test]
+async fn a_tile_is_drawn_for_the_screen_it_is_asked_for_each_size_kept_apart() {
+    let dir = tempfile::tempdir().expect("dir");
+    let thumbnails = Thumbnails::new(dir.path()).expect("thumbnails");
+    let source = format!("data:image/svg+xml;base64,{}", base64(RED_SVG.as_bytes()));
+    for (name, pixels) in [("tile", 192), ("tile2x", 384), ("detail", 640)] {
+        let size = ThumbnailSize::from_name(name).expect("a size a URL names");
+        let png = thumbnails.png(&source, size).await.expect("made");
+        assert_eq!(decoded(&png).dimensions(), (pixels, pixels), "{name}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).expect("cache").count(), 3);
+    assert_eq!(ThumbnailSize::from_name("huge"), None);
 }

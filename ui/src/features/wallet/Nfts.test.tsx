@@ -161,6 +161,27 @@ describe('Nfts', () => {
     expect(tile('Fox #1')).toHaveTextContent('◇');
   });
 
+  it('asks for each tile drawn at the size it is shown on this screen', async () => {
+    mockCommands({
+      getRefreshWait: stored(30),
+      ...nftCommands(() => [nft({ name: 'Fox #1', imageUrl: 'https://example.com/fox.png' })]),
+    });
+    const src = () => within(tile('Fox #1')).getByRole('img').getAttribute('src') ?? '';
+    renderPage(<Nfts />);
+    await tick();
+    expect(decodeURIComponent(src())).toMatch(/\/tile\/nft\/https:\/\/example\.com\/fox\.png$/);
+
+    vi.stubGlobal('devicePixelRatio', 2);
+    try {
+      renderPage(<Nfts />);
+      await tick();
+      const sources = [...document.querySelectorAll('.tile img')].map((img) => decodeURIComponent(img.getAttribute('src') ?? ''));
+      expect(sources.some((s) => s.endsWith('/tile2x/nft/https://example.com/fox.png'))).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('marks a video NFT with a Video badge, and an image NFT with none', async () => {
     mockCommands({
       getRefreshWait: stored(30),

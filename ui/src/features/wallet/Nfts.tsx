@@ -5,6 +5,7 @@ import {
   collectionKey,
   gridThumbnailSrc,
   markShownAfterPaint,
+  tileSize,
   type CollectionChoices,
   type GridCollection,
   type GridNft,
@@ -256,7 +257,7 @@ export function Nfts() {
               // The title names it in full where the caption is cut short.
               <button className="tile" title={nft.name} onClick={() => void open(nft.id, position)}>
                 <Thumb
-                  src={nft.picture === undefined ? null : gridThumbnailSrc(nft.picture, 'tile')}
+                  src={nft.picture === undefined ? null : gridThumbnailSrc(nft.picture, tileSize())}
                   name={nft.name}
                   video={nft.video === true}
                   spam={nft.likelySpam === true && hiddenBy(choices, key, true)}
