@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Satchel's Linux packages (.deb, .rpm, AppImage) with the Tauri CLI, in
-# release (--debug: the debug profile), and prints each package's size beside the
+# Cargo's `desktop` profile (release with smaller code, see Cargo.toml; --debug:
+# the debug profile), and prints each package's size beside the
 # .deb of the minimal Tauri window (tests/perf/minimal-window) built the same way.
 #
 # The service a package points at when the person has no settings file is baked in
@@ -34,7 +35,7 @@ size() { stat -c %s "$1"; }
 human() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1000000 }'; }
 row() { printf '%-10s %-44s %12s   %s\n' "$@"; }
 
-profile=release
+profile=desktop
 debug_flag=()
 bundles=deb,rpm,appimage
 # Cargo's target folder (CARGO_TARGET_DIR when set): where the bundles land.
@@ -43,7 +44,8 @@ target_dir=$(target_dir)
 out="$target_dir/packages"
 compare=1
 ui_built=0
-cargo_args=()
+# What the Tauri CLI passes on to cargo (after its `--`).
+cargo_tail=()
 declare -A baked=()
 
 read_defaults() {
@@ -81,12 +83,19 @@ while [ $# -gt 0 ]; do
     # others are the test build's own (built already, nothing to do), but for the
     # minimal window, whose tauri would get custom-protocol: it is left out (its
     # features add nothing to the others'), so its test build stays as it is.
-    --as-tested) cargo_args=(-- "${cargo_as_tested[@]}" --exclude satchel-minimal-window) ;;
+    --as-tested) cargo_tail=("${cargo_as_tested[@]}" --exclude satchel-minimal-window) ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
   esac
   shift
 done
+
+# The profile, for cargo (the Tauri CLI itself knows only release and --debug).
+profile_args=()
+[ "$profile" = debug ] || profile_args=(--profile "$profile")
+cargo_args=()
+rest=("${profile_args[@]}" "${cargo_tail[@]}")
+[ ${#rest[@]} -eq 0 ] || cargo_args=(-- "${rest[@]}")
 
 # A public key given as a file (`tauri signer generate` writes KEY.pub).
 if [ -n "${baked[SATCHEL_UPDATER_PUBKEY]:-}" ] && [ -f "${baked[SATCHEL_UPDATER_PUBKEY]}" ]; then
@@ -157,12 +166,9 @@ if want appimage; then
   echo "package: bundling the AppImage"
   rm -rf "$bundle_dir/appimage"
   log=$(mktemp /tmp/satchel-appimage.XXXXXX)
-  if [ ${#linux_bundles[@]} -eq 0 ]; then
-    step=(build "${debug_flag[@]}" --ci --bundles appimage "${config[@]}" "${cargo_args[@]}")
-  else
-    step=(bundle "${debug_flag[@]}" --ci --bundles appimage "${config[@]}")
-  fi
-  if "$tauri" "${step[@]}" >"$log" 2>&1; then
+  # `tauri build` (not `bundle`, which knows no profile): after the .deb and
+  # .rpm, cargo has nothing left to build.
+  if "$tauri" build "${debug_flag[@]}" --ci --bundles appimage "${config[@]}" "${cargo_args[@]}" >"$log" 2>&1; then
     :
   else
     appimage_note="skipped (no linuxdeploy: offline?)"
@@ -178,7 +184,7 @@ if [ "$compare" = 1 ]; then
   rm -rf "$bundle_dir/deb/Satchel Minimal Window"_*
   (cd tests/perf/minimal-window &&
     "$tauri" build "${debug_flag[@]}" --ci --bundles deb \
-      --config '{"bundle":{"active":true,"targets":["deb"]}}')
+      --config '{"bundle":{"active":true,"targets":["deb"]}}' ${profile_args[@]:+-- "${profile_args[@]}"})
   minimal_deb=$(first "$bundle_dir"/deb/Satchel\ Minimal\ Window_*.deb)
 fi
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The desktop benchmark (tests/perf): builds Satchel and the minimal Tauri window
-# the same way (release, bundled pages), then measures both side by side for a
+# the same way (Cargo's desktop profile, as packages are; bundled pages), then
+# measures both side by side for a
 # wallet of 10,000 NFTs, from an empty cache and again warm: start to balances
 # shown vs the minimal page, PSS of the wallet page and of the NFT tab vs the
 # page, the NFT tab's first row of thumbnails, and PSS after scrolling through
@@ -11,10 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
-cargo build --release --locked -p satchel-minimal-window --features custom-protocol
+cargo build --profile desktop --locked -p satchel-minimal-window --features custom-protocol
 keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
 trap 'rm -rf "$keyring_home"' EXIT
 dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '
   echo -n satchel-bench | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-  exec cargo bench --locked --features custom-protocol --bench desktop
+  exec cargo bench --profile desktop --locked --features custom-protocol --bench desktop
 '

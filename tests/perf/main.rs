@@ -23,7 +23,8 @@
 //!
 //! Median of 5 runs each. `SATCHEL_BENCH_QUICK=1`: one run of each, no warm-up,
 //! no warm start and 1,000 NFTs, to keep it working (scripts/test.sh). Run it
-//! with `scripts/perf.sh`, which builds both in release first.
+//! with `scripts/perf.sh`, which builds both in the desktop profile (as packages
+//! are) first.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -385,7 +386,7 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
         if cfg!(debug_assertions) {
             "an unoptimised build: figures only show the benchmark works"
         } else {
-            "release builds"
+            "optimised builds (the desktop profile: release with smaller code)"
         },
         plan.runs,
         if plan.warm_up {
