@@ -153,10 +153,10 @@ async fn run(engine: Engine, demo: &Demo, rpc: &url::Url, quick: bool, trivial: 
     // pass after it asks with new tokens for the same users, so no verified
     // signature, session or wallet is remembered by the service from before.
     // In slices, each written before the next: the service keeps what it can
-    // write and leaves the rest (a bounded queue), which a pass as fast as the
-    // timed ones overruns.
+    // write and leaves the rest (a bounded queue of 1,024), which a pass as
+    // fast as the timed ones overruns; a slice no longer than the queue cannot.
     let mut primed = 0;
-    for slice in cold.chunks(2_000) {
+    for slice in cold.chunks(1_000) {
         let slice = Arc::new(slice.to_vec());
         primed += load(
             service.address,
