@@ -207,8 +207,10 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     app.until("every thumbnail is drawn", || async {
         let drawn = app
             .script(
-                "return [...document.querySelectorAll('.tile img')]
-                   .every(i => i.complete && i.naturalWidth === 256)
+                // Drawn at the size shown: 192 px, 384 on a 2x screen.
+                "const size = devicePixelRatio > 1 ? 384 : 192;
+                 return [...document.querySelectorAll('.tile img')]
+                   .every(i => i.complete && i.naturalWidth === size)
                    && document.querySelectorAll('.tile img').length === 4",
             )
             .await?;
