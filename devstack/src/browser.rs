@@ -137,26 +137,7 @@ impl Browser {
         let profile = tempfile::Builder::new()
             .prefix("satchel-chromium-")
             .tempdir()?;
-        let mut driver = Command::new(&driver_binary)
-            .arg("--port=0")
-            // Chromium needs no session bus; with one it starts desktop portals
-            // that only fill the test log.
-            .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            // Its own process group, so Chromium goes with it.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("cannot start {}", driver_binary.display()))?;
-        let port = match wait_for_driver_port(&mut driver).await {
-            Ok(port) => port,
-            Err(error) => {
-                kill_group(&driver);
-                return Err(error);
-            }
-        };
+        let (driver, port) = start_driver(&driver_binary).await?;
         let browser = Self::connect(port, &chromium, profile.path()).await;
         let client = match browser {
             Ok(client) => client,
@@ -419,27 +400,81 @@ fn is_callback_loaded(page: &PageState) -> bool {
     page.ready == "complete" && page.url.parse::<Url>().is_ok_and(|url| is_callback(&url))
 }
 
+/// How many times chromedriver is started before its start counts as failed.
+const DRIVER_TRIES: usize = 3;
+
+/// chromedriver on a port the system picks. With `--port=0` it takes a free
+/// IPv4 port and then the same number on IPv6; when another program holds that
+/// one ("IPv6 port not available. Exiting...") it exits, which tests running
+/// side by side meet now and then. Each try gets a fresh port.
+async fn start_driver(binary: &Path) -> anyhow::Result<(Child, u16)> {
+    let mut last_words = String::new();
+    for _ in 0..DRIVER_TRIES {
+        let mut driver = Command::new(binary)
+            .arg("--port=0")
+            // Chromium needs no session bus; with one it starts desktop portals
+            // that only fill the test log.
+            .env("DBUS_SESSION_BUS_ADDRESS", "disabled:")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            // Its own process group, so Chromium goes with it.
+            .process_group(0)
+            .spawn()
+            .with_context(|| format!("cannot start {}", binary.display()))?;
+        match wait_for_driver_port(&mut driver).await {
+            Ok(DriverStart::Listening(port)) => return Ok((driver, port)),
+            Ok(DriverStart::Exited(said)) => {
+                kill_group(&driver);
+                last_words = said;
+            }
+            Err(error) => {
+                kill_group(&driver);
+                return Err(error);
+            }
+        }
+    }
+    anyhow::bail!(
+        "chromedriver exited before it listened, {DRIVER_TRIES} times; the last time it said: {last_words}"
+    )
+}
+
+enum DriverStart {
+    Listening(u16),
+    /// It ended first; its last lines say why.
+    Exited(String),
+}
+
 /// Reads chromedriver's "started successfully on port N" line.
-async fn wait_for_driver_port(driver: &mut Child) -> anyhow::Result<u16> {
+async fn wait_for_driver_port(driver: &mut Child) -> anyhow::Result<DriverStart> {
+    /// What is kept of its output to explain an exit.
+    const KEPT_LINES: usize = 8;
     let stdout = driver.stdout.take().context("chromedriver's output")?;
     let mut lines = BufReader::new(stdout).lines();
-    let port = tokio::time::timeout(PATIENCE, async {
+    let started = tokio::time::timeout(PATIENCE, async {
+        let mut said = std::collections::VecDeque::with_capacity(KEPT_LINES);
         while let Some(line) = lines.next_line().await? {
             if let Some(rest) = line.split("on port ").nth(1)
                 && line.contains("started successfully")
             {
                 let port = rest.trim().trim_end_matches('.');
-                return Ok::<_, anyhow::Error>(Some(port.parse::<u16>()?));
+                return Ok::<_, anyhow::Error>(DriverStart::Listening(port.parse::<u16>()?));
             }
+            if said.len() == KEPT_LINES {
+                said.pop_front();
+            }
+            said.push_back(line);
         }
-        Ok(None)
+        Ok(DriverStart::Exited(Vec::from(said).join(" / ")))
     })
     .await
     .with_context(|| format!("chromedriver did not start within {PATIENCE:?}"))??;
-    let port = port.context("chromedriver exited before it listened")?;
-    // Keep reading its output so the pipe never fills.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Ok(port)
+    if matches!(started, DriverStart::Listening(_)) {
+        // Keep reading its output so the pipe never fills.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    }
+    Ok(started)
 }
 
 /// Kills chromedriver's process group: chromedriver and the Chromium it started.
@@ -458,5 +493,56 @@ fn kill_group(driver: &Child) {
 impl Drop for Browser {
     fn drop(&mut self) {
         kill_group(&self.driver);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    /// A stand-in for chromedriver that exits the way the real one does when
+    /// its IPv6 port is taken, `failures` times, then starts.
+    fn driver_failing(dir: &Path, failures: usize) -> PathBuf {
+        let script = dir.join("chromedriver");
+        let tries = dir.join("tries");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\n\
+                 echo x >> '{tries}'\n\
+                 echo 'Starting ChromeDriver on port 0'\n\
+                 if [ \"$(wc -l < '{tries}')\" -le {failures} ]; then\n\
+                 echo 'IPv6 port not available. Exiting...'; exit 1; fi\n\
+                 echo 'ChromeDriver was started successfully on port 4444.'\n\
+                 exec sleep 30\n",
+                tries = tries.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script
+    }
+
+    #[tokio::test]
+    async fn a_driver_that_exits_before_it_listens_is_started_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = driver_failing(dir.path(), DRIVER_TRIES - 1);
+        let (driver, port) = start_driver(&script).await.unwrap();
+        assert_eq!(port, 4444);
+        kill_group(&driver);
+        let tries = std::fs::read_to_string(dir.path().join("tries")).unwrap();
+        assert_eq!(tries.lines().count(), DRIVER_TRIES);
+    }
+
+    #[tokio::test]
+    async fn a_driver_that_never_listens_fails_with_what_it_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = driver_failing(dir.path(), DRIVER_TRIES);
+        let error = start_driver(&script).await.unwrap_err().to_string();
+        assert!(error.contains("IPv6 port not available"), "{error}");
+        let tries = std::fs::read_to_string(dir.path().join("tries")).unwrap();
+        assert_eq!(tries.lines().count(), DRIVER_TRIES);
     }
 }
