@@ -520,29 +520,35 @@ mod tests {
                 tries = tries.display()
             ),
         )
-        .unwrap();
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        .expect("write the stand-in driver");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+            .expect("make it executable");
         script
     }
 
     #[tokio::test]
     async fn a_driver_that_exits_before_it_listens_is_started_again() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("a temporary folder");
         let script = driver_failing(dir.path(), DRIVER_TRIES - 1);
-        let (driver, port) = start_driver(&script).await.unwrap();
+        let (driver, port) = start_driver(&script)
+            .await
+            .expect("started on the last try");
         assert_eq!(port, 4444);
         kill_group(&driver);
-        let tries = std::fs::read_to_string(dir.path().join("tries")).unwrap();
+        let tries = std::fs::read_to_string(dir.path().join("tries")).expect("its tries");
         assert_eq!(tries.lines().count(), DRIVER_TRIES);
     }
 
     #[tokio::test]
     async fn a_driver_that_never_listens_fails_with_what_it_said() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().expect("a temporary folder");
         let script = driver_failing(dir.path(), DRIVER_TRIES);
-        let error = start_driver(&script).await.unwrap_err().to_string();
+        let error = start_driver(&script)
+            .await
+            .expect_err("it never listens")
+            .to_string();
         assert!(error.contains("IPv6 port not available"), "{error}");
-        let tries = std::fs::read_to_string(dir.path().join("tries")).unwrap();
+        let tries = std::fs::read_to_string(dir.path().join("tries")).expect("its tries");
         assert_eq!(tries.lines().count(), DRIVER_TRIES);
     }
 }
