@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use fantoccini::{Client, ClientBuilder, Locator};
-use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
 use url::Url;
+
+use crate::startup::{Startup, wait_until_ready};
 
 /// How long a page may take to show what a step waits for.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -423,11 +424,26 @@ async fn start_driver(binary: &Path) -> anyhow::Result<(Child, u16)> {
             .process_group(0)
             .spawn()
             .with_context(|| format!("cannot start {}", binary.display()))?;
-        match wait_for_driver_port(&mut driver).await {
-            Ok(DriverStart::Listening(port)) => return Ok((driver, port)),
-            Ok(DriverStart::Exited(said)) => {
+        let output = driver.stdout.take().context("chromedriver's output")?;
+        let startup = wait_until_ready(output, PATIENCE, |line| {
+            // "ChromeDriver was started successfully on port N."
+            match line.split("on port ").nth(1) {
+                Some(port) if line.contains("started successfully") => {
+                    Ok(Some(port.trim().trim_end_matches('.').parse::<u16>()?))
+                }
+                _ => Ok(None),
+            }
+        })
+        .await;
+        match startup {
+            Ok(Startup::Ready(port)) => return Ok((driver, port)),
+            Ok(Startup::Ended(said)) => {
                 kill_group(&driver);
                 last_words = said;
+            }
+            Ok(Startup::TimedOut) => {
+                kill_group(&driver);
+                anyhow::bail!("chromedriver did not start within {PATIENCE:?}");
             }
             Err(error) => {
                 kill_group(&driver);
@@ -438,43 +454,6 @@ async fn start_driver(binary: &Path) -> anyhow::Result<(Child, u16)> {
     anyhow::bail!(
         "chromedriver exited before it listened, {DRIVER_TRIES} times; the last time it said: {last_words}"
     )
-}
-
-enum DriverStart {
-    Listening(u16),
-    /// It ended first; its last lines say why.
-    Exited(String),
-}
-
-/// Reads chromedriver's "started successfully on port N" line.
-async fn wait_for_driver_port(driver: &mut Child) -> anyhow::Result<DriverStart> {
-    /// What is kept of its output to explain an exit.
-    const KEPT_LINES: usize = 8;
-    let stdout = driver.stdout.take().context("chromedriver's output")?;
-    let mut lines = BufReader::new(stdout).lines();
-    let started = tokio::time::timeout(PATIENCE, async {
-        let mut said = std::collections::VecDeque::with_capacity(KEPT_LINES);
-        while let Some(line) = lines.next_line().await? {
-            if let Some(rest) = line.split("on port ").nth(1)
-                && line.contains("started successfully")
-            {
-                let port = rest.trim().trim_end_matches('.');
-                return Ok::<_, anyhow::Error>(DriverStart::Listening(port.parse::<u16>()?));
-            }
-            if said.len() == KEPT_LINES {
-                said.pop_front();
-            }
-            said.push_back(line);
-        }
-        Ok(DriverStart::Exited(Vec::from(said).join(" / ")))
-    })
-    .await
-    .with_context(|| format!("chromedriver did not start within {PATIENCE:?}"))??;
-    if matches!(started, DriverStart::Listening(_)) {
-        // Keep reading its output so the pipe never fills.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    }
-    Ok(started)
 }
 
 /// Kills chromedriver's process group: chromedriver and the Chromium it started.

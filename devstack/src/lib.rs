@@ -12,6 +12,7 @@ pub mod faucet;
 pub mod oidc;
 pub mod service;
 pub mod stack;
+mod startup;
 
 pub use anvil::Anvil;
 pub use browser::Browser;

@@ -18,6 +18,8 @@ use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::process::{Child, Command};
 use url::Url;
 
+use crate::startup::{Startup, wait_until_ready};
+
 /// How long one start of the provider may take to listen: a bound on a hang, not
 /// a wait (it answers as soon as it prints its address, 0.4-0.9 s here). Node
 /// loading oidc-provider on two cores busy with the desktop tests once took over
@@ -161,33 +163,30 @@ impl OidcProvider {
         });
 
         let stdout = child.stdout.take().context("the provider's output")?;
-        let mut lines = BufReader::new(stdout).lines();
-        let listening = tokio::time::timeout(START_TIMEOUT, async {
-            while let Some(line) = lines.next_line().await? {
-                if let Some(url) = line.strip_prefix("listening ") {
-                    return Ok::<_, anyhow::Error>(Some(url.trim().to_owned()));
-                }
-            }
-            Ok(None)
+        let startup = wait_until_ready(stdout, START_TIMEOUT, |line| {
+            Ok(line
+                .strip_prefix("listening ")
+                .map(|url| url.trim().to_owned()))
         })
-        .await;
-        let Ok(listening) = listening else {
-            // Dropping the child stops it (`kill_on_drop`).
-            let _ = child.kill().await;
-            return Ok(None);
+        .await?;
+        let issuer = match startup {
+            Startup::Ready(issuer) => issuer,
+            Startup::TimedOut => {
+                // Dropping the child stops it (`kill_on_drop`).
+                let _ = child.kill().await;
+                return Ok(None);
+            }
+            Startup::Ended(_) => {
+                let status = child.wait().await?;
+                // Its error output ends with it.
+                let _ = tokio::time::timeout(Duration::from_secs(5), forward).await;
+                let errors = early_errors
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .join("\n");
+                anyhow::bail!("the OpenID provider exited before it listened ({status}): {errors}");
+            }
         };
-        let Some(issuer) = listening? else {
-            let status = child.wait().await?;
-            // Its error output ends with it.
-            let _ = tokio::time::timeout(Duration::from_secs(5), forward).await;
-            let errors = early_errors
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .join("\n");
-            anyhow::bail!("the OpenID provider exited before it listened ({status}): {errors}");
-        };
-        // Nothing more is printed on stdout; keep draining it so the pipe never fills.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         let issuer = issuer.parse().context("the provider's issuer")?;
         Ok(Some((issuer, child)))
     }
