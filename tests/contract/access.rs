@@ -356,3 +356,92 @@ async fn get_as(
     }
     send(request).await
 }
+
+/// A web page of the app's registered domain may read the four operations
+/// (its preflight answered, its origin named back); a page of any other
+/// origin gets no CORS headers (the browser refuses it), and a request whose
+/// origin is not the domain it names is refused outright.
+pub async fn only_a_page_of_a_registered_domain_may_read_across_origins(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let user = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &user).await;
+    let own = format!("https://{}", stack.domain);
+    let allowed_origin = |response: &reqwest::Response| {
+        response
+            .headers()
+            .get("access-control-allow-origin")
+            .map(|v| v.to_str().unwrap_or_default().to_owned())
+    };
+    for (name, path) in operations(&user, &account_id) {
+        let url = stack.url(&path);
+        let preflight = |origin: &str| {
+            stack
+                .http
+                .request(reqwest::Method::OPTIONS, &url)
+                .header("Origin", origin)
+                .header("Access-Control-Request-Method", "GET")
+                .header(
+                    "Access-Control-Request-Headers",
+                    "authorization,x-api-key,x-api-domain,x-sdk-type,x-sdk-version",
+                )
+        };
+        let answer = preflight(&own).send().await.expect("preflight");
+        assert!(
+            answer.status().is_success(),
+            "{name}: preflight {}",
+            answer.status()
+        );
+        assert_eq!(
+            allowed_origin(&answer).as_deref(),
+            Some(own.as_str()),
+            "{name}"
+        );
+        let headers = answer
+            .headers()
+            .get("access-control-allow-headers")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        assert!(
+            headers.contains("x-api-key") && headers.contains("authorization"),
+            "{name}: {headers}"
+        );
+
+        let answer = preflight("https://evil.example")
+            .send()
+            .await
+            .expect("preflight");
+        assert_eq!(
+            allowed_origin(&answer),
+            None,
+            "{name}: another origin is not named"
+        );
+        let answer = preflight(&format!("http://{}", stack.domain))
+            .send()
+            .await
+            .expect("preflight");
+        assert_eq!(
+            allowed_origin(&answer),
+            None,
+            "{name}: plain http off loopback is not named"
+        );
+
+        let read = |origin: &str| {
+            stack
+                .app_request(&path)
+                .bearer_auth(&user.token)
+                .header("Origin", origin)
+        };
+        let answer = read(&own).send().await.expect("read");
+        assert_eq!(answer.status(), StatusCode::OK, "{name}");
+        assert_eq!(
+            allowed_origin(&answer).as_deref(),
+            Some(own.as_str()),
+            "{name}"
+        );
+
+        // A page of another origin that names the app's domain is refused.
+        let (status, body) = send(read("https://evil.example")).await;
+        assert_error(status, &body, 403, "InvalidDomain");
+    }
+}

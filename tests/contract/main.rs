@@ -98,6 +98,7 @@ on_every_backend!(
     access::a_revoked_session_is_refused,
     access::another_users_ids_get_403_and_no_data,
     access::an_empty_domain_is_taken_only_for_a_localhost_only_app,
+    access::only_a_page_of_a_registered_domain_may_read_across_origins,
     upstream::a_node_that_is_down_is_a_502_and_the_rest_keeps_serving,
     upstream::the_openapi_document_and_unknown_routes,
     identity::sign_up_verify_log_in_and_log_out,

@@ -134,7 +134,7 @@ pub struct Settings {
     /// The EVM networks wallets get accounts on.
     pub networks: Vec<NetworkConfig>,
     /// The desktop app's updates: Tauri's `latest.json` and the packages it names
-    /// (`GET /v1/app/updates/{target}/{version}`, README: Updates). Default:
+    /// (`GET /v1/app/updates/{target}/{version}`, docs/packaging.md: Updates). Default:
     /// `updates` in `data_dir`; without a `latest.json` there is no update.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updates_dir: Option<PathBuf>,

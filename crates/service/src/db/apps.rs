@@ -135,6 +135,17 @@ impl Db {
         }))
     }
 
+    /// Whether some app registered `domain` (a web page's origin is let read
+    /// the service's answers only then: `http/cors.rs`).
+    pub async fn domain_registered(&self, domain: &str) -> DbResult<bool> {
+        let row: Option<(i32,)> =
+            sqlx::query_as("SELECT 1 FROM app_domains WHERE domain = $1 LIMIT 1")
+                .bind(domain)
+                .fetch_optional(self.pool())
+                .await?;
+        Ok(row.is_some())
+    }
+
     /// The app whose key hashes to `key_hash`, allowed when every domain it
     /// registered is [`LOCALHOST`] (and it registered one).
     async fn localhost_app_for_key(&self, key_hash: &str) -> DbResult<Option<AppMatch>> {

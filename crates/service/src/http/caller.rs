@@ -130,6 +130,25 @@ impl FromRequestParts<AppState> for CallingApp {
                 "X-SDK-TYPE must look like <platform>_rest_api",
             ));
         }
+        // A web page's request names its own origin's host (an app on
+        // localhost alone may send it empty), so a page cannot borrow another
+        // domain's registration (`cors.rs`).
+        if let Some(origin) = parts.headers.get(axum::http::header::ORIGIN) {
+            let claimed = if domain.is_empty() {
+                "localhost"
+            } else {
+                domain
+            };
+            if super::cors::web_origin_host(origin).as_deref()
+                != Some(&claimed.to_ascii_lowercase())
+            {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    RestErrorCode::InvalidDomain,
+                    "the page's origin is not the X-API-DOMAIN it sends",
+                ));
+            }
+        }
         let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {
             Some(app) if app.domain_allowed => Ok(Self { app_id: app.app_id }),

@@ -4,6 +4,7 @@
 
 mod accounts;
 pub(crate) mod caller;
+mod cors;
 mod email_links;
 mod external;
 mod identity;
@@ -130,6 +131,8 @@ pub fn router(state: AppState) -> Router {
         // Every JSON body the service takes is small (a signed transfer is the
         // largest, under 32 KiB of hex): nothing larger is read.
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        // Preflights answered (and answers let read) for registered web domains.
+        .layer(cors::layer(state.clone()))
         .with_state(state)
 }
 
