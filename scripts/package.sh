@@ -6,7 +6,7 @@
 #
 # The service a package points at when the person has no settings file is baked in
 # at build time, from an env file of SATCHEL_* lines (.devstack/app.env has that
-# shape) and/or options; see README: Installing.
+# shape) and/or options; see docs/packaging.md: Building the packages.
 #
 #   scripts/package.sh [--debug] [--bundles deb,rpm,appimage] [--out DIR]
 #                      [--defaults FILE] [--service-url URL] [--app-id ID]

@@ -164,7 +164,7 @@ impl LocalStack {
             .collect()
     }
 
-    /// The desktop app's settings for this stack (README: the desktop app).
+    /// The desktop app's settings for this stack (docs/desktop-app.md: Settings).
     pub fn app_env_vars(&self) -> Vec<(&'static str, String)> {
         vec![
             ("SATCHEL_SERVICE_URL", self.service.base_url.to_string()),

@@ -154,7 +154,7 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
     let balance = call(&http, port, "eth_getBalance", json!([address, "latest"])).await?;
     assert_eq!(balance["result"], "0x8ac7230489e80000", "10 ETH: {balance}");
 
-    // A Rust program with alloy, as README shows it: reads, then a transaction
+    // A Rust program with alloy, as docs/local-provider.md shows it: reads, then a transaction
     // through the wallet (eth_sendTransaction), approved with the PIN.
     a_program_with_alloy_sends_through_the_wallet(&app, &stack, port).await?;
 
