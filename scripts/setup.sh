@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Satchel needs to build, run and test on Debian: system packages,
-# the npm packages of devstack/, ui/, packages/provider and examples/dapp, and
-# tauri-driver. Safe to run again.
+# the npm packages of devstack/, ui/, packages/provider, packages/widget,
+# examples/dapp and examples/tauri-host, and tauri-driver. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +53,11 @@ npm_install ui
 npm_install packages/provider
 npm --prefix packages/provider run --silent build
 npm_install examples/dapp
+# The widget SDK for applications (packages/widget), built (the example
+# Tauri host takes its dist/), and the example host that uses it.
+npm_install packages/widget
+npm --prefix packages/widget run --silent build
+npm_install examples/tauri-host
 
 # tauri-driver: the WebDriver server the desktop UI tests drive the app through
 # (2.x, for Tauri 2; its 3.0 alphas are not for a product).

@@ -1,21 +1,22 @@
-//! The commands as the page calls them, on Tauri's mock runtime with the app's own
-//! configuration and capabilities: the success and error shapes the page relies
-//! on, and the calls the window is not allowed to make.
+//! The commands as the widget's page calls them, on Tauri's mock runtime with
+//! the app's own configuration and capabilities and the widget plugin as the
+//! app adds it: the success and error shapes the page relies on, and the calls
+//! the window is not allowed to make.
 
 use std::sync::Arc;
 
-use satchel_sdk::{Login, MemoryStore, ServiceConfig, TokenStore, Widget};
+use satchel_sdk::{MemoryStore, ServiceConfig, TokenStore, Widget};
 use serde_json::{Value, json};
 use tauri::ipc::{CallbackFn, InvokeBody};
 use tauri::test::{INVOKE_KEY, MockRuntime, get_ipc_response, mock_builder};
 use tauri::webview::InvokeRequest;
 use tauri::{App, Manager, WebviewWindow};
 
-use crate::config::{AppConfig, ConfigError};
-use crate::connection::Connection;
+use satchel_desktop::config::{AppConfig, ConfigError};
+use tauri_plugin_satchel::{SatchelExt as _, WIDGET_WINDOW};
 
 struct Harness {
-    _app: App<MockRuntime>,
+    app: App<MockRuntime>,
     window: WebviewWindow<MockRuntime>,
     widget: Arc<Widget>,
 }
@@ -38,52 +39,53 @@ fn harness() -> Harness {
 
 fn harness_with(config: &Result<AppConfig, ConfigError>) -> Harness {
     let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
-    let widget = Arc::new(Widget::new(
-        Arc::new(Login::new("app", "key", store.clone())),
-        store,
-    ));
-    let connection = Arc::new(Connection::new(config));
-    let connected = std::env::temp_dir().join(format!(
-        "satchel-shell-test-{}-connected.json",
-        std::process::id()
-    ));
-    let apps = Arc::new(crate::apps::Apps::new(
-        widget.clone(),
-        Arc::new(satchel_connect::Permissions::open(&connected)),
-        || {},
-    ));
-    let app = crate::with_commands(mock_builder(), widget.clone(), connection, apps)
+    let plugin = crate::widget_plugin(config.clone())
+        .token_store(store)
+        .data_dir(std::env::temp_dir().join(format!("satchel-shell-test-{}", std::process::id())));
+    let app = crate::with_widget(mock_builder(), plugin)
         .build(tauri::generate_context!())
         .expect("the app builds");
-    let window = match app.get_webview_window("main") {
-        Some(window) => window,
-        None => tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
-            .build()
-            .expect("the main window"),
-    };
+    // The widget's window, as the app's start opens it (once its event loop
+    // runs, which the mock app's never does).
+    app.satchel().show(app.handle());
+    let window = app
+        .get_webview_window(WIDGET_WINDOW)
+        .expect("the widget's window");
+    let widget = app.satchel().widget().clone();
     Harness {
-        _app: app,
+        app,
         window,
         widget,
     }
 }
 
+/// Invokes `cmd` from `window`'s page at the widget's address.
+fn call_from(window: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
+    get_ipc_response(
+        window,
+        InvokeRequest {
+            cmd: cmd.into(),
+            callback: CallbackFn(0),
+            error: CallbackFn(1),
+            url: "satchel://localhost/index.html".parse().expect("url"),
+            body: InvokeBody::Json(args),
+            headers: Default::default(),
+            invoke_key: INVOKE_KEY.into(),
+        },
+    )
+    .map(|body| body.deserialize::<Value>().expect("a JSON answer"))
+}
+
 impl Harness {
-    /// Invokes `cmd` from the app's own page, as `invoke(cmd, args)` does.
+    /// Invokes the plugin's `cmd` from the widget's page, as the page's
+    /// `invoke('plugin:satchel|<cmd>', args)` does.
     fn call(&self, cmd: &str, args: Value) -> Result<Value, Value> {
-        get_ipc_response(
-            &self.window,
-            InvokeRequest {
-                cmd: cmd.into(),
-                callback: CallbackFn(0),
-                error: CallbackFn(1),
-                url: "tauri://localhost".parse().expect("url"),
-                body: InvokeBody::Json(args),
-                headers: Default::default(),
-                invoke_key: INVOKE_KEY.into(),
-            },
-        )
-        .map(|body| body.deserialize::<Value>().expect("a JSON answer"))
+        self.call_raw(&format!("plugin:satchel|{cmd}"), args)
+    }
+
+    /// Invokes `cmd` as named (an app command, another plugin's).
+    fn call_raw(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        call_from(&self.window, cmd, args)
     }
 
     /// Initialises the widget against a service that is not there: it starts
@@ -220,8 +222,8 @@ fn an_app_without_configuration_starts_and_says_what_is_missing() {
 #[test]
 fn with_no_update_downloaded_there_is_none_to_show_or_install() {
     let h = harness();
-    assert_eq!(h.call("getUpdate", json!({})), Ok(Value::Null));
-    assert_eq!(h.call("installUpdate", json!({})), Ok(json!(false)));
+    assert_eq!(h.call_raw("getUpdate", json!({})), Ok(Value::Null));
+    assert_eq!(h.call_raw("installUpdate", json!({})), Ok(json!(false)));
 }
 
 #[test]
@@ -242,7 +244,7 @@ fn the_window_may_call_no_command_but_the_apps_own() {
         "plugin:app|app_show",
         "plugin:path|resolve_directory",
     ] {
-        let error = h.call(cmd, json!({})).expect_err(cmd);
+        let error = h.call_raw(cmd, json!({})).expect_err(cmd);
         assert!(
             error.to_string().contains("not allowed"),
             "{cmd} was not refused by the capabilities: {error}"
@@ -250,15 +252,14 @@ fn the_window_may_call_no_command_but_the_apps_own() {
     }
 }
 
-/// The command list is written once (`widget_commands!` in lib.rs): the window's
-/// permission and README's table of commands name exactly the same commands.
+/// The app's command list is written once (`app_commands!` in lib.rs): the
+/// window's permission names exactly those.
 #[test]
-fn the_permission_and_the_readme_list_exactly_the_handlers() {
+fn the_apps_permission_lists_exactly_its_handlers() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut handlers: Vec<&str> = crate::COMMANDS.to_vec();
     handlers.sort_unstable();
-
-    let toml: toml::Table = std::fs::read_to_string(root.join("src-tauri/permissions/widget.toml"))
+    let toml: toml::Table = std::fs::read_to_string(root.join("src-tauri/permissions/app.toml"))
         .expect("the permission file")
         .parse()
         .expect("TOML");
@@ -269,17 +270,88 @@ fn the_permission_and_the_readme_list_exactly_the_handlers() {
         .map(|v| v.as_str().expect("a name"))
         .collect();
     allowed.sort_unstable();
-    assert_eq!(allowed, handlers, "permissions/widget.toml");
+    assert_eq!(allowed, handlers, "permissions/app.toml");
+}
 
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
-    let table = readme
+/// The plugin's commands are listed once (its build.rs): docs/desktop-app.md's
+/// table names exactly those and the app's two.
+#[test]
+fn the_docs_table_lists_exactly_the_commands() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut handlers: Vec<&str> = tauri_plugin_satchel::COMMANDS
+        .iter()
+        .chain(crate::COMMANDS)
+        .copied()
+        .collect();
+    handlers.sort_unstable();
+    let doc = std::fs::read_to_string(root.join(COMMANDS_DOC)).expect("the doc");
+    let table = doc
         .split("<!-- commands -->")
         .nth(1)
-        .expect("README marks its table of commands with <!-- commands -->");
+        .expect("the doc marks its table of commands with <!-- commands -->");
     let mut documented: Vec<&str> = table
         .lines()
         .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
         .collect();
     documented.sort_unstable();
-    assert_eq!(documented, handlers, "README's table of commands");
+    assert_eq!(documented, handlers, "{COMMANDS_DOC}'s table of commands");
+}
+
+/// Where the table of commands is.
+const COMMANDS_DOC: &str = "docs/desktop-app.md";
+
+/// The widget's window may call the pages' commands; a host's window with the
+/// plugin's default permission may not call what only the pages may.
+#[test]
+fn the_widget_window_may_call_the_pages_commands() {
+    let h = harness();
+    // A PIN command answers the page (an SDK error, not a refusal by the ACL).
+    let error = h
+        .call("showRecoveryPhrase", json!({"pin": "246813"}))
+        .expect_err("no one is logged in");
+    assert!(
+        error.get("code").is_some(),
+        "answered by the widget, not refused: {error}"
+    );
+}
+
+/// A host's own window, granted the plugin's default permission as a host's
+/// capability would: the spec's application methods answer, and what only the
+/// widget's pages may do (a PIN, a key export, confirming a send, answering a
+/// dapp) is refused by the permissions before the widget is asked.
+#[test]
+fn a_hosts_window_may_call_the_application_methods_and_nothing_of_the_pages() {
+    use tauri::ipc::CapabilityBuilder;
+    let h = harness();
+    h.app
+        .add_capability(
+            CapabilityBuilder::new("host")
+                .window("host")
+                .permission("satchel:default"),
+        )
+        .expect("the capability");
+    let host = tauri::WebviewWindowBuilder::new(&h.app, "host", Default::default())
+        .build()
+        .expect("the host's window");
+    let call = |cmd: &str, args: Value| call_from(&host, &format!("plugin:satchel|{cmd}"), args);
+    assert_eq!(call("getStatus", json!({})), Ok(json!("not_initialized")));
+    assert_eq!(call("getCurrentServiceUser", json!({})), Ok(Value::Null));
+    for (cmd, args) in [
+        ("showRecoveryPhrase", json!({"pin": "246813"})),
+        (
+            "exportPrivateKey",
+            json!({"pin": "246813", "account": "0x0000000000000000000000000000000000000001"}),
+        ),
+        ("register", json!({"pin": "246813", "backup": false})),
+        ("changePin", json!({"oldPin": "246813", "newPin": "135792"})),
+        ("confirmSend", json!({"confirm": {}})),
+        ("answerConnectRequest", json!({"id": 1, "approve": true})),
+        ("getNftGrid", json!({})),
+    ] {
+        let error = call(cmd, args).expect_err(cmd);
+        assert!(
+            error.to_string().contains("not allowed"),
+            "{cmd} was not refused by the permissions: {error}"
+        );
+    }
 }

@@ -1,27 +1,9 @@
 //! The tray icon: open the window, close it (the app keeps running), quit.
 
-use std::sync::Arc;
 use tauri::menu::{Menu, MenuItem};
 use tauri::tray::TrayIconBuilder;
-
-use satchel_sdk::Widget;
-use tauri::{AppHandle, Manager, Runtime};
-
-/// The widget was closed (a `loginWithUI` waiting for a login is cancelled).
-pub fn closed<R: tauri::Runtime>(app: &AppHandle<R>) {
-    app.state::<Arc<Widget>>().close_widget();
-    // An application's request waiting for the person is rejected (4001).
-    app.state::<Arc<crate::apps::Apps>>().reject_all();
-}
-
-/// Brings the widget window to the front.
-pub fn show_main<R: Runtime>(app: &AppHandle<R>) {
-    if let Some(window) = app.get_webview_window("main") {
-        let _ = window.show();
-        let _ = window.unminimize();
-        let _ = window.set_focus();
-    }
-}
+use tauri::{AppHandle, Runtime};
+use tauri_plugin_satchel::SatchelExt as _;
 
 /// The tray's id: built once, when the page's first screen has been shown.
 const TRAY_ID: &str = "satchel";
@@ -52,16 +34,12 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     }
     builder
         .on_menu_event(|app, event| match event.id().as_ref() {
-            "open" => show_main(app),
-            "close" => {
-                if let Some(window) = app.get_webview_window("main") {
-                    let _ = window.hide();
-                }
-                closed(app);
-            }
+            "open" => app.satchel().show(app),
+            // The app keeps running; whatever waited on the widget is cancelled.
+            "close" => app.satchel().close(app),
             "quit" => {
                 // finalize: the widget lets go of its connection and state.
-                let widget = app.state::<Arc<Widget>>().inner().clone();
+                let widget = app.satchel().widget().clone();
                 tauri::async_runtime::block_on(widget.finalize());
                 app.exit(0)
             }

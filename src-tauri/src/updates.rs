@@ -235,3 +235,22 @@ mod refusals {
         assert!(offer("0.2.0", foreign, &new).await.is_err());
     }
 }
+
+/// The version of a downloaded, verified update waiting for a restart, or `null`.
+#[tauri::command]
+#[allow(non_snake_case)] // the page's command names
+pub fn getUpdate(updates: tauri::State<'_, Updates>) -> Option<String> {
+    updates.ready_version()
+}
+
+/// Installs the waiting update and restarts the app; `false` when none waits.
+#[tauri::command]
+#[allow(non_snake_case)] // the page's command names
+pub fn installUpdate<R: Runtime>(
+    app: AppHandle<R>,
+    updates: tauri::State<'_, Updates>,
+) -> Result<bool, satchel_sdk::SdkError> {
+    updates
+        .install_and_restart(&app)
+        .map_err(|e| satchel_sdk::SdkError::service(satchel_api::ServiceErrorCode::UnknownError, e))
+}

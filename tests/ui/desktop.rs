@@ -412,14 +412,16 @@ impl App {
         bail!("waited {PATIENCE:?}, but never: {what}")
     }
 
-    /// Calls one of the app's commands from the page, as an application's page
-    /// code does (`__TAURI_INTERNALS__.invoke`, the window's own permission):
-    /// its answer, or the error it was refused with.
+    /// Calls one of the widget plugin's commands from the page, as the page's
+    /// code does (`__TAURI_INTERNALS__.invoke('plugin:satchel|<command>')`, the
+    /// window's own permission): its answer, or the error it was refused with.
     pub async fn invoke(
         &self,
         command: &str,
         args: serde_json::Value,
     ) -> anyhow::Result<Result<serde_json::Value, serde_json::Value>> {
+        let command = format!("plugin:satchel|{command}");
+        let command = command.as_str();
         let script = "const [command, args, done] = arguments; \
             window.__TAURI_INTERNALS__.invoke(command, args).then(\
               (value) => done({ ok: value ?? null }), (error) => done({ err: error }));";
@@ -483,5 +485,29 @@ impl App {
     /// Ends the session, which quits the app.
     pub async fn quit(self) -> anyhow::Result<()> {
         bounded("end the session", self.client.close()).await
+    }
+
+    /// The number of the app's windows (each a WebDriver window handle).
+    pub async fn window_count(&self) -> anyhow::Result<usize> {
+        Ok(bounded("list the windows", self.client.windows())
+            .await?
+            .len())
+    }
+
+    /// Goes on in the app's window titled `title` (waiting for it to appear):
+    /// what the steps after it find, click and shoot is in that window.
+    pub async fn switch_to_window_titled(&self, title: &str) -> anyhow::Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while tokio::time::Instant::now() < deadline {
+            for handle in bounded("list the windows", self.client.windows()).await? {
+                bounded("switch windows", self.client.switch_to_window(handle)).await?;
+                if bounded("read the title", self.client.title()).await? == title {
+                    eprintln!("ui: in the window {title:?}");
+                    return Ok(());
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("waited {PATIENCE:?}, but no window is titled {title:?}")
     }
 }

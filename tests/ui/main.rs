@@ -8,6 +8,7 @@
 mod assets;
 mod connect;
 mod dapp;
+mod embed;
 mod oauth;
 
 use std::path::{Path, PathBuf};
@@ -111,7 +112,7 @@ async fn a_person_signs_up_registers_sees_their_wallet_and_stays_logged_in() -> 
     // while the person signs up and logs in on the login page.
     app.script(
         "window.__loginResult = null;
-         window.__TAURI_INTERNALS__.invoke('loginWithUI', {}).then(
+         window.__TAURI_INTERNALS__.invoke('plugin:satchel|loginWithUI', {}).then(
            u => { window.__loginResult = { ok: u }; },
            e => { window.__loginResult = { err: e }; });
          return true",
@@ -452,7 +453,7 @@ async fn sends_ether_and_follows_it_to_the_block(
     // An application calls send(account, txData): the form opens filled in.
     app.script(&format!(
         "window.__sendResult = null;
-         window.__TAURI_INTERNALS__.invoke('send', {{
+         window.__TAURI_INTERNALS__.invoke('plugin:satchel|send', {{
            account: {{ network: 'anvil', address: '{address}' }},
            txData: {{ to: '{RECIPIENT}', amount: '0.25' }},
          }}).then(r => {{ window.__sendResult = {{ ok: r }}; }},

@@ -148,7 +148,7 @@ async fn a_person_logs_in_with_the_demo_google_in_their_browser() -> anyhow::Res
     app.find("#register-pin").await?;
     app.script(
         "window.__user = null;
-         window.__TAURI_INTERNALS__.invoke('getCurrentServiceUser').then(u => { window.__user = u; });
+         window.__TAURI_INTERNALS__.invoke('plugin:satchel|getCurrentServiceUser').then(u => { window.__user = u; });
          return true",
     )
     .await?;

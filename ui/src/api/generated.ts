@@ -1,5 +1,5 @@
-// Generated from the Rust types by src-tauri/src/bindings.rs; do not edit.
-// Regenerate: SATCHEL_UPDATE_BINDINGS=1 cargo test -p satchel bindings
+// Generated from the Rust types by crates/tauri-plugin-satchel/src/bindings.rs; do not edit.
+// Regenerate: SATCHEL_UPDATE_BINDINGS=1 cargo test -p tauri-plugin-satchel bindings
 
 export type ServiceLifeCycle = "not_initialized" | "initializing" | "initialized" | "before_login" | "login" | "login_before_register";
 

@@ -1,6 +1,12 @@
-// The app's commands, typed. Every call goes to the Rust shell; the page never
-// holds a token or a key, only what it shows.
-import { Channel, convertFileSrc, invoke } from '@tauri-apps/api/core';
+// The widget's commands, typed. Every call goes to Rust (the widget plugin,
+// `plugin:satchel|…`, or the Satchel app's own two update commands); the page
+// never holds a token or a key, only what it shows.
+import { Channel, convertFileSrc, invoke, type InvokeArgs } from '@tauri-apps/api/core';
+
+/** Calls one of the widget plugin's commands. */
+function widget<T>(command: string, args?: InvokeArgs): Promise<T> {
+  return invoke<T>(`plugin:satchel|${command}`, args);
+}
 
 // The shapes the commands send, generated from the Rust types (a cargo test fails
 // when they are stale): one source for the page and the app.
@@ -138,90 +144,90 @@ export function asAppError(e: unknown): AppError {
 }
 
 export const api = {
-  getStatus: () => invoke<ServiceLifeCycle>('getStatus'),
+  getStatus: () => widget<ServiceLifeCycle>('getStatus'),
   /** Calls `onStatus` with the life cycle at once and then at every change, through
    * a channel; rejects when the app cannot watch it. */
   watchStatus: (onStatus: (status: ServiceLifeCycle) => void) =>
-    invoke<void>('watchStatus', { onEvent: new Channel<ServiceLifeCycle>(onStatus) }),
-  getAppInfo: () => invoke<AppInfo>('getAppInfo'),
+    widget<void>('watchStatus', { onEvent: new Channel<ServiceLifeCycle>(onStatus) }),
+  getAppInfo: () => widget<AppInfo>('getAppInfo'),
   /** What the first screen needs, in one call: the app's settings, the life
    * cycle past initialising, who is logged in and (read in time) their balances. */
-  getStart: () => invoke<AppStart>('getStart'),
-  getCurrentServiceUser: () => invoke<ServiceUser | null>('getCurrentServiceUser'),
+  getStart: () => widget<AppStart>('getStart'),
+  getCurrentServiceUser: () => widget<ServiceUser | null>('getCurrentServiceUser'),
   loginWithEmailAndPassword: (email: string, password: string) =>
-    invoke<ServiceUser>('loginWithEmailAndPassword', { email, password }),
+    widget<ServiceUser>('loginWithEmailAndPassword', { email, password }),
   signUpWithEmailAndPassword: (email: string, password: string) =>
-    invoke<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
-  resendVerification: (email: string) => invoke<void>('resendVerification', { email }),
+    widget<SignUpOutcome>('signUpWithEmailAndPassword', { email, password }),
+  resendVerification: (email: string) => widget<void>('resendVerification', { email }),
   /** The providers and the e-mail form the login page offers: the app's, narrowed
    * by what the application passed to `loginWithUI`. */
-  getLoginOptions: () => invoke<LoginOptions>('getLoginOptions'),
+  getLoginOptions: () => widget<LoginOptions>('getLoginOptions'),
   /** Opens `provider`'s login in the system browser; resolves once the person is
    * through there (logged in, or their account needs an e-mail first). Rejects
    * `User canceled` after `cancelOauth` or when it timed out. Logs out whoever was
    * logged in first. */
   loginWithOauthProvider: (provider: OAuthProvider) =>
-    invoke<ExternalLoginOutcome>('loginWithOauthProvider', { provider, withLogout: true }),
+    widget<ExternalLoginOutcome>('loginWithOauthProvider', { provider, withLogout: true }),
   /** Ends the waiting `loginWithOauthProvider`, which then rejects `User canceled`. */
-  cancelOauth: () => invoke<void>('cancelOauth'),
+  cancelOauth: () => widget<void>('cancelOauth'),
   /** E-mails a link that registers `email` to the login refused for want of one
    * (its tokens stay in the app); true once it went out. */
-  sendVerifyEmail: (email: string) => invoke<boolean>('sendVerifyEmail', { email }),
+  sendVerifyEmail: (email: string) => widget<boolean>('sendVerifyEmail', { email }),
   /** The refused login again, once the registered address is verified; rejects
    * `RequiredEmailVerified` before that. */
-  resumeLogin: () => invoke<ServiceUser>('resumeLogin'),
+  resumeLogin: () => widget<ServiceUser>('resumeLogin'),
   /** Calls `onRequest` with each application `registerUserEmail`, through a channel. */
   watchRegisterEmailRequests: (onRequest: (request: RegisterEmailRequest) => void) =>
-    invoke<void>('watchRegisterEmailRequests', { onEvent: new Channel<RegisterEmailRequest>(onRequest) }),
+    widget<void>('watchRegisterEmailRequests', { onEvent: new Channel<RegisterEmailRequest>(onRequest) }),
   /** E-mails a link that sets a new password; the same answer whether or not the
    * address has an account. */
-  sendPasswordResetEmail: (email: string) => invoke<void>('sendPasswordResetEmail', { email }),
+  sendPasswordResetEmail: (email: string) => widget<void>('sendPasswordResetEmail', { email }),
   /** Makes the wallet's key on the device, sealed under `pin`; `backup`: the service
    * also keeps the recovery phrase encrypted under the PIN. */
-  register: (pin: string, backup: boolean) => invoke<ServiceUser>('register', { pin, backup }),
-  getKeyState: () => invoke<KeyStatus>('getKeyState'),
+  register: (pin: string, backup: boolean) => widget<ServiceUser>('register', { pin, backup }),
+  getKeyState: () => widget<KeyStatus>('getKeyState'),
   /** The wallet PIN's tries left, pause and lock, and whether a backup is kept. */
-  getPinStatus: () => invoke<PinStatus>('getPinStatus'),
+  getPinStatus: () => widget<PinStatus>('getPinStatus'),
   /** The 12 words, unsealed with `pin`. The page holds them only while it shows them. */
-  showRecoveryPhrase: (pin: string) => invoke<string[]>('showRecoveryPhrase', { pin }),
+  showRecoveryPhrase: (pin: string) => widget<string[]>('showRecoveryPhrase', { pin }),
   /** `account`'s private key (0x-hex), behind the PIN; shown once, kept nowhere. */
-  exportPrivateKey: (pin: string, account: string) => invoke<string>('exportPrivateKey', { pin, account }),
+  exportPrivateKey: (pin: string, account: string) => widget<string>('exportPrivateKey', { pin, account }),
   /** The wallet's accounts this device derived (address, name, index), first to last. */
-  getWalletAccounts: () => invoke<WalletAccount[]>('getWalletAccounts'),
+  getWalletAccounts: () => widget<WalletAccount[]>('getWalletAccounts'),
   /** Derives the phrase's next account behind `pin` and adds it; the accounts after. */
-  addAccount: (pin: string, label: string) => invoke<WalletAccount[]>('addAccount', { pin, label }),
-  renameAccount: (account: string, label: string) => invoke<void>('renameAccount', { account, label }),
+  addAccount: (pin: string, label: string) => widget<WalletAccount[]>('addAccount', { pin, label }),
+  renameAccount: (account: string, label: string) => widget<void>('renameAccount', { account, label }),
   /** Opens the phrase with `pin` to take in accounts added on another device; the accounts after. */
-  confirmAccounts: (pin: string) => invoke<WalletAccount[]>('confirmAccounts', { pin }),
+  confirmAccounts: (pin: string) => widget<WalletAccount[]>('confirmAccounts', { pin }),
   /** The person's saved addresses (kept on this device). */
-  getSavedAddresses: () => invoke<SavedAddress[]>('getSavedAddresses'),
-  saveAddress: (address: string, name: string) => invoke<SavedAddress[]>('saveAddress', { address, name }),
-  forgetAddress: (address: string) => invoke<SavedAddress[]>('forgetAddress', { address }),
-  exportAddressBook: () => invoke<string>('exportAddressBook'),
-  importAddressBook: (csv: string) => invoke<ImportOutcome>('importAddressBook', { csv }),
+  getSavedAddresses: () => widget<SavedAddress[]>('getSavedAddresses'),
+  saveAddress: (address: string, name: string) => widget<SavedAddress[]>('saveAddress', { address, name }),
+  forgetAddress: (address: string) => widget<SavedAddress[]>('forgetAddress', { address }),
+  exportAddressBook: () => widget<string>('exportAddressBook'),
+  importAddressBook: (csv: string) => widget<ImportOutcome>('importAddressBook', { csv }),
   /** The addresses the wallet sent to lately, newest first. */
-  getRecentRecipients: () => invoke<string[]>('getRecentRecipients'),
+  getRecentRecipients: () => widget<string[]>('getRecentRecipients'),
   /** The person picked the right words: the app stops reminding them. */
-  confirmRecoveryPhrase: () => invoke<void>('confirmRecoveryPhrase'),
-  changePin: (oldPin: string, newPin: string) => invoke<void>('changePin', { oldPin, newPin }),
+  confirmRecoveryPhrase: () => widget<void>('confirmRecoveryPhrase'),
+  changePin: (oldPin: string, newPin: string) => widget<void>('changePin', { oldPin, newPin }),
   /** `phrase`: the 12 words, lower case, single spaces; `pin`: the new PIN. */
-  restoreFromPhrase: (phrase: string, pin: string) => invoke<ServiceUser>('restoreFromPhrase', { phrase, pin }),
-  restoreFromBackup: (pin: string) => invoke<ServiceUser>('restoreFromBackup', { pin }),
+  restoreFromPhrase: (phrase: string, pin: string) => widget<ServiceUser>('restoreFromPhrase', { phrase, pin }),
+  restoreFromBackup: (pin: string) => widget<ServiceUser>('restoreFromBackup', { pin }),
   /** E-mails the link that lifts a `PinLocked` lock. */
-  sendPinUnlockEmail: () => invoke<void>('sendPinUnlockEmail'),
-  logout: () => invoke<void>('logout'),
-  getBalance: () => invoke<AccountBalanceInfo[]>('getBalance'),
-  refreshBalance: () => invoke<AccountBalanceInfo[]>('refreshBalance'),
-  getNFTs: (refresh: boolean) => invoke<ServiceNft[]>('getNFTs', { options: { refresh } }),
+  sendPinUnlockEmail: () => widget<void>('sendPinUnlockEmail'),
+  logout: () => widget<void>('logout'),
+  getBalance: () => widget<AccountBalanceInfo[]>('getBalance'),
+  refreshBalance: () => widget<AccountBalanceInfo[]>('refreshBalance'),
+  getNFTs: (refresh: boolean) => widget<ServiceNft[]>('getNFTs', { options: { refresh } }),
   /** The NFT tab's listing: each collection once, each NFT referring to it by
    * position, with only what a tile shows; `refresh` reads the chain. `held`:
    * the version of the grid the page shows; when the new one is the same, the
    * answer says `unchanged` and carries no NFTs. */
-  getNftGrid: (refresh: boolean, held?: string) => invoke<NftGrid>('getNftGrid', { refresh, held }),
+  getNftGrid: (refresh: boolean, held?: string) => widget<NftGrid>('getNftGrid', { refresh, held }),
   /** One NFT of the last grid, in full (its detail and send page). */
-  getNftDetail: (id: string) => invoke<ServiceNft>('getNftDetail', { id }),
-  getRefreshWait: () => invoke<RefreshWait>('getRefreshWait'),
-  openNftLink: (link: string) => invoke<void>('openNftLink', { link }),
+  getNftDetail: (id: string) => widget<ServiceNft>('getNftDetail', { id }),
+  getRefreshWait: () => widget<RefreshWait>('getRefreshWait'),
+  openNftLink: (link: string) => widget<void>('openNftLink', { link }),
   /** The version of a downloaded, verified update waiting for a restart, or null. */
   getUpdate: () => invoke<string | null>('getUpdate'),
   /** Installs the waiting update and restarts the app; false when none waits. */
@@ -229,73 +235,73 @@ export const api = {
   /** Calls `onPrompt` with the approval an application waits for (or null when
    * none does), now and at every change. */
   watchConnectRequests: (onPrompt: (prompt: ConnectPrompt | null) => void) =>
-    invoke<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
+    widget<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
   /** The person's answer to an application's approval prompt; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
   answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }, accounts?: string[]) =>
-    invoke<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send, ...(accounts === undefined ? {} : { accounts }) }),
+    widget<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send, ...(accounts === undefined ? {} : { accounts }) }),
   /** The applications connected to Satchel, for Settings. */
-  getConnectedApps: () => invoke<ConnectedApp[]>('getConnectedApps'),
+  getConnectedApps: () => widget<ConnectedApp[]>('getConnectedApps'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */
-  disconnectApp: (key: string) => invoke<boolean>('disconnectApp', { key }),
+  disconnectApp: (key: string) => widget<boolean>('disconnectApp', { key }),
   /** What the receive page shows for one of the user's accounts (and token): the
    * checksummed address, the network and its chain, and the EIP-681 payment URI
    * its QR code shows (see `qrSrc`). */
-  receive: (account: AccountRef) => invoke<ReceiveInfo>('receive', { account }),
+  receive: (account: AccountRef) => widget<ReceiveInfo>('receive', { account }),
   /** An application's send (the spec's `send`): the app opens the send page for
    * `account`, filled from `txData`, and resolves with the transaction's hash once
    * the person confirms it; rejects `UserCancelled` when they leave. */
   send: (account: AccountRef, txData?: { to?: string; amount?: string }) =>
-    invoke<SendResult>('send', { account, txData }),
+    widget<SendResult>('send', { account, txData }),
   /** Calls `onRequest` with each application `send` waiting for the page (the
    * latest one at once, if any), through a channel. */
   watchSendRequests: (onRequest: (request: SendRequest) => void) =>
-    invoke<void>('watchSendRequests', { onEvent: new Channel<SendRequest>(onRequest) }),
+    widget<void>('watchSendRequests', { onEvent: new Channel<SendRequest>(onRequest) }),
   /** The person left the send page an application's `send` opened: that `send`
    * rejects with `UserCancelled`. */
-  cancelSend: (requestId: number) => invoke<void>('cancelSend', { requestId }),
+  cancelSend: (requestId: number) => widget<void>('cancelSend', { requestId }),
   /** A typed recipient checked: its EIP-55 form and whether it is `account` itself;
    * rejects `InvalidParameters` for no address or a wrong checksum. */
-  checkAddress: (account: AccountRef, to: string) => invoke<AddressCheck>('checkAddress', { account, to }),
+  checkAddress: (account: AccountRef, to: string) => widget<AddressCheck>('checkAddress', { account, to }),
   /** The review of a send: fee options, totals and balances after. `amount` is
    * the decimal string as typed; '' quotes the fees only (for Max). */
-  prepareSend: (form: SendForm) => invoke<SendQuote>('prepareSend', { form }),
+  prepareSend: (form: SendForm) => widget<SendQuote>('prepareSend', { form }),
   /** The review of a speed-up or cancel of a pending transaction: one option, fast. */
   prepareReplacement: (txHash: string, action: ReplaceAction) =>
-    invoke<SendQuote>('prepareReplacement', { txHash, action }),
+    widget<SendQuote>('prepareReplacement', { txHash, action }),
   /** The review of a send of an NFT the person holds; `confirmSend` signs it. */
-  prepareNftSend: (form: NftSendForm) => invoke<CallQuote>('prepareNftSend', { form }),
+  prepareNftSend: (form: NftSendForm) => widget<CallQuote>('prepareNftSend', { form }),
   /** The collections (NFT collections and tokens, `network:contract`, lowercase) the person hid, and the NFT
    * collections they show although they look like spam; kept on this device. */
-  getCollectionChoices: () => invoke<CollectionChoices>('getCollectionChoices'),
-  hideCollection: (network: string, contract: string) => invoke<CollectionChoices>('hideCollection', { network, contract }),
-  showCollection: (network: string, contract: string) => invoke<CollectionChoices>('showCollection', { network, contract }),
+  getCollectionChoices: () => widget<CollectionChoices>('getCollectionChoices'),
+  hideCollection: (network: string, contract: string) => widget<CollectionChoices>('hideCollection', { network, contract }),
+  showCollection: (network: string, contract: string) => widget<CollectionChoices>('showCollection', { network, contract }),
   /** The tokens the person added by contract address (kept on this device as accepted). */
-  getOwnTokens: () => invoke<OwnToken[]>('getOwnTokens'),
+  getOwnTokens: () => widget<OwnToken[]>('getOwnTokens'),
   /** What a token contract says of itself and the account's balance, read now. */
   previewToken: (network: string, contract: string, account?: string) =>
-    invoke<AddableToken>('previewToken', { network, contract, ...(account === undefined ? {} : { account }) }),
+    widget<AddableToken>('previewToken', { network, contract, ...(account === undefined ? {} : { account }) }),
   /** Adds the token the page showed; refused when the service's facts are no longer those. */
   addToken: (network: string, contract: string, symbol: string, decimals: number, account?: string) =>
-    invoke<AddableToken>('addToken', { network, contract, symbol, decimals, ...(account === undefined ? {} : { account }) }),
+    widget<AddableToken>('addToken', { network, contract, symbol, decimals, ...(account === undefined ? {} : { account }) }),
   removeToken: (network: string, contract: string, account?: string) =>
-    invoke<OwnToken[]>('removeToken', { network, contract, ...(account === undefined ? {} : { account }) }),
+    widget<OwnToken[]>('removeToken', { network, contract, ...(account === undefined ? {} : { account }) }),
   /** Each coin and token's value in `currency` (ISO 4217) from the service's price feeds, and the total when every price is fresh. */
   /** Values in `currency`; of one account (`account`), or of all. */
-  getValues: (currency: string, account?: string | null) => invoke<WalletValues>('getValues', { currency, account: account ?? undefined }),
+  getValues: (currency: string, account?: string | null) => widget<WalletValues>('getValues', { currency, account: account ?? undefined }),
   /** The allowances and NFT operators the accounts gave that hold now, newest first. */
-  getApprovals: () => invoke<ApprovalEntry[]>('getApprovals'),
+  getApprovals: () => widget<ApprovalEntry[]>('getApprovals'),
   /** The review of an approval's revocation; `confirmSend` signs it. */
-  prepareRevoke: (form: RevokeForm) => invoke<CallQuote>('prepareRevoke', { form }),
+  prepareRevoke: (form: RevokeForm) => widget<CallQuote>('prepareRevoke', { form }),
   /** Signs the reviewed quote with the key the PIN opens and broadcasts it. */
-  confirmSend: (confirm: ConfirmSend) => invoke<ActivityEntry>('confirmSend', { confirm }),
+  confirmSend: (confirm: ConfirmSend) => widget<ActivityEntry>('confirmSend', { confirm }),
   /** The wallet's transactions, newest first. */
-  getActivity: () => invoke<ActivityEntry[]>('getActivity'),
+  getActivity: () => widget<ActivityEntry[]>('getActivity'),
   /** Tells the app a page is on screen (the desktop benchmark's stopwatch). */
-  markShown: (what: ShownMark | `timeline ${string}`) => invoke<void>('markShown', { what }),
+  markShown: (what: ShownMark | `timeline ${string}`) => widget<void>('markShown', { what }),
   /** Tells the app the first screen has been painted: it builds its tray icon
    * then, off the start's way. */
-  firstPageShown: () => invoke<void>('firstPageShown'),
+  firstPageShown: () => widget<void>('firstPageShown'),
 };
 
 /** The key a hidden collection is kept under. */

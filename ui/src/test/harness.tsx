@@ -77,7 +77,10 @@ export function mockCommands(given: Partial<Record<Command, Handler>>) {
   const calls: Call[] = [];
   // Pictures come through the app's own protocol (convertFileSrc).
   mockConvertFileSrc('linux');
-  mockIPC((cmd, payload) => {
+  mockIPC((invoked, payload) => {
+    // The widget plugin's commands by their own names (`plugin:satchel|getStatus`
+    // is `getStatus`), as the app's two update commands are.
+    const cmd = invoked.replace(/^plugin:satchel\|/, '');
     const args = (payload ?? {}) as Record<string, unknown>;
     calls.push({ cmd, args });
     const handler = handlers[cmd as Command];

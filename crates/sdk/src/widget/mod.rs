@@ -363,6 +363,50 @@ impl Widget {
         }
     }
 
+    /// register, as an application calls it: with the widget's registration
+    /// page shown (the PIN is the page's to ask, never the application's),
+    /// waits until the person has registered (the user, now `login`) or the
+    /// widget is closed (`UserCancelled`). Only for someone logged in who has
+    /// not registered yet (`login_before_register`).
+    pub async fn register_with_ui(&self) -> Result<ServiceUser, SdkError> {
+        self.require_initialized()?;
+        let mut changes = self.status_changes.subscribe();
+        let mut closed = self.closed.subscribe();
+        closed.mark_unchanged();
+        if self.get_status() != ServiceLifeCycle::LoginBeforeRegister {
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidLoginSession,
+                "register is for someone logged in who has not registered yet",
+            ));
+        }
+        loop {
+            match self.get_status() {
+                ServiceLifeCycle::Login => {
+                    if let Some(user) = self.current_user() {
+                        return Ok(user);
+                    }
+                }
+                ServiceLifeCycle::LoginBeforeRegister => {}
+                _ => {
+                    return Err(SdkError::service(
+                        ServiceErrorCode::InvalidLoginSession,
+                        "the person logged out before registering",
+                    ));
+                }
+            }
+            let cancelled = || {
+                SdkError::service(
+                    ServiceErrorCode::UserCancelled,
+                    "the registration was cancelled",
+                )
+            };
+            tokio::select! {
+                changed = changes.changed() => changed.map_err(|_| cancelled())?,
+                _ = closed.changed() => return Err(cancelled()),
+            }
+        }
+    }
+
     /// Logs out; the widget stays initialised.
     pub async fn logout(&self) -> Result<(), SdkError> {
         self.require_initialized()?;

@@ -1,0 +1,571 @@
+//! Satchel as the wallet of dapps and other programs: hosts `satchel-connect`'s local provider
+//! on `127.0.0.1:<provider_port>`, answers what it needs from the widget, and
+//! puts each approval in front of the person as a page in the widget's window,
+//! one at a time (the page shows how many more wait). Closing the window
+//! rejects them all.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use alloy::primitives::Address;
+use parking_lot::Mutex;
+use satchel_api::AddableToken;
+use satchel_api::ServiceErrorCode;
+use satchel_connect::review::asset::AssetToWatch;
+use satchel_connect::review::message::MessageReview;
+use satchel_connect::review::transaction::{CallReview, TransactionToSend};
+use satchel_connect::review::typed::TypedReview;
+use satchel_connect::{
+    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+};
+use satchel_sdk::{CallQuote, ConfirmSend, FeeSpeed, SdkError, Widget};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{oneshot, watch};
+
+/// Prompts waiting at once, from every origin; past it a request gets -32002.
+const MAX_WAITING: usize = 16;
+
+/// An approval the page shows.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectPrompt {
+    pub id: u64,
+    /// Who asks: a web origin, or "a program on this computer".
+    pub origin: String,
+    /// A program on this computer rather than a web page.
+    pub local: bool,
+    /// How many more prompts wait after this one.
+    pub waiting: u32,
+    /// What it asks.
+    pub request: PromptRequest,
+}
+
+/// What an application asks the person, as the page shows it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum PromptRequest {
+    /// Connect: it will see the wallet's address.
+    Connect,
+    /// Sign a message (text, hex, or a sign-in).
+    SignMessage(MessageReview),
+    /// Sign typed data (EIP-712).
+    SignTypedData(TypedReview),
+    /// Send a transaction.
+    SendTransaction(Box<TransactionPrompt>),
+    /// List a token the application suggests.
+    WatchAsset(Box<WatchAssetPrompt>),
+}
+
+/// A token an application suggests: what its contract says of itself (read
+/// by the service now), and what the application claimed.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct WatchAssetPrompt {
+    pub token: AddableToken,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_symbol: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_decimals: Option<u32>,
+    /// Why it will not be listed: the application's claim is not the chain's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+}
+
+impl WatchAssetPrompt {
+    fn new(asset: &AssetToWatch, token: AddableToken) -> Self {
+        let symbol_differs = asset.symbol.as_ref().is_some_and(|s| *s != token.symbol);
+        let decimals_differ = asset.decimals.is_some_and(|d| d != token.decimals);
+        let refusal = (symbol_differs || decimals_differ).then(|| {
+            format!(
+                "The application calls this token {} with {} decimals, but its contract says {} with {}: it is not listed.",
+                asset.symbol.as_deref().unwrap_or(&token.symbol),
+                asset.decimals.unwrap_or(token.decimals),
+                token.symbol,
+                token.decimals
+            )
+        });
+        Self {
+            token,
+            asked_symbol: asset.symbol.clone(),
+            asked_decimals: asset.decimals,
+            refusal,
+        }
+    }
+}
+
+/// What the shell read before showing a prompt.
+enum Prepared {
+    Nothing,
+    /// A transaction's preparation (fees, what it moves), or why it failed.
+    Call(Box<Result<CallQuote, SdkError>>),
+    /// A suggested token's facts.
+    Token(AddableToken),
+}
+
+/// A transaction an application asks for: what the device read of it, and the
+/// service's preparation (fees, what it moves) or why it cannot be sent.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionPrompt {
+    pub call: CallReview,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prepared: Option<CallQuote>,
+    /// Why it will not be sent (it would fail, the balance is short…).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<String>,
+}
+
+/// How the person confirms a transaction on its page.
+#[derive(Debug, Clone, Copy)]
+pub struct SendChoice {
+    pub speed: FeeSpeed,
+    pub accept_high_fee: bool,
+}
+
+impl PromptRequest {
+    fn of(approval: &Approval, prepared: Prepared) -> Self {
+        match approval {
+            Approval::Connect => Self::Connect,
+            Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
+            Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
+            Approval::WatchAsset(asset) => match prepared {
+                Prepared::Token(token) => {
+                    Self::WatchAsset(Box::new(WatchAssetPrompt::new(asset, token)))
+                }
+                // Always read before its page shows; shown refused otherwise.
+                _ => Self::WatchAsset(Box::new(WatchAssetPrompt {
+                    token: AddableToken {
+                        contract: asset.contract.to_checksum(None),
+                        network: asset.network.clone(),
+                        name: String::new(),
+                        symbol: String::new(),
+                        decimals: 0,
+                        balance: "0".into(),
+                        tracked: false,
+                        configured: false,
+                    },
+                    asked_symbol: asset.symbol.clone(),
+                    asked_decimals: asset.decimals,
+                    refusal: Some("the token was not read".into()),
+                })),
+            },
+            Approval::SendTransaction(tx) => {
+                let (prepared, refusal) = match prepared {
+                    Prepared::Call(prepared) => match *prepared {
+                        Ok(quote) => (Some(quote), None),
+                        Err(e) => (None, Some(e.message)),
+                    },
+                    _ => (None, Some("it was not prepared".to_owned())),
+                };
+                Self::SendTransaction(Box::new(TransactionPrompt {
+                    call: tx.review.clone(),
+                    prepared,
+                    refusal,
+                }))
+            }
+        }
+    }
+
+    /// The quote a transaction's page confirms.
+    fn quote_id(&self) -> Option<String> {
+        match self {
+            Self::SendTransaction(tx) if tx.refusal.is_none() => {
+                tx.prepared.as_ref().map(|p| p.quote.quote_id.clone())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A prompt waiting for the person: what the page shows, what the request
+/// derived (and the key would sign), where the answer goes.
+struct Waiting {
+    prompt: ConnectPrompt,
+    approval: Approval,
+    answer: oneshot::Sender<Result<Approved, ProviderError>>,
+}
+
+/// A connected application, for Settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectedApp {
+    /// What Disconnect names it by.
+    pub key: String,
+    pub origin: String,
+    pub local: bool,
+    /// Seconds since 1970.
+    pub connected_at: u64,
+}
+
+/// The provider's side of the widget.
+pub struct Dapps {
+    widget: Arc<Widget>,
+    permissions: Arc<Permissions>,
+    queue: Mutex<VecDeque<Waiting>>,
+    next_id: Mutex<u64>,
+    prompts: watch::Sender<Option<ConnectPrompt>>,
+    /// Brings the window forward for a prompt.
+    show: Box<dyn Fn() + Send + Sync>,
+    provider: Mutex<Option<Provider>>,
+    /// Bumped when the widget's life cycle changes (a login, a logout): the
+    /// accounts applications see may have changed.
+    logins: watch::Sender<u64>,
+}
+
+impl Dapps {
+    pub fn new(
+        widget: Arc<Widget>,
+        permissions: Arc<Permissions>,
+        show: impl Fn() + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            widget,
+            permissions,
+            queue: Mutex::new(VecDeque::new()),
+            next_id: Mutex::new(0),
+            prompts: watch::Sender::new(None),
+            show: Box::new(show),
+            provider: Mutex::new(None),
+            logins: watch::Sender::new(0),
+        }
+    }
+
+    /// Serves the provider on `127.0.0.1:port` until the app ends; a port in
+    /// use is logged and the app goes on without it.
+    pub async fn serve(self: &Arc<Self>, port: u16) {
+        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::warn!("the provider for applications is off: 127.0.0.1:{port}: {e}");
+                return;
+            }
+        };
+        match Provider::serve(listener, self.clone(), self.permissions.clone()) {
+            Ok(provider) => *self.provider.lock() = Some(provider),
+            Err(e) => {
+                tracing::warn!("the provider for applications is off: {e}");
+                return;
+            }
+        }
+        let mut status = self.widget.watch_status();
+        let dapps = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while status.changed().await.is_ok() {
+                let Some(dapps) = dapps.upgrade() else { break };
+                dapps.logins.send_modify(|n| *n = n.wrapping_add(1));
+            }
+        });
+    }
+
+    pub fn watch_prompts(&self) -> watch::Receiver<Option<ConnectPrompt>> {
+        self.prompts.subscribe()
+    }
+
+    /// Shows the head of the queue (and how many more wait), or nothing.
+    fn publish(&self, queue: &VecDeque<Waiting>) {
+        let head = queue.front().map(|waiting| ConnectPrompt {
+            waiting: u32::try_from(queue.len() - 1).unwrap_or(u32::MAX),
+            ..waiting.prompt.clone()
+        });
+        self.prompts.send_replace(head);
+    }
+
+    /// Takes prompt `id` off the queue and answers it.
+    fn settle(&self, id: u64, outcome: Result<Approved, ProviderError>) {
+        let mut queue = self.queue.lock();
+        if let Some(at) = queue.iter().position(|w| w.prompt.id == id) {
+            if let Some(waiting) = queue.remove(at) {
+                let _ = waiting.answer.send(outcome);
+            }
+            self.publish(&queue);
+        }
+    }
+
+    /// The accounts the person ticked on a connect page, each one of the
+    /// wallet's (checksummed, in the wallet's order, the first the selected
+    /// one); none ticked, or one that is not the wallet's, is refused. No list
+    /// at all: the wallet's first account.
+    async fn chosen_accounts(&self, ticked: Option<Vec<String>>) -> Result<Vec<String>, SdkError> {
+        let all = self.widget.connected_addresses().await;
+        let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
+        let Some(ticked) = ticked else {
+            return Ok(all.into_iter().take(1).collect());
+        };
+        if ticked.is_empty() {
+            return Err(refused("choose at least one account for it to see"));
+        }
+        if let Some(stranger) = ticked
+            .iter()
+            .find(|t| !all.iter().any(|a| a.eq_ignore_ascii_case(t)))
+        {
+            return Err(refused(&format!(
+                "{stranger} is not one of this wallet's accounts"
+            )));
+        }
+        Ok(all
+            .into_iter()
+            .filter(|a| ticked.iter().any(|t| t.eq_ignore_ascii_case(a)))
+            .collect())
+    }
+
+    /// The person's answer to prompt `id`: a rejection, or an approval (with
+    /// the PIN where the key signs, and the fee for a transaction). A signature is made of what the request
+    /// derived, never of a review that carries a refusal; a wrong PIN leaves
+    /// the prompt waiting, for the page to say so.
+    pub async fn answer(
+        &self,
+        id: u64,
+        approve: bool,
+        pin: Option<String>,
+        send: Option<SendChoice>,
+        accounts: Option<Vec<String>>,
+    ) -> Result<(), SdkError> {
+        if !approve {
+            self.settle(id, Err(ProviderError::rejected()));
+            return Ok(());
+        }
+        let (approval, quote_id) = {
+            let queue = self.queue.lock();
+            match queue.iter().find(|w| w.prompt.id == id) {
+                Some(waiting) => (waiting.approval.clone(), waiting.prompt.request.quote_id()),
+                // Already answered, or the window closed.
+                None => return Ok(()),
+            }
+        };
+        let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
+        let pin = || pin.clone().ok_or_else(|| refused("enter your PIN to sign"));
+        let approved = match approval {
+            Approval::Connect => Approved::Connected(self.chosen_accounts(accounts).await?),
+            Approval::SignMessage(message) => {
+                if let Some(why) = &message.review.refusal {
+                    return Err(refused(why));
+                }
+                let signature = self
+                    .widget
+                    .sign_message(&pin()?, message.account, message.bytes)
+                    .await?;
+                Approved::Signed(signature)
+            }
+            Approval::SignTypedData(typed) => {
+                if let Some(why) = &typed.review.refusal {
+                    return Err(refused(why));
+                }
+                let signature = self
+                    .widget
+                    .sign_typed_data(&pin()?, typed.account, typed.data)
+                    .await?;
+                Approved::Signed(signature)
+            }
+            Approval::SendTransaction(tx) => {
+                let quote_id = quote_id.ok_or_else(|| {
+                    refused("Satchel will not send this transaction: see why on the page")
+                })?;
+                let send = send.ok_or_else(|| refused("choose the fee to send with"))?;
+                // The fees went stale while the page waited: prepared again, the
+                // page shows the new ones, and the person confirms those.
+                if !self.widget.quote_is_fresh(&quote_id) {
+                    let fresh = self.prepare(&tx).await;
+                    self.replace_request(
+                        id,
+                        PromptRequest::of(
+                            &Approval::SendTransaction(tx),
+                            Prepared::Call(Box::new(fresh)),
+                        ),
+                    );
+                    return Err(refused(
+                        "the fees changed while this waited: check the new ones and send again",
+                    ));
+                }
+                let sent = self
+                    .widget
+                    .confirm_send(ConfirmSend {
+                        quote_id,
+                        speed: send.speed,
+                        pin: pin()?,
+                        request_id: None,
+                        accept_high_fee: send.accept_high_fee,
+                    })
+                    .await?;
+                Approved::Sent(sent.tx_hash)
+            }
+            Approval::WatchAsset(asset) => {
+                let token = match &self.queue.lock().iter().find(|w| w.prompt.id == id) {
+                    Some(Waiting {
+                        prompt:
+                            ConnectPrompt {
+                                request: PromptRequest::WatchAsset(prompt),
+                                ..
+                            },
+                        ..
+                    }) if prompt.refusal.is_none() => prompt.token.clone(),
+                    _ => {
+                        return Err(refused(
+                            "Satchel will not list this token: see why on the page",
+                        ));
+                    }
+                };
+                self.widget
+                    .add_token(
+                        &asset.network,
+                        &token.contract,
+                        &token.symbol,
+                        token.decimals,
+                        None,
+                    )
+                    .await?;
+                Approved::Watched
+            }
+        };
+        self.settle(id, Ok(approved));
+        Ok(())
+    }
+
+    /// Shows prompt `id` with `request` from now (a transaction prepared again).
+    fn replace_request(&self, id: u64, request: PromptRequest) {
+        let mut queue = self.queue.lock();
+        if let Some(waiting) = queue.iter_mut().find(|w| w.prompt.id == id) {
+            waiting.prompt.request = request;
+            self.publish(&queue);
+        }
+    }
+
+    /// The window closed: every waiting prompt is rejected.
+    pub fn reject_all(&self) {
+        let mut queue = self.queue.lock();
+        for waiting in queue.drain(..) {
+            let _ = waiting.answer.send(Err(ProviderError::rejected()));
+        }
+        self.publish(&queue);
+    }
+
+    pub fn connected(&self) -> Vec<ConnectedApp> {
+        self.permissions
+            .list()
+            .into_iter()
+            .map(|(origin, connection)| ConnectedApp {
+                key: origin.key().to_owned(),
+                origin: origin.to_string(),
+                local: origin == Origin::Local,
+                connected_at: connection.connected_at,
+            })
+            .collect()
+    }
+
+    /// Disconnects the app `key` names; whether it was connected.
+    pub fn disconnect(&self, key: &str) -> bool {
+        Origin::from_key(key)
+            .is_some_and(|origin| self.permissions.disconnect(&origin).unwrap_or(false))
+    }
+}
+
+impl Dapps {
+    async fn prepare(&self, tx: &TransactionToSend) -> Result<CallQuote, SdkError> {
+        self.widget
+            .prepare_call(&tx.network, tx.from, tx.to, tx.value, tx.data.clone())
+            .await
+    }
+}
+
+impl Wallet for Dapps {
+    async fn accounts(&self) -> Vec<String> {
+        self.widget.connected_addresses().await
+    }
+
+    fn networks(&self) -> Vec<(String, u64)> {
+        self.widget
+            .network_table()
+            .networks
+            .iter()
+            .map(|n| (n.name.clone(), n.chain_id))
+            .collect()
+    }
+
+    fn changes(&self) -> watch::Receiver<u64> {
+        self.logins.subscribe()
+    }
+
+    fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {
+        let (symbol, decimals) = self
+            .widget
+            .known_asset(network, Some(&contract.to_string()))?;
+        Some(TokenFacts { symbol, decimals })
+    }
+
+    async fn read(
+        &self,
+        network: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ProviderError> {
+        self.widget
+            .relay_read(network, method, params)
+            .await
+            .map_err(|refusal| match refusal.code {
+                -32602 => ProviderError::invalid_params(refusal.message),
+                _ => ProviderError::internal(refusal.message),
+            })
+    }
+
+    async fn next_head(&self, network: &str, after: Option<u64>) -> Result<Value, ProviderError> {
+        self.widget
+            .next_head(network, after)
+            .await
+            .map_err(|refusal| ProviderError::internal(refusal.message))
+    }
+
+    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
+        // A transaction is prepared (fees, simulation) before its page shows; one
+        // that would fail shows why, with only Reject.
+        let prepared = match &approval {
+            Approval::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
+            Approval::WatchAsset(asset) => {
+                let token = self
+                    .widget
+                    .preview_token(&asset.network, &asset.contract.to_string(), None)
+                    .await
+                    .map_err(|e| ProviderError::invalid_params(e.message))?;
+                // Listed already: nothing to ask.
+                if token.tracked || token.configured {
+                    return Ok(Approved::Watched);
+                }
+                Prepared::Token(token)
+            }
+            _ => Prepared::Nothing,
+        };
+        let (answer, answered) = oneshot::channel();
+        {
+            let mut queue = self.queue.lock();
+            if queue.len() >= MAX_WAITING {
+                return Err(ProviderError::pending());
+            }
+            let id = {
+                let mut next = self.next_id.lock();
+                *next += 1;
+                *next
+            };
+            let prompt = ConnectPrompt {
+                id,
+                origin: origin.to_string(),
+                local: *origin == Origin::Local,
+                waiting: 0,
+                request: PromptRequest::of(&approval, prepared),
+            };
+            queue.push_back(Waiting {
+                prompt,
+                approval,
+                answer,
+            });
+            self.publish(&queue);
+        }
+        (self.show)();
+        answered
+            .await
+            .unwrap_or_else(|_| Err(ProviderError::rejected()))
+    }
+}

@@ -1,0 +1,13 @@
+//! What a desktop host of Satchel's widget decides without Tauri: where its
+//! settings come from (`config`), its way to the service (`connection`), and
+//! the local provider's prompt queue for dapps and programs (`dapps`). The
+//! Tauri plugin (`tauri-plugin-satchel`) and the Satchel app are thin shells
+//! over this crate and `satchel-sdk`; the benchmarks use it directly.
+
+pub mod config;
+pub mod connection;
+pub mod dapps;
+
+pub use config::{AppConfig, ConfigError};
+pub use connection::Connection;
+pub use dapps::Dapps;

@@ -1,0 +1,55 @@
+//! Dapps and programs connected through the local provider: the approval
+//! prompts the page shows and answers, and Settings' connected sites.
+#![allow(non_snake_case)] // command names are the page's
+
+use std::sync::Arc;
+
+use satchel_sdk::{FeeSpeed, SdkError};
+use tauri::State;
+use tauri::ipc::Channel;
+
+use super::{Start, forward_watch};
+use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice};
+
+type DappsState<'a> = State<'a, Arc<Dapps>>;
+
+/// Sends the approval the page should show (the head of the queue, or `null`
+/// when none waits) now and at every change.
+#[tauri::command]
+pub fn watchConnectRequests(dapps: DappsState<'_>, on_event: Channel<Option<ConnectPrompt>>) {
+    forward_watch(dapps.watch_prompts(), on_event, Start::Now, |prompt| {
+        Some(prompt.clone())
+    });
+}
+
+/// The person's answer to an approval prompt, with their PIN where the key
+/// signs; a wrong PIN (or a refused request) is the page's error to show, and
+/// the prompt stays.
+#[tauri::command]
+pub async fn answerConnectRequest(
+    dapps: DappsState<'_>,
+    id: u64,
+    approve: bool,
+    pin: Option<String>,
+    speed: Option<FeeSpeed>,
+    accept_high_fee: Option<bool>,
+    accounts: Option<Vec<String>>,
+) -> Result<(), SdkError> {
+    let send = speed.map(|speed| SendChoice {
+        speed,
+        accept_high_fee: accept_high_fee.unwrap_or(false),
+    });
+    dapps.answer(id, approve, pin, send, accounts).await
+}
+
+/// The applications the person connected, for Settings.
+#[tauri::command]
+pub fn getConnectedApps(dapps: DappsState<'_>) -> Vec<ConnectedApp> {
+    dapps.connected()
+}
+
+/// Disconnects an application: its `eth_accounts` is `[]` from now.
+#[tauri::command]
+pub fn disconnectApp(dapps: DappsState<'_>, key: String) -> bool {
+    dapps.disconnect(&key)
+}

@@ -1,0 +1,113 @@
+//! The widget's life cycle: its status, the app's configuration, opening and
+//! closing the window, finalize.
+#![allow(non_snake_case)] // command names are the spec's method names
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use satchel_api::{AccountBalanceInfo, AppInfo, ServiceLifeCycle, ServiceUser};
+use serde::Serialize;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, Runtime, State};
+
+use super::{Result, Start, WidgetState, forward_watch};
+use satchel_desktop::Connection;
+
+#[tauri::command]
+pub fn getStatus(widget: WidgetState<'_>) -> ServiceLifeCycle {
+    widget.get_status()
+}
+
+/// Sends the life cycle now and at every change, until the page goes away.
+#[tauri::command]
+pub fn watchStatus(widget: WidgetState<'_>, on_event: Channel<ServiceLifeCycle>) {
+    forward_watch(widget.watch_status(), on_event, Start::Now, |status| {
+        Some(*status)
+    });
+}
+
+/// What the app key allows (`GET /v1/app`); the page asks at start, and an
+/// error (no configuration, no answer) names the service URL tried, which the
+/// offline page shows.
+#[tauri::command]
+pub async fn getAppInfo(
+    widget: WidgetState<'_>,
+    connection: State<'_, Arc<Connection>>,
+) -> Result<AppInfo> {
+    connection.app_info(&widget).await
+}
+
+/// How long the start waits for the balances of someone logged in before the
+/// page opens without them (the wallet page then shows them as they come).
+const START_BALANCES_WAIT: Duration = Duration::from_millis(300);
+
+/// What the page opens its first screen with, in one call.
+#[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct AppStart {
+    /// The app's settings (`GET /v1/app`).
+    app: AppInfo,
+    /// The life cycle, past initialising.
+    status: ServiceLifeCycle,
+    /// Who is logged in, if anyone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user: Option<ServiceUser>,
+    /// Their balances, when logged in and read within 300 ms (`START_BALANCES_WAIT`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balances: Option<Vec<AccountBalanceInfo>>,
+}
+
+/// The start in one call, so the page's first render can be its first screen:
+/// the app's settings (which initialise the widget if the app's own start has
+/// not), then the life cycle and the user it settled on, and, for someone
+/// logged in, the balances the app read ahead while the window loaded. An
+/// error is `getAppInfo`'s: it names the service URL tried.
+#[tauri::command]
+pub async fn getStart(
+    widget: WidgetState<'_>,
+    connection: State<'_, Arc<Connection>>,
+) -> Result<AppStart> {
+    let app = connection.app_info(&widget).await?;
+    let (status, user) = (widget.get_status(), widget.current_user());
+    let balances = if status == ServiceLifeCycle::Login {
+        // A failed or slow read is the wallet page's to show, not the start's.
+        tokio::time::timeout(START_BALANCES_WAIT, widget.get_balance(None))
+            .await
+            .ok()
+            .and_then(std::result::Result::ok)
+    } else {
+        None
+    };
+    Ok(AppStart {
+        app,
+        status,
+        user,
+        balances,
+    })
+}
+
+/// openWidget: shows the widget's window (made on first use) when someone is
+/// logged in; `false` (and nothing shown) otherwise.
+#[tauri::command]
+pub fn openWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> bool {
+    let opened = widget.open_widget();
+    if opened {
+        crate::window::show(&app);
+    }
+    opened
+}
+
+/// closeWidget: hides the widget's window; a `loginWithUI` or `send` waiting
+/// on it hears `UserCancelled`.
+#[tauri::command]
+pub fn closeWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> bool {
+    crate::window::hide(&app);
+    widget.close_widget()
+}
+
+#[tauri::command]
+pub async fn finalize(widget: WidgetState<'_>) -> Result<()> {
+    widget.finalize().await;
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! Satchel's wallet widget for any Tauri 2 application, in one line:
+//!
+//! ```ignore
+//! tauri::Builder::default()
+//!     .plugin(tauri_plugin_satchel::init())        // settings from tauri.conf.json's plugins.satchel
+//!     .run(tauri::generate_context!())
+//! ```
+//!
+//! The plugin owns the widget's state (`satchel-sdk`'s `Widget`), its commands
+//! (`plugin:satchel|…`, named as the spec's widget SDK and login library
+//! methods), the keychain entries (under the host's identifier and app id) and
+//! the widget's window: Satchel's pages, embedded in the plugin and served by
+//! its own URI scheme (`satchel:`), in a window of their own over the host's,
+//! made when `openWidget`, `loginWithUI`, `send` or `registerUserEmail` first
+//! needs it. The host's pages may call what its capability grants: the
+//! plugin's `default` set is the methods the spec gives an application; the
+//! widget's own window is granted the pages' set (`widget-pages`) at setup.
+//! Every command is a thin call into `satchel-sdk`; nothing here decides
+//! wallet logic.
+
+mod browser;
+mod commands;
+mod protocol;
+mod settings;
+mod webview;
+mod window;
+
+#[cfg(test)]
+mod bindings;
+
+use std::sync::Arc;
+
+use satchel_desktop::{AppConfig, ConfigError, Connection, Dapps};
+use satchel_sdk::{KeyringStore, Login, Thumbnails, TokenStore, Widget};
+use tauri::plugin::{Builder as PluginBuilder, TauriPlugin};
+use tauri::{AppHandle, Manager, Runtime};
+
+pub use commands::{AppStart, RefreshWait, SignUpOutcome};
+pub use settings::PluginSettings;
+pub use window::WIDGET_WINDOW;
+
+/// Lists the plugin's commands once (generated from `build.rs`'s `COMMANDS`):
+/// the handler, and [`COMMANDS`], which tests compare with the permissions and
+/// the docs.
+macro_rules! widget_commands {
+    ($($name:ident),* $(,)?) => {
+        /// The names of the plugin's commands (`plugin:satchel|<name>`).
+        pub const COMMANDS: &[&str] = &[$(stringify!($name)),*];
+
+        fn handler<R: Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$(commands::$name),*]
+        }
+    };
+}
+include!(concat!(env!("OUT_DIR"), "/commands.rs"));
+
+/// The plugin's name: its commands are `plugin:satchel|…`, its permissions
+/// `satchel:…`.
+pub const NAME: &str = "satchel";
+
+type Hook<R> = Box<dyn Fn(&AppHandle<R>) + Send + Sync>;
+
+/// The widget as the host holds it: `app.satchel()`.
+pub struct Satchel<R: Runtime> {
+    widget: Arc<Widget>,
+    connection: Arc<Connection>,
+    dapps: Arc<Dapps>,
+    on_first_page: Option<Hook<R>>,
+}
+
+impl<R: Runtime> Satchel<R> {
+    /// The widget (the SDK's core): for a host's own Rust code.
+    pub fn widget(&self) -> &Arc<Widget> {
+        &self.widget
+    }
+
+    /// The prompt queue of dapps and programs; the Satchel app serves it on its
+    /// local endpoint.
+    pub fn dapps(&self) -> &Arc<Dapps> {
+        &self.dapps
+    }
+
+    /// Shows the widget's window, making it on first use.
+    pub fn show(&self, app: &AppHandle<R>) {
+        window::show(app);
+    }
+
+    /// Hides the widget's window and does what closing it does.
+    pub fn close(&self, app: &AppHandle<R>) {
+        window::hide(app);
+        self.closed();
+    }
+
+    /// Initialises the widget now, and reads a logged-in person's balances
+    /// while the window loads (the page follows the life cycle through
+    /// `watchStatus`).
+    fn initialise_ahead(&self) {
+        let (widget, connection) = (self.widget.clone(), self.connection.clone());
+        tauri::async_runtime::spawn(async move {
+            if let Err(e) = connection.init(&widget).await {
+                tracing::warn!(code = ?e.code, message = %e.message, "the widget did not initialise");
+                return;
+            }
+            if let Err(e) = widget.read_balances_ahead().await {
+                tracing::info!(code = ?e.code, message = %e.message, "balances not read ahead");
+            }
+        });
+    }
+
+    pub(crate) fn first_page_shown(&self, app: &AppHandle<R>) {
+        if let Some(hook) = &self.on_first_page {
+            hook(app);
+        }
+    }
+
+    /// The widget was closed: a `loginWithUI` or `send` waiting on it hears
+    /// `UserCancelled`, and a dapp's request waiting for the person is
+    /// rejected (4001).
+    fn closed(&self) {
+        self.widget.close_widget();
+        self.dapps.reject_all();
+    }
+}
+
+/// `app.satchel()`: the plugin's state, from any manager (app, window, webview).
+pub trait SatchelExt<R: Runtime> {
+    fn satchel(&self) -> &Satchel<R>;
+}
+
+impl<R: Runtime, T: Manager<R>> SatchelExt<R> for T {
+    fn satchel(&self) -> &Satchel<R> {
+        self.state::<Satchel<R>>().inner()
+    }
+}
+
+/// The plugin with its settings from the host's `tauri.conf.json`
+/// (`plugins.satchel`: `appId`, `appKey`, `serviceUrl`, `domain`, `networks`).
+pub fn init<R: Runtime>() -> TauriPlugin<R, Option<PluginSettings>> {
+    Builder::new().build()
+}
+
+/// The plugin, configured in code or from `tauri.conf.json`.
+pub struct Builder<R: Runtime> {
+    config: Option<Result<AppConfig, ConfigError>>,
+    keychain: Option<String>,
+    data_dir: Option<std::path::PathBuf>,
+    open_at_start: bool,
+    initialise_at_start: bool,
+    store: Option<Arc<dyn TokenStore>>,
+    on_first_page: Option<Hook<R>>,
+}
+
+impl<R: Runtime> Default for Builder<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Runtime> Builder<R> {
+    pub fn new() -> Self {
+        Self {
+            config: None,
+            keychain: None,
+            data_dir: None,
+            open_at_start: false,
+            initialise_at_start: false,
+            store: None,
+            on_first_page: None,
+        }
+    }
+
+    /// The service, app and networks, in code (an incomplete configuration is
+    /// an `Err`: the widget starts and its offline page says what is missing).
+    pub fn config(mut self, config: Result<AppConfig, ConfigError>) -> Self {
+        self.config = Some(config);
+        self
+    }
+
+    /// The keychain service the widget's secrets are kept under. Default: the
+    /// host's identifier and the app id (`<identifier>.satchel.<appId>`), so
+    /// two applications never share a session or a key.
+    pub fn keychain(mut self, service: impl Into<String>) -> Self {
+        self.keychain = Some(service.into());
+        self
+    }
+
+    /// The folder of the widget's files (address book, hidden collections).
+    /// Default: the host's app data folder, `satchel/<appId>` in it.
+    pub fn data_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.data_dir = Some(dir.into());
+        self
+    }
+
+    /// Shows the widget's window as soon as the app starts (the Satchel app,
+    /// whose window is the widget).
+    pub fn open_at_start(mut self) -> Self {
+        self.open_at_start = true;
+        self
+    }
+
+    /// Initialises the widget (and reads a logged-in person's balances) as the
+    /// app starts, rather than when the widget is first used: for an app whose
+    /// window is the widget. A host pays nothing for the plugin until it is used.
+    pub fn initialise_at_start(mut self) -> Self {
+        self.initialise_at_start = true;
+        self
+    }
+
+    /// Keeps the widget's secrets in `store` instead of the OS keychain (tests).
+    pub fn token_store(mut self, store: Arc<dyn TokenStore>) -> Self {
+        self.store = Some(store);
+        self
+    }
+
+    /// Runs once the widget's page has painted its first screen.
+    pub fn on_first_page(mut self, hook: impl Fn(&AppHandle<R>) + Send + Sync + 'static) -> Self {
+        self.on_first_page = Some(Box::new(hook));
+        self
+    }
+
+    pub fn build(self) -> TauriPlugin<R, Option<PluginSettings>> {
+        let Builder {
+            config,
+            keychain,
+            data_dir,
+            open_at_start,
+            initialise_at_start,
+            store,
+            on_first_page,
+        } = self;
+        PluginBuilder::<R, Option<PluginSettings>>::new(NAME)
+            .invoke_handler(handler())
+            .register_asynchronous_uri_scheme_protocol(
+                protocol::SCHEME,
+                |context, request, responder| {
+                    let widget = context.app_handle().satchel().widget.clone();
+                    let path = request.uri().path().to_owned();
+                    tauri::async_runtime::spawn(async move {
+                        responder.respond(protocol::respond(&widget, &path).await);
+                    });
+                },
+            )
+            .setup(move |app, api| {
+                let config = match config {
+                    Some(config) => config,
+                    None => {
+                        settings::from_host_config(api.config().as_ref(), &app.config().identifier)
+                    }
+                };
+                let app_id = config.as_ref().map_or("", |c| c.app_id.as_str()).to_owned();
+                let keychain = keychain
+                    .or_else(|| config.as_ref().ok().map(|c| c.keychain.clone()))
+                    .unwrap_or_else(|| settings::keychain_for(&app.config().identifier, &app_id));
+                let data_dir = match data_dir {
+                    Some(dir) => dir,
+                    None => app.path().app_data_dir()?.join("satchel").join(&app_id),
+                };
+                let store: Arc<dyn TokenStore> = match store {
+                    Some(store) => store,
+                    None => Arc::new(KeyringStore::new(&keychain)),
+                };
+                let satchel = start(app, &config, store, data_dir, on_first_page)?;
+                if initialise_at_start {
+                    satchel.initialise_ahead();
+                }
+                // The commands take each part as its own state.
+                app.manage(satchel.widget.clone());
+                app.manage(satchel.connection.clone());
+                app.manage(satchel.dapps.clone());
+                app.manage(satchel);
+                window::grant_pages(app)?;
+                Ok(())
+            })
+            .on_event(move |app, event| {
+                // Not in the setup: a window made while the plugins are being
+                // set up waits for them for ever (Tauri holds their lock).
+                if open_at_start && matches!(event, tauri::RunEvent::Ready) {
+                    window::show(app);
+                }
+                if let tauri::RunEvent::WindowEvent {
+                    label,
+                    event: tauri::WindowEvent::CloseRequested { .. },
+                    ..
+                } = event
+                    && label == WIDGET_WINDOW
+                {
+                    app.satchel().closed();
+                }
+            })
+            .build()
+    }
+}
+
+/// Makes the widget; nothing is asked of the service until it is used.
+fn start<R: Runtime>(
+    app: &AppHandle<R>,
+    config: &Result<AppConfig, ConfigError>,
+    store: Arc<dyn TokenStore>,
+    data_dir: std::path::PathBuf,
+    on_first_page: Option<Hook<R>>,
+) -> Result<Satchel<R>, Box<dyn std::error::Error>> {
+    let connection = Arc::new(Connection::new(config));
+    let (app_id, app_key) = match config {
+        Ok(c) => (c.app_id.as_str(), c.app_key.as_str()),
+        Err(_) => ("", ""),
+    };
+    let login = Arc::new(
+        Login::new(app_id, app_key, store.clone()).with_browser(Arc::new(browser::SystemBrowser)),
+    );
+    let networks = config
+        .as_ref()
+        .map(|c| c.networks.clone())
+        .unwrap_or_default();
+    let widget = Arc::new(
+        Widget::new(login, store)
+            .with_networks(networks)
+            .with_data_dir(data_dir.clone()),
+    );
+    widget.set_thumbnails(Thumbnails::new(
+        app.path()
+            .app_cache_dir()?
+            .join("satchel")
+            .join(app_id)
+            .join("thumbnails"),
+    )?);
+    // The dapps a person connected are kept beside the widget's files.
+    let dapps = Arc::new(Dapps::new(
+        widget.clone(),
+        Arc::new(satchel_connect::Permissions::open(
+            &data_dir.join("connected-apps.json"),
+        )),
+        {
+            let app = app.clone();
+            move || window::show(&app)
+        },
+    ));
+    Ok(Satchel {
+        widget,
+        connection,
+        dapps,
+        on_first_page,
+    })
+}
