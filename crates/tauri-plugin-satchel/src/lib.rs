@@ -272,10 +272,12 @@ impl<R: Runtime> Builder<R> {
                 Ok(())
             })
             .on_event(move |app, event| {
-                // Not in the setup: a window made while the plugins are being
-                // set up waits for them for ever (Tauri holds their lock).
+                // Made off this handler, after it returns: Tauri holds the
+                // plugins' lock while it sets them up and while it hands them an
+                // event, and a window made under it waits for it for ever.
                 if open_at_start && matches!(event, tauri::RunEvent::Ready) {
-                    window::show(app);
+                    let app = app.clone();
+                    tauri::async_runtime::spawn(async move { window::show(&app) });
                 }
                 if let tauri::RunEvent::WindowEvent {
                     label,

@@ -21,6 +21,10 @@ use crate::thumbnail::ThumbnailSize;
 use crate::timing::Step;
 use crate::widget::mapping;
 
+/// At most this many accounts one getBalance reads from the chain (a wallet
+/// has at most 20 accounts a network: `satchel_api::rules::MAX_ACCOUNTS`).
+const MAX_NAMED_READS: usize = 64;
+
 /// An account a caller names: network and address, and a token's contract (the
 /// spec's `account` argument of getBalance, send and receive).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
@@ -164,9 +168,9 @@ impl Widget {
         Ok(())
     }
 
-    /// Balances as last read (getBalance), scaled to decimal strings; all
-    /// accounts, or only those named (and only the tokens named, when an account
-    /// is named with its `contract`).
+    /// Balances (getBalance), scaled to decimal strings: all accounts as last
+    /// read, or only those named, read from the chain now (and only the tokens
+    /// named, when an account is named with its `contract`).
     pub async fn get_balance(
         &self,
         accounts: Option<&[AccountRef]>,
@@ -182,10 +186,29 @@ impl Widget {
         {
             return Ok(ahead);
         }
-        let balances = self.read_balances().await?;
         let Some(wanted) = accounts else {
-            return Ok(balances);
+            return self.read_balances().await;
         };
+        // Accounts named by an application are read from the chain now (REST
+        // operation 2, as the spec's getBalance of an account is): a wallet
+        // just made, or paid since, is not shown as it was last refreshed.
+        let _changing = self.accounts_changing();
+        let list = self.accounts().await?;
+        let mut read = Vec::new();
+        for account in list.accounts.iter().filter(|a| a.contract.is_none()) {
+            let named = wanted.iter().any(|w| {
+                w.network.eq_ignore_ascii_case(&account.network)
+                    && w.address.eq_ignore_ascii_case(&account.address)
+            });
+            if named && !read.contains(&account.account_id) && read.len() < MAX_NAMED_READS {
+                let path = format!("v1/accountbalance/{}/balance", account.account_id);
+                self.login
+                    .authed::<serde_json::Value>(Caller::Rest, Method::GET, &path, None)
+                    .await?;
+                read.push(account.account_id.clone());
+            }
+        }
+        let balances = self.read_balances().await?;
         // Each account named once with its coin and every token; an account named
         // with a `contract` (RN) gets that token only, unless it is also named
         // without one.
