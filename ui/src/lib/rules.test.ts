@@ -1,7 +1,7 @@
 // The password rules as crates/api/src/rules.rs tests them (`password_forms`), and
 // where JavaScript's own ideas of "length" and "letter" would differ from Rust's.
 import { describe, expect, it } from 'vitest';
-import { hasDigit, hasLength, hasLetter, isPasswordForm, passwordChecks } from './rules';
+import { hasDigit, hasLength, hasLetter, isCommonPin, isPasswordForm, passwordChecks } from './rules';
 
 describe('password rules', () => {
   it('agree with the Rust rules on their own examples', () => {
@@ -42,5 +42,18 @@ describe('password rules', () => {
     expect(hasDigit('١٢٣')).toBe(false);
     expect(hasDigit('１２３')).toBe(false);
     expect(passwordChecks('12345678')).toEqual({ length: true, letter: false, digit: true });
+  });
+});
+
+describe('PINs anyone guesses first', () => {
+  // The examples of crates/api/src/rules.rs's test, so the page and the device agree.
+  it('are the ones the device refuses', () => {
+    for (const common of ['000000', '999999', '123456', '654321', '890123', '121212', '123123', '123321', '112233', '147258']) {
+      expect(isCommonPin(common), common).toBe(true);
+    }
+    for (const other of ['246810', '135790', '246813', '975318', '580264']) {
+      expect(isCommonPin(other), other).toBe(false);
+    }
+    expect(isCommonPin('12345')).toBe(false);
   });
 });

@@ -34,3 +34,24 @@ export function passwordChecks(password: string) {
 export function isPasswordForm(password: string): boolean {
   return hasLength(password) && hasLetter(password) && hasDigit(password);
 }
+
+/** Whether a 6-digit PIN is one of those anyone guesses first, as the device
+ * refuses it (`is_common_pin` in crates/api/src/rules.rs, with the same
+ * examples in rules.test.ts): one digit repeated, a run up or down (wrapping:
+ * 901234), a pair or a triple repeated, a mirrored triple, a favourite. The
+ * page says so before asking, rather than a refusal without a reason. */
+export function isCommonPin(pin: string): boolean {
+  if (!/^\d{6}$/.test(pin)) return false;
+  const d = [...pin].map(Number);
+  const run = (step: number) => d.slice(1).every((x, i) => ((d[i] ?? 0) + step) % 10 === x);
+  const same = (a: number, b: number, n: number) => pin.slice(a, a + n) === pin.slice(b, b + n);
+  return (
+    run(0) ||
+    run(1) ||
+    run(9) ||
+    (same(0, 2, 2) && same(2, 4, 2)) ||
+    same(0, 3, 3) ||
+    (d[0] === d[5] && d[1] === d[4] && d[2] === d[3]) ||
+    ['112233', '147258', '159753', '147852', '258369', '696969'].includes(pin)
+  );
+}

@@ -52,6 +52,19 @@ describe('Register', () => {
     expect(ipc.count('register')).toBe(0);
   });
 
+  it('refuses a PIN anyone would guess first, saying why and what makes one good, and creates no wallet', async () => {
+    const ipc = mockCommands({});
+    const page = renderRegister();
+
+    await page.user.type(pin(), '123456');
+    await page.user.type(again(), '123456');
+    await page.user.click(submit());
+
+    expect(screen.getByText(/That PIN is among the first anyone would guess/)).toHaveTextContent('Choose six digits without a pattern');
+    expect(pin()).toHaveValue('');
+    expect(ipc.count('register')).toBe(0);
+  });
+
   it('creates the wallet with the PIN entered twice the same, showing that it is working meanwhile, then shows the recovery phrase', async () => {
     const registered = serviceUser();
     const answer = deferred<ServiceUser>();

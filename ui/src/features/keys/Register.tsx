@@ -7,6 +7,7 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { Header } from '../../components/Header';
 import { RecoveryPhrase } from './RecoveryPhrase';
 import { Restore } from './Restore';
+import { isCommonPin } from '../../lib/rules';
 
 export function Register({ user, onRegistered, onLogout }: { user: ServiceUser | null; onRegistered: (u: ServiceUser) => void; onLogout: () => void }) {
   const { t } = useI18n();
@@ -15,6 +16,8 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
   const [backup, setBackup] = useState(false);
   const { busy, error, run } = useAction();
   const [mismatch, setMismatch] = useState(false);
+  // A PIN anyone would guess first, refused here with the reason.
+  const [common, setCommon] = useState(false);
   // The wallet made: the recovery phrase comes next, unlocked with the PIN just
   // chosen, which stays in this page's memory until the person goes on.
   const [registered, setRegistered] = useState<ServiceUser | null>(null);
@@ -38,6 +41,13 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
       return;
     }
     setMismatch(false);
+    if (isCommonPin(pin)) {
+      setCommon(true);
+      setPin('');
+      setAgain('');
+      return;
+    }
+    setCommon(false);
     void run(async () => setRegistered(await api.register(pin, backup)));
   }
 
@@ -50,6 +60,11 @@ export function Register({ user, onRegistered, onLogout }: { user: ServiceUser |
           <PinField id="register-pin" label={t('register.pin')} value={pin} onChange={setPin} />
           <PinField id="register-pin-again" label={t('register.again')} value={again} onChange={setAgain} />
           {mismatch && <span className="field-error">{t('register.mismatch')}</span>}
+          {common && (
+            <span className="field-error" id="register-common">
+              {t('register.common')}
+            </span>
+          )}
           <div className="check">
             <input
               id="register-backup"
