@@ -36,13 +36,15 @@ async function widget(): Promise<SatchelWidget> {
   return satchel;
 }
 
-async function showWallet() {
+/** Shows the wallet; `refreshNfts` re-reads the items from the chain (once
+ * a minute at most: the spec's refresh limit). */
+async function showWallet(refreshNfts: boolean) {
   const satchel = await widget();
   const accounts = await satchel.getAccounts();
   account = accounts.find((a) => !a.contract);
   if (!account) throw new Error('no account');
   const [balance] = await satchel.getBalance([{ network: account.network, address: account.address }]);
-  const nfts = await satchel.getNFTs({ refresh: true });
+  const nfts = await satchel.getNFTs({ refresh: refreshNfts });
   byId('address').textContent = account.address;
   byId('balance').textContent = balance?.balance ?? '0';
   byId('symbol').textContent = balance?.symbol ?? '';
@@ -61,7 +63,7 @@ byId('connect').addEventListener('click', async () => {
     const user = await satchel.loginWithUI();
     if (user.userStatus.loginStatus !== 'complete') await satchel.register();
     say(`Connected as ${user.userInfo?.email ?? 'you'}`);
-    await showWallet();
+    await showWallet(true);
   } catch (e) {
     problem(e);
   }
@@ -77,7 +79,7 @@ byId('buy').addEventListener('click', async () => {
     );
     say(`Bought: ${txId}`);
     byId('status').dataset.txId = txId;
-    await showWallet();
+    await showWallet(false);
   } catch (e) {
     problem(e);
   }
