@@ -97,7 +97,9 @@ pub fn run() {
     let plugin = widget_plugin(loaded).initialise_at_start();
     with_widget(tauri::Builder::default(), plugin)
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
-            app.satchel().show(app)
+            // Off the main thread: a window made there may hang (Windows).
+            let app = app.clone();
+            tauri::async_runtime::spawn(async move { app.satchel().show(&app) });
         }))
         // Rust side only, like the opener: the window is granted none of its
         // commands; Settings asks through getUpdate and installUpdate.

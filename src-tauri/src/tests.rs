@@ -25,7 +25,12 @@ struct Harness {
 const NO_SERVICE: &str = "http://127.0.0.1:9/";
 
 fn harness() -> Harness {
-    harness_with(&Ok(AppConfig {
+    harness_with(&harness_config())
+}
+
+/// The configuration of the tests: a service that is not there.
+fn harness_config() -> Result<AppConfig, ConfigError> {
+    Ok(AppConfig {
         service_url: NO_SERVICE.parse().expect("url"),
         app_id: "app".into(),
         app_key: "key".into(),
@@ -34,7 +39,7 @@ fn harness() -> Harness {
         updater_pubkey: None,
         networks: Default::default(),
         provider_port: 0,
-    }))
+    })
 }
 
 fn harness_with(config: &Result<AppConfig, ConfigError>) -> Harness {
@@ -354,4 +359,42 @@ fn a_hosts_window_may_call_the_application_methods_and_nothing_of_the_pages() {
             "{cmd} was not refused by the permissions: {error}"
         );
     }
+}
+
+/// A window named as the widget's that the plugin did not make (a host's page
+/// could make one first, and the plugin's capability is granted by that name)
+/// is refused every command only the widget's pages may call, and is never
+/// shown as the widget.
+#[test]
+fn a_window_named_as_the_widgets_that_the_plugin_did_not_make_gets_nothing_of_the_pages() {
+    let store: Arc<dyn TokenStore> = Arc::new(MemoryStore::default());
+    let plugin = crate::widget_plugin(harness_config()).token_store(store);
+    let app = crate::with_widget(mock_builder(), plugin)
+        .build(tauri::generate_context!())
+        .expect("the app builds");
+    let impostor = tauri::WebviewWindowBuilder::new(
+        &app,
+        WIDGET_WINDOW,
+        tauri::WebviewUrl::CustomProtocol("satchel://localhost/index.html".parse().expect("url")),
+    )
+    .build()
+    .expect("a window named as the widget's");
+    for cmd in [
+        "showRecoveryPhrase",
+        "exportPrivateKey",
+        "confirmSend",
+        "answerConnectRequest",
+    ] {
+        let error =
+            call_from(&impostor, &format!("plugin:satchel|{cmd}"), json!({})).expect_err(cmd);
+        assert!(
+            error.to_string().contains("not allowed"),
+            "{cmd} was answered to a window the plugin did not make: {error}"
+        );
+    }
+    // The application's methods are still the host's to call.
+    assert_eq!(
+        call_from(&impostor, "plugin:satchel|getStatus", json!({})),
+        Ok(json!("not_initialized"))
+    );
 }

@@ -34,7 +34,11 @@ fn build<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     }
     builder
         .on_menu_event(|app, event| match event.id().as_ref() {
-            "open" => app.satchel().show(app),
+            "open" => {
+                // Off the main thread: a window made there may hang (Windows).
+                let app = app.clone();
+                tauri::async_runtime::spawn(async move { app.satchel().show(&app) });
+            }
             // The app keeps running; whatever waited on the widget is cancelled.
             "close" => app.satchel().close(app),
             "quit" => {

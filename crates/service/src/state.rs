@@ -150,6 +150,9 @@ pub struct LastRefresh {
 #[derive(Debug)]
 struct Caches {
     apps: TtlCache<(String, String), AppMatch>,
+    /// Whether a web page's host is a registered domain (`http/cors.rs`): the
+    /// answer either way, as any page may send any origin.
+    web_domains: TtlCache<String, bool>,
     tokens: TtlCache<[u8; 32], AccessClaims>,
     live_sessions: TtlCache<String, String>,
     wallets: TtlCache<String, Arc<WalletView>>,
@@ -204,6 +207,7 @@ impl AppState {
         let read_ttl = Duration::from_millis(settings.read_cache_ms);
         let caches = Caches {
             apps: TtlCache::new(Duration::from_secs(30).min(read_ttl * 15), 4096),
+            web_domains: TtlCache::new(Duration::from_secs(30).min(read_ttl * 15), 4096),
             tokens: TtlCache::new(Duration::from_secs(300).min(read_ttl * 150), 65_536),
             live_sessions: TtlCache::new(read_ttl, 65_536),
             wallets: TtlCache::new(read_ttl, 16_384),
@@ -246,6 +250,25 @@ impl AppState {
 
     pub fn network(&self, name: &str) -> Option<&Network> {
         self.networks.get(name)
+    }
+
+    /// Whether some app registered the web page host `host` (loopback under
+    /// either name), kept a while either way.
+    pub async fn web_domain_registered(&self, host: &str) -> DbResult<bool> {
+        if let Some(known) = self.caches.web_domains.get(host) {
+            return Ok(known);
+        }
+        let names: &[&str] = if crate::http::is_loopback_host(host) {
+            &["localhost", "127.0.0.1"]
+        } else {
+            &[host]
+        };
+        let mut registered = false;
+        for name in names {
+            registered = registered || self.db.domain_registered(name).await?;
+        }
+        self.caches.web_domains.insert(host.to_owned(), registered);
+        Ok(registered)
     }
 
     /// The app with this key hash, and whether `domain` is one of its own.

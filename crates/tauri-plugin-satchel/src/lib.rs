@@ -62,6 +62,11 @@ type Hook<R> = Box<dyn Fn(&AppHandle<R>) + Send + Sync>;
 
 /// The widget as the host holds it: `app.satchel()`.
 pub struct Satchel<R: Runtime> {
+    /// Whether the plugin made the widget's window (a window of that label it
+    /// did not make is never the widget's).
+    window_made: std::sync::atomic::AtomicBool,
+    /// One widget window made at a time.
+    making_window: std::sync::Mutex<()>,
     widget: Arc<Widget>,
     connection: Arc<Connection>,
     dapps: Arc<Dapps>,
@@ -228,8 +233,25 @@ impl<R: Runtime> Builder<R> {
             store,
             on_first_page,
         } = self;
+        let commands = handler::<R>();
         PluginBuilder::<R, Option<PluginSettings>>::new(NAME)
-            .invoke_handler(handler())
+            // Beside the permissions: what only the widget's pages may call is
+            // answered only to the webview the plugin made and showing its own
+            // pages. A window label can be taken (a host could make a window
+            // named as the widget's before it is made); this cannot.
+            .invoke_handler(move |invoke| {
+                let command = invoke.message.command();
+                if !APPLICATION_COMMANDS.contains(&command)
+                    && !window::is_widget_page(invoke.message.webview_ref())
+                {
+                    let refused = format!(
+                        "{NAME}.{command} not allowed: only the widget's own window may call it"
+                    );
+                    invoke.resolver.reject(refused);
+                    return true;
+                }
+                commands(invoke)
+            })
             .register_asynchronous_uri_scheme_protocol(
                 protocol::SCHEME,
                 |context, request, responder| {
@@ -279,15 +301,24 @@ impl<R: Runtime> Builder<R> {
                     let app = app.clone();
                     tauri::async_runtime::spawn(async move { window::show(&app) });
                 }
-                if let tauri::RunEvent::WindowEvent {
-                    label,
-                    event: tauri::WindowEvent::CloseRequested { .. },
-                    ..
-                } = event
+                if let tauri::RunEvent::WindowEvent { label, event, .. } = event
                     && label == WIDGET_WINDOW
                 {
-                    app.satchel().closed();
+                    match event {
+                        tauri::WindowEvent::CloseRequested { .. } => app.satchel().closed(),
+                        // Made again when next needed; till then a window of
+                        // this label is not the widget's.
+                        tauri::WindowEvent::Destroyed => app
+                            .satchel()
+                            .window_made
+                            .store(false, std::sync::atomic::Ordering::SeqCst),
+                        _ => {}
+                    }
                 }
+            })
+            // The widget's window shows the widget's pages and nothing else.
+            .on_navigation(|webview, url| {
+                webview.label() != WIDGET_WINDOW || window::is_pages_url(url)
             })
             .build()
     }
@@ -337,6 +368,8 @@ fn start<R: Runtime>(
         },
     ));
     Ok(Satchel {
+        window_made: Default::default(),
+        making_window: Default::default(),
         widget,
         connection,
         dapps,

@@ -1,13 +1,17 @@
 //! The widget's window: Satchel's pages, served by the plugin's own scheme,
 //! in a window of their own over the host's. Made when first needed (so the
-//! plugin costs a host nothing until the widget is used), hidden when closed,
+//! plugin costs a host nothing until the widget is used), hidden by
+//! `closeWidget` (closed by the person, it is made again when next needed),
 //! and granted the pages' commands (`satchel:widget-pages`) by a capability
-//! the plugin adds at setup for this window alone.
+//! the plugin adds at setup for this window alone; the plugin's handler also
+//! answers those commands only to this window it made (`is_widget_page`).
+
+use std::sync::atomic::Ordering;
 
 use tauri::ipc::CapabilityBuilder;
-use tauri::{AppHandle, Manager, Runtime, WebviewUrl, WebviewWindowBuilder};
+use tauri::{AppHandle, Manager, Runtime, Webview, WebviewUrl, WebviewWindowBuilder};
 
-use crate::protocol;
+use crate::{SatchelExt as _, protocol};
 
 /// The widget window's label.
 pub const WIDGET_WINDOW: &str = "satchel-widget";
@@ -24,6 +28,12 @@ fn pages_url() -> url::Url {
         .unwrap_or_else(|_| unreachable!("a constant URL"))
 }
 
+/// Whether `url` is one of the widget's pages (the plugin's scheme).
+pub fn is_pages_url(url: &url::Url) -> bool {
+    let pages = pages_url();
+    url.scheme() == pages.scheme() && url.host_str() == pages.host_str()
+}
+
 /// Grants the widget's window, and it alone, the pages' commands.
 pub fn grant_pages<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     app.add_capability(
@@ -33,17 +43,44 @@ pub fn grant_pages<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     )
 }
 
-/// Shows the widget's window, making it first if it is not there yet.
+/// Whether `webview` is the widget's: the window the plugin made, showing the
+/// plugin's own pages.
+pub fn is_widget_page<R: Runtime>(webview: &Webview<R>) -> bool {
+    let made = webview
+        .try_state::<crate::Satchel<R>>()
+        .is_some_and(|s| s.window_made.load(Ordering::SeqCst));
+    let ours = webview.url().is_ok_and(|url| is_pages_url(&url));
+    made && webview.label() == WIDGET_WINDOW && webview.window().label() == WIDGET_WINDOW && ours
+}
+
+/// Shows the widget's window, making it first if it is not there yet. A
+/// window of that label the plugin did not make is never shown as the widget.
 pub fn show<R: Runtime>(app: &AppHandle<R>) {
-    let window = match app.get_webview_window(WIDGET_WINDOW) {
-        Some(window) => window,
-        None => match make(app) {
-            Ok(window) => window,
-            Err(e) => {
-                tracing::error!(error = %e, "the widget's window could not be made");
+    let satchel = app.satchel();
+    let window = {
+        let _one = satchel
+            .making_window
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match app.get_webview_window(WIDGET_WINDOW) {
+            Some(_) if !satchel.window_made.load(Ordering::SeqCst) => {
+                tracing::error!(
+                    "a window named {WIDGET_WINDOW} that the widget did not make is there: the widget is not shown in it"
+                );
                 return;
             }
-        },
+            Some(window) => window,
+            None => match make(app) {
+                Ok(window) => {
+                    satchel.window_made.store(true, Ordering::SeqCst);
+                    window
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "the widget's window could not be made");
+                    return;
+                }
+            },
+        }
     };
     let _ = window.show();
     let _ = window.unminimize();

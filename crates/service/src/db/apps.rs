@@ -135,11 +135,11 @@ impl Db {
         }))
     }
 
-    /// Whether some app registered `domain` (a web page's origin is let read
-    /// the service's answers only then: `http/cors.rs`).
+    /// Whether some app registered `domain`, in any case (a web page's origin
+    /// is let read the service's answers only then: `http/cors.rs`).
     pub async fn domain_registered(&self, domain: &str) -> DbResult<bool> {
         let row: Option<(i32,)> =
-            sqlx::query_as("SELECT 1 FROM app_domains WHERE domain = $1 LIMIT 1")
+            sqlx::query_as("SELECT 1 FROM app_domains WHERE lower(domain) = lower($1) LIMIT 1")
                 .bind(domain)
                 .fetch_optional(self.pool())
                 .await?;

@@ -132,22 +132,19 @@ impl FromRequestParts<AppState> for CallingApp {
         }
         // A web page's request names its own origin's host (an app on
         // localhost alone may send it empty), so a page cannot borrow another
-        // domain's registration (`cors.rs`).
-        if let Some(origin) = parts.headers.get(axum::http::header::ORIGIN) {
-            let claimed = if domain.is_empty() {
-                "localhost"
-            } else {
-                domain
-            };
-            if super::cors::web_origin_host(origin).as_deref()
-                != Some(&claimed.to_ascii_lowercase())
-            {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    RestErrorCode::InvalidDomain,
-                    "the page's origin is not the X-API-DOMAIN it sends",
-                ));
-            }
+        // domain's registration (`cors.rs`). Origins that are not http(s) (an
+        // extension's, an app's own scheme) need no CORS and are not bound.
+        if let Some((_, host)) = parts
+            .headers
+            .get(axum::http::header::ORIGIN)
+            .and_then(super::cors::http_origin)
+            && !super::cors::is_same_host(&host, domain)
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                RestErrorCode::InvalidDomain,
+                "the page's origin is not the X-API-DOMAIN it sends",
+            ));
         }
         let app = state.app_for_key(&app_key_hash(key), domain).await?;
         match app {

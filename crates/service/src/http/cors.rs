@@ -26,7 +26,7 @@ pub fn layer(state: AppState) -> CorsLayer {
                 let state = state.clone();
                 async move {
                     match web_origin_host(&origin) {
-                        Some(host) => state.db.domain_registered(&host).await.unwrap_or(false),
+                        Some(host) => state.web_domain_registered(&host).await.unwrap_or(false),
                         None => false,
                     }
                 }
@@ -44,21 +44,41 @@ pub fn layer(state: AppState) -> CorsLayer {
 /// `https://<host>[:port]`, or `http://` on `localhost` or `127.0.0.1`; `None`
 /// for anything else (`null`, other schemes, a path, credentials).
 pub fn web_origin_host(origin: &HeaderValue) -> Option<String> {
+    let (scheme, host) = http_origin(origin)?;
+    (scheme == "https" || is_loopback_host(&host)).then_some(host)
+}
+
+/// The scheme and host (lowercase) of an http(s) origin; `None` for any
+/// other (`null`, an extension's, an app's own scheme) or one that is not
+/// just an origin (a path, credentials).
+pub fn http_origin(origin: &HeaderValue) -> Option<(String, String)> {
     let origin = origin.to_str().ok()?;
     let url = url::Url::parse(origin).ok()?;
-    let host = url.host_str()?.to_ascii_lowercase();
-    let loopback = host == "localhost" || host == "127.0.0.1";
-    let scheme_ok = url.scheme() == "https" || (url.scheme() == "http" && loopback);
     let bare = url.path() == "/"
         && url.query().is_none()
         && url.username().is_empty()
         && url.password().is_none()
         && !origin.ends_with('/');
-    (scheme_ok && bare).then_some(if host == "127.0.0.1" {
-        "localhost".into()
+    let http = matches!(url.scheme(), "http" | "https");
+    let host = url.host_str()?.to_ascii_lowercase();
+    (bare && http).then(|| (url.scheme().to_owned(), host))
+}
+
+/// `localhost` and `127.0.0.1` name the same loopback host.
+pub fn is_loopback_host(host: &str) -> bool {
+    host == "localhost" || host == "127.0.0.1"
+}
+
+/// Whether the page host `host` is the domain `domain` (an empty domain, an
+/// app on loopback, is `localhost`; loopback under either name).
+pub fn is_same_host(host: &str, domain: &str) -> bool {
+    let domain = if domain.is_empty() {
+        "localhost"
     } else {
-        host
-    })
+        domain
+    }
+    .to_ascii_lowercase();
+    host == domain || (is_loopback_host(host) && is_loopback_host(&domain))
 }
 
 #[cfg(test)]
@@ -80,7 +100,7 @@ mod tests {
             Some("wallet.example")
         );
         assert_eq!(host("http://localhost:5173").as_deref(), Some("localhost"));
-        assert_eq!(host("http://127.0.0.1:5173").as_deref(), Some("localhost"));
+        assert_eq!(host("http://127.0.0.1:5173").as_deref(), Some("127.0.0.1"));
         assert_eq!(
             host("http://wallet.example"),
             None,
@@ -90,5 +110,14 @@ mod tests {
         assert_eq!(host("chrome-extension://abc"), None);
         assert_eq!(host("https://wallet.example/path"), None);
         assert_eq!(host("https://user@wallet.example"), None);
+    }
+
+    #[test]
+    fn a_page_is_its_domain_in_any_case_and_loopback_under_either_name() {
+        assert!(is_same_host("wallet.example", "Wallet.Example"));
+        assert!(is_same_host("127.0.0.1", "localhost"));
+        assert!(is_same_host("localhost", ""));
+        assert!(!is_same_host("www.wallet.example", "wallet.example"));
+        assert!(!is_same_host("evil.example", ""));
     }
 }

@@ -88,14 +88,15 @@ pub async fn getStart(
 }
 
 /// openWidget: shows the widget's window (made on first use) when someone is
-/// logged in; `false` (and nothing shown) otherwise.
+/// logged in; `false` (and nothing shown) otherwise. Asynchronous: a window
+/// made from a synchronous command (on the main thread) hangs on Windows.
 #[tauri::command]
-pub fn openWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> bool {
+pub async fn openWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> Result<bool> {
     let opened = widget.open_widget();
     if opened {
         crate::window::show(&app);
     }
-    opened
+    Ok(opened)
 }
 
 /// closeWidget: hides the widget's window; a `loginWithUI` or `send` waiting
