@@ -258,15 +258,7 @@ impl AppState {
         if let Some(known) = self.caches.web_domains.get(host) {
             return Ok(known);
         }
-        let names: &[&str] = if crate::http::is_loopback_host(host) {
-            &["localhost", "127.0.0.1"]
-        } else {
-            &[host]
-        };
-        let mut registered = false;
-        for name in names {
-            registered = registered || self.db.domain_registered(name).await?;
-        }
+        let registered = self.db.domain_registered(host).await?;
         self.caches.web_domains.insert(host.to_owned(), registered);
         Ok(registered)
     }

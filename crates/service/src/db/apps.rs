@@ -44,6 +44,12 @@ fn split_list(list: &str) -> impl Iterator<Item = &str> {
 
 /// The one domain under which an app may be called with an empty `X-API-DOMAIN`.
 const LOCALHOST: &str = "localhost";
+const LOOPBACK_ADDRESS: &str = "127.0.0.1";
+
+/// `localhost` and `127.0.0.1` name the same loopback host.
+pub fn is_loopback_host(host: &str) -> bool {
+    host == LOCALHOST || host == LOOPBACK_ADDRESS
+}
 
 /// The app an API key belongs to, and whether the domain is one of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,15 +141,26 @@ impl Db {
         }))
     }
 
-    /// Whether some app registered `domain`, in any case (a web page's origin
-    /// is let read the service's answers only then: `http/cors.rs`).
+    /// Whether some app registered `domain`, in any case, and loopback under
+    /// either name (a web page's origin is let read the service's answers
+    /// only then: `http/cors.rs`).
     pub async fn domain_registered(&self, domain: &str) -> DbResult<bool> {
-        let row: Option<(i32,)> =
-            sqlx::query_as("SELECT 1 FROM app_domains WHERE lower(domain) = lower($1) LIMIT 1")
-                .bind(domain)
-                .fetch_optional(self.pool())
-                .await?;
-        Ok(row.is_some())
+        let names: &[&str] = if is_loopback_host(domain) {
+            &[LOCALHOST, LOOPBACK_ADDRESS]
+        } else {
+            &[domain]
+        };
+        for name in names {
+            let row: Option<(i32,)> =
+                sqlx::query_as("SELECT 1 FROM app_domains WHERE lower(domain) = lower($1) LIMIT 1")
+                    .bind(*name)
+                    .fetch_optional(self.pool())
+                    .await?;
+            if row.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The app whose key hashes to `key_hash`, allowed when every domain it

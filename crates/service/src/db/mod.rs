@@ -31,7 +31,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use added_tokens::{AddedTokenRow, TokenAdded};
 pub use approvals::ApprovalRow;
-pub use apps::{AppMatch, AppRow};
+pub use apps::{AppMatch, AppRow, is_loopback_host};
 pub use challenges::{ChallengeRefusal, Signed, SignedChallenge};
 pub use external::{ExternalIdentityRow, OAuthProviderRow, RegistrationTicket};
 pub use identities::IdentityRow;

@@ -13,6 +13,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method};
 use tower_http::cors::{AllowHeaders, AllowOrigin, CorsLayer};
 
+use crate::db::is_loopback_host;
 use crate::state::AppState;
 
 /// How long a browser may keep a preflight's answer.
@@ -62,11 +63,6 @@ pub fn http_origin(origin: &HeaderValue) -> Option<(String, String)> {
     let http = matches!(url.scheme(), "http" | "https");
     let host = url.host_str()?.to_ascii_lowercase();
     (bare && http).then(|| (url.scheme().to_owned(), host))
-}
-
-/// `localhost` and `127.0.0.1` name the same loopback host.
-pub fn is_loopback_host(host: &str) -> bool {
-    host == "localhost" || host == "127.0.0.1"
 }
 
 /// Whether the page host `host` is the domain `domain` (an empty domain, an

@@ -5,7 +5,6 @@
 mod accounts;
 pub(crate) mod caller;
 mod cors;
-pub(crate) use cors::is_loopback_host;
 mod email_links;
 mod external;
 mod identity;
