@@ -155,14 +155,18 @@ as_postgres "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w start \
   -o "-p $pg_port -k $pg_dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400" >/dev/null
 export SATCHEL_TEST_POSTGRES_URL="postgres://satchel@127.0.0.1:$pg_port/postgres"
 
-schemathesis() {
-  if [ "${SATCHEL_SKIP_SCHEMATHESIS:-}" = 1 ]; then
-    echo "schemathesis (SATCHEL_SKIP_SCHEMATHESIS=1)" >> "$SATCHEL_SKIPPED_FILE"; echo "skipped: schemathesis"
+# skippable NAME COMMAND…: COMMAND, unless SATCHEL_SKIP_<NAME>=1, which is
+# written to the skipped file and counted as a skip.
+skippable() {
+  local name=$1 switch="SATCHEL_SKIP_${1^^}"
+  shift
+  if [ "${!switch:-}" = 1 ]; then
+    echo "$name ($switch=1)" >> "$SATCHEL_SKIPPED_FILE"; echo "skipped: $name"
   else
-    scripts/schemathesis.sh
+    "$@"
   fi
 }
-step "the OpenAPI document against the service: Schemathesis, every check, on SQLite and PostgreSQL (scripts/schemathesis.sh)" schemathesis
+step "the OpenAPI document against the service: Schemathesis, every check, on SQLite and PostgreSQL (scripts/schemathesis.sh)" skippable schemathesis scripts/schemathesis.sh
 
 step "the scale benchmark's smoke run, both engines (figures: cargo bench -p satchel-tests --bench scale)" bench_smoke scale
 step "the NFT indexer benchmark's smoke run: 5 s of mints, every listing checked against the receipts (figures: cargo bench -p satchel-tests --bench indexer)" bench_smoke indexer
@@ -199,11 +203,4 @@ workspace_tests() {
 }
 step "unit, end-to-end and desktop UI tests, with a Secret Service keychain on a private D-Bus" workspace_tests
 
-interop() {
-  if [ "${SATCHEL_SKIP_INTEROP:-}" = 1 ]; then
-    echo "interop (SATCHEL_SKIP_INTEROP=1)" >> "$SATCHEL_SKIPPED_FILE"; echo "skipped: interop"
-  else
-    scripts/interop.sh
-  fi
-}
-step "Wepin's own web client (@wepin/fetch-js) against the service, real and localhost domains (scripts/interop.sh)" interop
+step "Wepin's own web client (@wepin/fetch-js) against the service, real and localhost domains (scripts/interop.sh)" skippable interop scripts/interop.sh

@@ -9,178 +9,23 @@ use std::sync::Arc;
 
 use alloy::primitives::Address;
 use parking_lot::Mutex;
-use satchel_api::AddableToken;
 use satchel_api::ServiceErrorCode;
-use satchel_connect::review::asset::AssetToWatch;
-use satchel_connect::review::message::MessageReview;
-use satchel_connect::review::transaction::{CallReview, TransactionToSend};
-use satchel_connect::review::typed::TypedReview;
+use satchel_connect::review::transaction::TransactionToSend;
 use satchel_connect::{
     Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
 };
-use satchel_sdk::{CallQuote, ConfirmSend, FeeSpeed, SdkError, Widget};
+use satchel_sdk::{CallQuote, ConfirmSend, SdkError, Widget};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
+mod prompts;
+
+use prompts::Prepared;
+pub use prompts::{ConnectPrompt, PromptRequest, SendChoice, TransactionPrompt, WatchAssetPrompt};
+
 /// Prompts waiting at once, from every origin; past it a request gets -32002.
 const MAX_WAITING: usize = 16;
-
-/// An approval the page shows.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct ConnectPrompt {
-    pub id: u64,
-    /// Who asks: a web origin, or "a program on this computer".
-    pub origin: String,
-    /// A program on this computer rather than a web page.
-    pub local: bool,
-    /// How many more prompts wait after this one.
-    pub waiting: u32,
-    /// What it asks.
-    pub request: PromptRequest,
-}
-
-/// What an application asks the person, as the page shows it.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum PromptRequest {
-    /// Connect: it will see the wallet's address.
-    Connect,
-    /// Sign a message (text, hex, or a sign-in).
-    SignMessage(MessageReview),
-    /// Sign typed data (EIP-712).
-    SignTypedData(TypedReview),
-    /// Send a transaction.
-    SendTransaction(Box<TransactionPrompt>),
-    /// List a token the application suggests.
-    WatchAsset(Box<WatchAssetPrompt>),
-}
-
-/// A token an application suggests: what its contract says of itself (read
-/// by the service now), and what the application claimed.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct WatchAssetPrompt {
-    pub token: AddableToken,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub asked_symbol: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub asked_decimals: Option<u32>,
-    /// Why it will not be listed: the application's claim is not the chain's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<String>,
-}
-
-impl WatchAssetPrompt {
-    fn new(asset: &AssetToWatch, token: AddableToken) -> Self {
-        let symbol_differs = asset.symbol.as_ref().is_some_and(|s| *s != token.symbol);
-        let decimals_differ = asset.decimals.is_some_and(|d| d != token.decimals);
-        let refusal = (symbol_differs || decimals_differ).then(|| {
-            format!(
-                "The application calls this token {} with {} decimals, but its contract says {} with {}: it is not listed.",
-                asset.symbol.as_deref().unwrap_or(&token.symbol),
-                asset.decimals.unwrap_or(token.decimals),
-                token.symbol,
-                token.decimals
-            )
-        });
-        Self {
-            token,
-            asked_symbol: asset.symbol.clone(),
-            asked_decimals: asset.decimals,
-            refusal,
-        }
-    }
-}
-
-/// What the shell read before showing a prompt.
-enum Prepared {
-    Nothing,
-    /// A transaction's preparation (fees, what it moves), or why it failed.
-    Call(Box<Result<CallQuote, SdkError>>),
-    /// A suggested token's facts.
-    Token(AddableToken),
-}
-
-/// A transaction an application asks for: what the device read of it, and the
-/// service's preparation (fees, what it moves) or why it cannot be sent.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[serde(rename_all = "camelCase")]
-pub struct TransactionPrompt {
-    pub call: CallReview,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prepared: Option<CallQuote>,
-    /// Why it will not be sent (it would fail, the balance is short…).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refusal: Option<String>,
-}
-
-/// How the person confirms a transaction on its page.
-#[derive(Debug, Clone, Copy)]
-pub struct SendChoice {
-    pub speed: FeeSpeed,
-    pub accept_high_fee: bool,
-}
-
-impl PromptRequest {
-    fn of(approval: &Approval, prepared: Prepared) -> Self {
-        match approval {
-            Approval::Connect => Self::Connect,
-            Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
-            Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
-            Approval::WatchAsset(asset) => match prepared {
-                Prepared::Token(token) => {
-                    Self::WatchAsset(Box::new(WatchAssetPrompt::new(asset, token)))
-                }
-                // Always read before its page shows; shown refused otherwise.
-                _ => Self::WatchAsset(Box::new(WatchAssetPrompt {
-                    token: AddableToken {
-                        contract: asset.contract.to_checksum(None),
-                        network: asset.network.clone(),
-                        name: String::new(),
-                        symbol: String::new(),
-                        decimals: 0,
-                        balance: "0".into(),
-                        tracked: false,
-                        configured: false,
-                    },
-                    asked_symbol: asset.symbol.clone(),
-                    asked_decimals: asset.decimals,
-                    refusal: Some("the token was not read".into()),
-                })),
-            },
-            Approval::SendTransaction(tx) => {
-                let (prepared, refusal) = match prepared {
-                    Prepared::Call(prepared) => match *prepared {
-                        Ok(quote) => (Some(quote), None),
-                        Err(e) => (None, Some(e.message)),
-                    },
-                    _ => (None, Some("it was not prepared".to_owned())),
-                };
-                Self::SendTransaction(Box::new(TransactionPrompt {
-                    call: tx.review.clone(),
-                    prepared,
-                    refusal,
-                }))
-            }
-        }
-    }
-
-    /// The quote a transaction's page confirms.
-    fn quote_id(&self) -> Option<String> {
-        match self {
-            Self::SendTransaction(tx) if tx.refusal.is_none() => {
-                tx.prepared.as_ref().map(|p| p.quote.quote_id.clone())
-            }
-            _ => None,
-        }
-    }
-}
 
 /// A prompt waiting for the person: what the page shows, what the request
 /// derived (and the key would sign), where the answer goes.

@@ -346,21 +346,11 @@ impl Widget {
     /// who may still need to register) or the widget is closed
     /// (`UserCancelled`).
     pub async fn login_with_ui(&self) -> Result<ServiceUser, SdkError> {
-        self.require_initialized()?;
-        let mut changes = self.status_changes.subscribe();
-        let mut closed = self.closed.subscribe();
-        closed.mark_unchanged();
-        loop {
-            if let Some(user) = self.current_user() {
-                return Ok(user);
-            }
-            let cancelled =
-                || SdkError::service(ServiceErrorCode::UserCancelled, "the login was cancelled");
-            tokio::select! {
-                changed = changes.changed() => changed.map_err(|_| cancelled())?,
-                _ = closed.changed() => return Err(cancelled()),
-            }
-        }
+        self.wait_on_the_widget(
+            "the login was cancelled",
+            |widget| Ok(widget.current_user()),
+        )
+        .await
     }
 
     /// register, as an application calls it: with the widget's registration
@@ -369,37 +359,43 @@ impl Widget {
     /// widget is closed (`UserCancelled`). Only for someone logged in who has
     /// not registered yet (`login_before_register`).
     pub async fn register_with_ui(&self) -> Result<ServiceUser, SdkError> {
-        self.require_initialized()?;
-        let mut changes = self.status_changes.subscribe();
-        let mut closed = self.closed.subscribe();
-        closed.mark_unchanged();
         if self.get_status() != ServiceLifeCycle::LoginBeforeRegister {
+            self.require_initialized()?;
             return Err(SdkError::service(
                 ServiceErrorCode::InvalidLoginSession,
                 "register is for someone logged in who has not registered yet",
             ));
         }
-        loop {
-            match self.get_status() {
-                ServiceLifeCycle::Login => {
-                    if let Some(user) = self.current_user() {
-                        return Ok(user);
-                    }
-                }
-                ServiceLifeCycle::LoginBeforeRegister => {}
-                _ => {
-                    return Err(SdkError::service(
-                        ServiceErrorCode::InvalidLoginSession,
-                        "the person logged out before registering",
-                    ));
-                }
+        self.wait_on_the_widget("the registration was cancelled", |widget| {
+            match widget.get_status() {
+                ServiceLifeCycle::Login => Ok(widget.current_user()),
+                ServiceLifeCycle::LoginBeforeRegister => Ok(None),
+                _ => Err(SdkError::service(
+                    ServiceErrorCode::InvalidLoginSession,
+                    "the person logged out before registering",
+                )),
             }
-            let cancelled = || {
-                SdkError::service(
-                    ServiceErrorCode::UserCancelled,
-                    "the registration was cancelled",
-                )
-            };
+        })
+        .await
+    }
+
+    /// Waits, while the widget's page is shown, until `done` has the user (or
+    /// an error) at a change of the life cycle, or the widget is closed
+    /// (`UserCancelled` with `cancelled`).
+    async fn wait_on_the_widget(
+        &self,
+        cancelled: &'static str,
+        done: impl Fn(&Self) -> Result<Option<ServiceUser>, SdkError>,
+    ) -> Result<ServiceUser, SdkError> {
+        self.require_initialized()?;
+        let mut changes = self.status_changes.subscribe();
+        let mut closed = self.closed.subscribe();
+        closed.mark_unchanged();
+        let cancelled = || SdkError::service(ServiceErrorCode::UserCancelled, cancelled);
+        loop {
+            if let Some(user) = done(self)? {
+                return Ok(user);
+            }
             tokio::select! {
                 changed = changes.changed() => changed.map_err(|_| cancelled())?,
                 _ = closed.changed() => return Err(cancelled()),
