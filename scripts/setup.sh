@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Satchel needs to build, run and test on Debian: system packages,
 # the npm packages of devstack/, ui/, packages/provider, packages/widget,
-# examples/dapp and examples/tauri-host, and tauri-driver. Safe to run again.
+# examples/dapp, examples/tauri-host and examples/node-host, and tauri-driver. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,10 +54,12 @@ npm_install packages/provider
 npm --prefix packages/provider run --silent build
 npm_install examples/dapp
 # The widget SDK for applications (packages/widget), built (the example
-# Tauri host takes its dist/), and the example host that uses it.
+# Tauri host takes its dist/), and the example hosts that use it: a Tauri
+# app and a command-line program (Node) that uses the installed Satchel app.
 npm_install packages/widget
 npm --prefix packages/widget run --silent build
 npm_install examples/tauri-host
+npm_install examples/node-host
 
 # tauri-driver: the WebDriver server the desktop UI tests drive the app through
 # (2.x, for Tauri 2; its 3.0 alphas are not for a product).

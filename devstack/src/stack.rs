@@ -156,6 +156,21 @@ impl LocalStack {
         Ok(stack)
     }
 
+    /// Registers another app at the service, under `domain`, with one person
+    /// who signed up by e-mail (verified): its `(app_id, app_key)`. For a
+    /// second application on the same computer (an embedding program).
+    pub async fn another_app(
+        &self,
+        name: &str,
+        domain: &str,
+        email: &str,
+        password: &str,
+    ) -> anyhow::Result<(String, String)> {
+        let app = admin::create_app(&self.service.state.db, name, &[domain.to_owned()]).await?;
+        admin::create_email_account(&self.service.state, &app.app_id, email, password).await?;
+        Ok((app.app_id, app.app_key))
+    }
+
     /// The desktop app's settings for this stack, as `NAME=value` lines.
     pub fn app_env(&self) -> String {
         self.app_env_vars()

@@ -510,4 +510,22 @@ impl App {
         }
         bail!("waited {PATIENCE:?}, but no window is titled {title:?}")
     }
+
+    /// Goes on in the app's window whose page shows `css` (waiting for it):
+    /// for windows of the same title (Satchel's own and a program's).
+    pub async fn switch_to_window_showing(&self, css: &str) -> anyhow::Result<()> {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        let probe = format!("return !!document.querySelector({css:?})");
+        while tokio::time::Instant::now() < deadline {
+            for handle in bounded("list the windows", self.client.windows()).await? {
+                bounded("switch windows", self.client.switch_to_window(handle)).await?;
+                if self.script(&probe).await? == serde_json::Value::Bool(true) {
+                    eprintln!("ui: in the window showing {css}");
+                    return Ok(());
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("waited {PATIENCE:?}, but no window shows {css}")
+    }
 }

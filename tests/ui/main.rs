@@ -10,6 +10,7 @@ mod connect;
 mod dapp;
 mod embed;
 mod oauth;
+mod program;
 
 use std::path::{Path, PathBuf};
 

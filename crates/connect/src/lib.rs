@@ -30,7 +30,7 @@ pub mod rpc;
 pub mod server;
 pub mod socket;
 
-pub use methods::{Approval, Approved, Wallet};
+pub use methods::{Approval, Approved, Wallet, WidgetApp};
 pub use origin::Origin;
 pub use permissions::Permissions;
 pub use review::permit::TokenFacts;

@@ -41,6 +41,10 @@ pub const READS: &[&str] = &[
     "eth_maxPriorityFeePerGas",
 ];
 
+/// The widget's methods for programs that embed it: `satchel_init`,
+/// `satchel_loginWithUI`… (the widget SDK's names after the prefix).
+pub const WIDGET_PREFIX: &str = "satchel_";
+
 /// What the person is asked on an approval page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Approval {
@@ -54,6 +58,19 @@ pub enum Approval {
     SendTransaction(TransactionToSend),
     /// List a token (`wallet_watchAsset`).
     WatchAsset(AssetToWatch),
+    /// Let a program use Satchel's widget for its own app (`satchel_init`):
+    /// its own users and wallets, shown in a window of their own.
+    UseWidget(WidgetApp),
+}
+
+/// The application a program embeds Satchel's widget for: its app id, the
+/// domain (bundle identifier) it is registered under at the service, and its
+/// name as the service knows it (the app key checked, never the program's claim).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WidgetApp {
+    pub app_id: String,
+    pub domain: String,
+    pub name: String,
 }
 
 impl Approval {
@@ -65,6 +82,7 @@ impl Approval {
             Self::SignTypedData(_) => "eth_signTypedData_v4",
             Self::SendTransaction(_) => "eth_sendTransaction",
             Self::WatchAsset(_) => "wallet_watchAsset",
+            Self::UseWidget(_) => "satchel_init",
         }
     }
 }
@@ -81,6 +99,8 @@ pub enum Approved {
     Sent(String),
     /// The token is listed (now, or it was already).
     Watched,
+    /// The program may use the widget for its app.
+    WidgetAllowed,
 }
 
 /// What a request needs from the wallet; the desktop shell implements it over
@@ -118,6 +138,18 @@ pub trait Wallet: Send + Sync + 'static {
         origin: &Origin,
         approval: Approval,
     ) -> impl Future<Output = Result<Approved, ProviderError>> + Send;
+    /// The widget's methods for a program that embeds it (`satchel_<method>`,
+    /// the spec's widget SDK names); by default there are none.
+    fn widget_method(
+        &self,
+        origin: &Origin,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, ProviderError>> + Send {
+        let _ = (origin, params);
+        let missing = ProviderError::method_not_found(&format!("satchel_{method}"));
+        async move { Err(missing) }
+    }
 }
 
 /// The methods, for every transport.
@@ -406,6 +438,12 @@ impl<W: Wallet> Methods<W> {
                     Approved::Watched => Ok(json!(true)),
                     _ => Err(ProviderError::internal("the token was not listed")),
                 }
+            }
+            widget if widget.starts_with(WIDGET_PREFIX) => {
+                let method = &widget[WIDGET_PREFIX.len()..];
+                self.wallet
+                    .widget_method(origin, method, params.clone())
+                    .await
             }
             read if READS.contains(&read) => {
                 self.require_connected(origin)?;

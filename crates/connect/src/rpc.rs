@@ -7,12 +7,22 @@ use serde_json::{Value, json};
 /// The most requests one batch may hold.
 pub const MAX_BATCH: usize = 20;
 
-/// A refusal as the caller reads it: `{code, message}`.
+/// A refusal as the caller reads it: `{code, message}`, and for the widget's
+/// methods (`satchel_*`) `data: {code}`, the spec's error code.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ProviderError {
     pub code: i64,
     pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<ErrorData>,
+}
+
+/// What a widget method's refusal adds: the spec's error code
+/// (`InvalidLoginSession`, `UserCancelled`…), as the widget SDK names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorData {
+    pub code: String,
 }
 
 impl ProviderError {
@@ -20,6 +30,21 @@ impl ProviderError {
         Self {
             code,
             message: message.into(),
+            data: None,
+        }
+    }
+    /// A widget method's refusal: 4001 when the person cancelled, else -32000
+    /// (a server error, EIP-1474's "invalid input" range), with the spec's code.
+    pub fn widget(code: impl Into<String>, message: impl Into<String>) -> Self {
+        let code = code.into();
+        let rpc_code = if code == "UserCancelled" {
+            4001
+        } else {
+            -32000
+        };
+        Self {
+            data: Some(ErrorData { code }),
+            ..Self::new(rpc_code, message)
         }
     }
     /// 4001: the person rejected the request.
@@ -32,6 +57,10 @@ impl ProviderError {
             4100,
             "this site or program is not connected to Satchel: ask with eth_requestAccounts",
         )
+    }
+    /// 4100, saying why: the origin has not been allowed this method.
+    pub fn not_allowed(message: impl Into<String>) -> Self {
+        Self::new(4100, message)
     }
     /// 4200: a method Satchel does not do.
     pub fn unsupported(message: impl Into<String>) -> Self {

@@ -19,10 +19,14 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
+use crate::embedded::Embedded;
+
 mod prompts;
 
 use prompts::Prepared;
-pub use prompts::{ConnectPrompt, PromptRequest, SendChoice, TransactionPrompt, WatchAssetPrompt};
+pub use prompts::{
+    ConnectPrompt, PromptRequest, SendChoice, TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
+};
 
 /// Prompts waiting at once, from every origin; past it a request gets -32002.
 const MAX_WAITING: usize = 16;
@@ -61,6 +65,9 @@ pub struct Dapps {
     /// Bumped when the widget's life cycle changes (a login, a logout): the
     /// accounts applications see may have changed.
     logins: watch::Sender<u64>,
+    /// The widget's methods for programs that embed it (`satchel_*`), when
+    /// the host offers them (the Satchel app does).
+    embedded: Option<Embedded>,
 }
 
 impl Dapps {
@@ -78,7 +85,14 @@ impl Dapps {
             show: Box::new(show),
             provider: Mutex::new(None),
             logins: watch::Sender::new(0),
+            embedded: None,
         }
+    }
+
+    /// Offers programs the widget's methods (`satchel_*`) on the endpoint.
+    pub fn with_embedding(mut self, embedded: Embedded) -> Self {
+        self.embedded = Some(embedded);
+        self
     }
 
     /// Serves the provider on `127.0.0.1:port` until the app ends; a port in
@@ -266,6 +280,7 @@ impl Dapps {
                     .await?;
                 Approved::Watched
             }
+            Approval::UseWidget(_) => Approved::WidgetAllowed,
         };
         self.settle(id, Ok(approved));
         Ok(())
@@ -412,5 +427,19 @@ impl Wallet for Dapps {
         answered
             .await
             .unwrap_or_else(|_| Err(ProviderError::rejected()))
+    }
+
+    async fn widget_method(
+        &self,
+        origin: &Origin,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, ProviderError> {
+        match &self.embedded {
+            Some(embedded) => embedded.call(self, origin, method, &params).await,
+            None => Err(ProviderError::method_not_found(&format!(
+                "satchel_{method}"
+            ))),
+        }
     }
 }

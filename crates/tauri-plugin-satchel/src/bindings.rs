@@ -30,7 +30,8 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt, WatchAssetPrompt,
+    ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt, UseWidgetPrompt,
+    WatchAssetPrompt,
 };
 
 fn declarations() -> String {
@@ -106,6 +107,7 @@ fn declarations() -> String {
         TransactionPrompt::decl(&cfg),
         satchel_api::AddableToken::decl(&cfg),
         WatchAssetPrompt::decl(&cfg),
+        UseWidgetPrompt::decl(&cfg),
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         ConnectedApp::decl(&cfg),

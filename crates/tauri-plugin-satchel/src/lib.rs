@@ -20,6 +20,7 @@
 
 mod browser;
 mod commands;
+mod hosted;
 mod protocol;
 mod settings;
 mod webview;
@@ -30,12 +31,14 @@ mod bindings;
 
 use std::sync::Arc;
 
-use satchel_desktop::{AppConfig, ConfigError, Connection, Dapps};
+use satchel_desktop::{AppConfig, ConfigError, Connection, Dapps, Embedded};
 use satchel_sdk::{KeyringStore, Login, Thumbnails, TokenStore, Widget};
 use tauri::plugin::{Builder as PluginBuilder, TauriPlugin};
 use tauri::{AppHandle, Manager, Runtime};
 
 pub use commands::{AppStart, RefreshWait, SignUpOutcome};
+use hosted::GuestWindows;
+pub use hosted::{GUEST_WINDOW_PREFIX, Hosted};
 pub use settings::PluginSettings;
 pub use window::WIDGET_WINDOW;
 
@@ -62,13 +65,13 @@ type Hook<R> = Box<dyn Fn(&AppHandle<R>) + Send + Sync>;
 
 /// The widget as the host holds it: `app.satchel()`.
 pub struct Satchel<R: Runtime> {
-    /// Whether the plugin made the widget's window (a window of that label it
-    /// did not make is never the widget's).
-    window_made: std::sync::atomic::AtomicBool,
+    /// The host's own widget, in the window `satchel-widget`.
+    own: Arc<Hosted>,
+    /// Programs' widgets (the Satchel app's local endpoint), each in its own
+    /// window; at most `satchel_desktop::embedded::MAX_EMBEDDED`.
+    guests: std::sync::Mutex<Vec<Arc<Hosted>>>,
     /// One widget window made at a time.
     making_window: std::sync::Mutex<()>,
-    widget: Arc<Widget>,
-    connection: Arc<Connection>,
     dapps: Arc<Dapps>,
     on_first_page: Option<Hook<R>>,
 }
@@ -76,7 +79,7 @@ pub struct Satchel<R: Runtime> {
 impl<R: Runtime> Satchel<R> {
     /// The widget (the SDK's core): for a host's own Rust code.
     pub fn widget(&self) -> &Arc<Widget> {
-        &self.widget
+        &self.own.widget
     }
 
     /// The prompt queue of dapps and programs; the Satchel app serves it on its
@@ -87,20 +90,58 @@ impl<R: Runtime> Satchel<R> {
 
     /// Shows the widget's window, making it on first use.
     pub fn show(&self, app: &AppHandle<R>) {
-        window::show(app);
+        window::show(app, &self.own);
     }
 
     /// Hides the widget's window and does what closing it does.
     pub fn close(&self, app: &AppHandle<R>) {
-        window::hide(app);
-        self.closed();
+        window::hide(app, &self.own);
+        self.closed(&self.own);
+    }
+
+    fn guests(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Hosted>>> {
+        self.guests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The widget whose window is `label`, if it is one of the plugin's.
+    pub(crate) fn hosted(&self, label: &str) -> Option<Arc<Hosted>> {
+        if label == self.own.label {
+            return Some(self.own.clone());
+        }
+        self.guests().iter().find(|g| g.label == label).cloned()
+    }
+
+    /// The widget a webview's commands reach: a program's widget in its
+    /// window, the host's own everywhere else (the host's pages included).
+    pub(crate) fn hosted_for(&self, label: &str) -> Arc<Hosted> {
+        self.hosted(label).unwrap_or_else(|| self.own.clone())
+    }
+
+    pub(crate) fn guest_of_app(&self, app_id: &str) -> Option<Arc<Hosted>> {
+        self.guests().iter().find(|g| g.app_id == app_id).cloned()
+    }
+
+    pub(crate) fn guest_count(&self) -> usize {
+        self.guests().len()
+    }
+
+    pub(crate) fn add_guest(&self, guest: Arc<Hosted>) {
+        self.guests().push(guest);
+    }
+
+    pub(crate) fn remove_guest(&self, app_id: &str) -> Option<Arc<Hosted>> {
+        let mut guests = self.guests();
+        let at = guests.iter().position(|g| g.app_id == app_id)?;
+        Some(guests.remove(at))
     }
 
     /// Initialises the widget now, and reads a logged-in person's balances
     /// while the window loads (the page follows the life cycle through
     /// `watchStatus`).
     fn initialise_ahead(&self) {
-        let (widget, connection) = (self.widget.clone(), self.connection.clone());
+        let (widget, connection) = (self.own.widget.clone(), self.own.connection.clone());
         tauri::async_runtime::spawn(async move {
             if let Err(e) = connection.init(&widget).await {
                 tracing::warn!(code = ?e.code, message = %e.message, "the widget did not initialise");
@@ -118,12 +159,14 @@ impl<R: Runtime> Satchel<R> {
         }
     }
 
-    /// The widget was closed: a `loginWithUI` or `send` waiting on it hears
-    /// `UserCancelled`, and a dapp's request waiting for the person is
-    /// rejected (4001).
-    fn closed(&self) {
-        self.widget.close_widget();
-        self.dapps.reject_all();
+    /// A widget's window was closed: a `loginWithUI` or `send` waiting on it
+    /// hears `UserCancelled`, and (the host's own) a dapp's request waiting
+    /// for the person is rejected (4001).
+    fn closed(&self, hosted: &Hosted) {
+        hosted.widget.close_widget();
+        if hosted.label == self.own.label {
+            self.dapps.reject_all();
+        }
     }
 }
 
@@ -255,7 +298,11 @@ impl<R: Runtime> Builder<R> {
             .register_asynchronous_uri_scheme_protocol(
                 protocol::SCHEME,
                 |context, request, responder| {
-                    let widget = context.app_handle().satchel().widget.clone();
+                    let hosted = context
+                        .app_handle()
+                        .satchel()
+                        .hosted_for(context.webview_label());
+                    let widget = hosted.widget.clone();
                     let path = request.uri().path().to_owned();
                     tauri::async_runtime::spawn(async move {
                         responder.respond(protocol::respond(&widget, &path).await);
@@ -285,9 +332,7 @@ impl<R: Runtime> Builder<R> {
                 if initialise_at_start {
                     satchel.initialise_ahead();
                 }
-                // The commands take each part as its own state.
-                app.manage(satchel.widget.clone());
-                app.manage(satchel.connection.clone());
+                // The dapps' commands take the queue as its own state.
                 app.manage(satchel.dapps.clone());
                 app.manage(satchel);
                 window::grant_pages(app)?;
@@ -299,18 +344,17 @@ impl<R: Runtime> Builder<R> {
                 // event, and a window made under it waits for it for ever.
                 if open_at_start && matches!(event, tauri::RunEvent::Ready) {
                     let app = app.clone();
-                    tauri::async_runtime::spawn(async move { window::show(&app) });
+                    tauri::async_runtime::spawn(async move { app.satchel().show(&app) });
                 }
                 if let tauri::RunEvent::WindowEvent { label, event, .. } = event
-                    && label == WIDGET_WINDOW
+                    && let Some(hosted) = app.satchel().hosted(label)
                 {
                     match event {
-                        tauri::WindowEvent::CloseRequested { .. } => app.satchel().closed(),
+                        tauri::WindowEvent::CloseRequested { .. } => app.satchel().closed(&hosted),
                         // Made again when next needed; till then a window of
                         // this label is not the widget's.
-                        tauri::WindowEvent::Destroyed => app
-                            .satchel()
-                            .window_made
+                        tauri::WindowEvent::Destroyed => hosted
+                            .made
                             .store(false, std::sync::atomic::Ordering::SeqCst),
                         _ => {}
                     }
@@ -318,13 +362,13 @@ impl<R: Runtime> Builder<R> {
             })
             // The widget's window shows the widget's pages and nothing else.
             .on_navigation(|webview, url| {
-                webview.label() != WIDGET_WINDOW || window::is_pages_url(url)
+                !window::is_widget_label(webview.label()) || window::is_pages_url(url)
             })
             .build()
     }
 }
 
-/// Makes the widget; nothing is asked of the service until it is used.
+/// Makes the host's widget; nothing is asked of the service until it is used.
 fn start<R: Runtime>(
     app: &AppHandle<R>,
     config: &Result<AppConfig, ConfigError>,
@@ -332,6 +376,49 @@ fn start<R: Runtime>(
     data_dir: std::path::PathBuf,
     on_first_page: Option<Hook<R>>,
 ) -> Result<Satchel<R>, Box<dyn std::error::Error>> {
+    let (widget, connection) = make_widget(app, config, store, data_dir.clone())?;
+    let app_id = config.as_ref().map_or("", |c| c.app_id.as_str());
+    let own = Arc::new(Hosted::new(
+        WIDGET_WINDOW.to_owned(),
+        app_id,
+        widget.clone(),
+        connection,
+    ));
+    // The dapps a person connected are kept beside the widget's files.
+    let dapps = Dapps::new(
+        widget,
+        Arc::new(satchel_connect::Permissions::open(
+            &data_dir.join("connected-apps.json"),
+        )),
+        {
+            let (app, own) = (app.clone(), own.clone());
+            move || window::show(&app, &own)
+        },
+    )
+    .with_embedding(Embedded::new(
+        config.clone(),
+        Arc::new(GuestWindows {
+            app: app.clone(),
+            next: Default::default(),
+        }),
+    ));
+    Ok(Satchel {
+        own,
+        guests: Default::default(),
+        making_window: Default::default(),
+        dapps: Arc::new(dapps),
+        on_first_page,
+    })
+}
+
+/// A widget of `config`'s app, its secrets in `store`, its files in
+/// `data_dir`: the host's own, or a program's.
+pub(crate) fn make_widget<R: Runtime>(
+    app: &AppHandle<R>,
+    config: &Result<AppConfig, ConfigError>,
+    store: Arc<dyn TokenStore>,
+    data_dir: std::path::PathBuf,
+) -> Result<(Arc<Widget>, Arc<Connection>), Box<dyn std::error::Error>> {
     let connection = Arc::new(Connection::new(config));
     let (app_id, app_key) = match config {
         Ok(c) => (c.app_id.as_str(), c.app_key.as_str()),
@@ -347,7 +434,7 @@ fn start<R: Runtime>(
     let widget = Arc::new(
         Widget::new(login, store)
             .with_networks(networks)
-            .with_data_dir(data_dir.clone()),
+            .with_data_dir(data_dir),
     );
     widget.set_thumbnails(Thumbnails::new(
         app.path()
@@ -356,23 +443,5 @@ fn start<R: Runtime>(
             .join(app_id)
             .join("thumbnails"),
     )?);
-    // The dapps a person connected are kept beside the widget's files.
-    let dapps = Arc::new(Dapps::new(
-        widget.clone(),
-        Arc::new(satchel_connect::Permissions::open(
-            &data_dir.join("connected-apps.json"),
-        )),
-        {
-            let app = app.clone();
-            move || window::show(&app)
-        },
-    ));
-    Ok(Satchel {
-        window_made: Default::default(),
-        making_window: Default::default(),
-        widget,
-        connection,
-        dapps,
-        on_first_page,
-    })
+    Ok((widget, connection))
 }

@@ -1,4 +1,4 @@
-//! The widget's window: Satchel's pages, served by the plugin's own scheme,
+//! The widget's windows: Satchel's pages, served by the plugin's own scheme,
 //! in a window of their own over the host's. Made when first needed (so the
 //! plugin costs a host nothing until the widget is used), hidden by
 //! `closeWidget` (closed by the person, it is made again when next needed),
@@ -11,6 +11,7 @@ use std::sync::atomic::Ordering;
 use tauri::ipc::CapabilityBuilder;
 use tauri::{AppHandle, Manager, Runtime, Webview, WebviewUrl, WebviewWindowBuilder};
 
+use crate::hosted::{GUEST_WINDOW_PREFIX, Hosted};
 use crate::{SatchelExt as _, protocol};
 
 /// The widget window's label.
@@ -34,45 +35,54 @@ pub fn is_pages_url(url: &url::Url) -> bool {
     url.scheme() == pages.scheme() && url.host_str() == pages.host_str()
 }
 
-/// Grants the widget's window, and it alone, the pages' commands.
+/// Whether `label` names one of the plugin's widget windows (the host's own
+/// or a program's).
+pub fn is_widget_label(label: &str) -> bool {
+    label == WIDGET_WINDOW || label.starts_with(GUEST_WINDOW_PREFIX)
+}
+
+/// Grants the widget's windows, and them alone, the pages' commands.
 pub fn grant_pages<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<()> {
     app.add_capability(
         CapabilityBuilder::new("satchel-widget-pages")
             .window(WIDGET_WINDOW)
+            .window(format!("{GUEST_WINDOW_PREFIX}*"))
             .permission(format!("{}:widget-pages", crate::NAME)),
     )
 }
 
-/// Whether `webview` is the widget's: the window the plugin made, showing the
+/// Whether `webview` is a widget's: a window the plugin made, showing the
 /// plugin's own pages.
 pub fn is_widget_page<R: Runtime>(webview: &Webview<R>) -> bool {
     let made = webview
         .try_state::<crate::Satchel<R>>()
-        .is_some_and(|s| s.window_made.load(Ordering::SeqCst));
+        .and_then(|s| s.hosted(webview.label()))
+        .is_some_and(|hosted| hosted.made.load(Ordering::SeqCst));
     let ours = webview.url().is_ok_and(|url| is_pages_url(&url));
-    made && webview.label() == WIDGET_WINDOW && webview.window().label() == WIDGET_WINDOW && ours
+    made && webview.window().label() == webview.label() && ours
 }
 
-/// Shows the widget's window, making it first if it is not there yet. A
+/// Shows a widget's window, making it first if it is not there yet. A
 /// window of that label the plugin did not make is never shown as the widget.
-pub fn show<R: Runtime>(app: &AppHandle<R>) {
+pub fn show<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) {
     let satchel = app.satchel();
     let window = {
         let _one = satchel
             .making_window
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match app.get_webview_window(WIDGET_WINDOW) {
-            Some(_) if !satchel.window_made.load(Ordering::SeqCst) => {
+        match app.get_webview_window(&hosted.label) {
+            Some(_) if !hosted.made.load(Ordering::SeqCst) => {
                 tracing::error!(
-                    "a window named {WIDGET_WINDOW} that the widget did not make is there: the widget is not shown in it"
+                    label = %hosted.label,
+                    "a window of this name that the widget did not make is there: the widget is not shown in it"
                 );
                 return;
             }
             Some(window) => window,
-            None => match make(app) {
+            None => match make(app, hosted) {
                 Ok(window) => {
-                    satchel.window_made.store(true, Ordering::SeqCst);
+                    hosted.made.store(true, Ordering::SeqCst);
                     window
                 }
                 Err(e) => {
@@ -87,18 +97,24 @@ pub fn show<R: Runtime>(app: &AppHandle<R>) {
     let _ = window.set_focus();
 }
 
-/// Hides the widget's window, if there is one.
-pub fn hide<R: Runtime>(app: &AppHandle<R>) {
-    if let Some(window) = app.get_webview_window(WIDGET_WINDOW) {
+/// Hides a widget's window, if there is one.
+pub fn hide<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) {
+    if let Some(window) = app.get_webview_window(&hosted.label) {
         let _ = window.hide();
     }
 }
 
-fn make<R: Runtime>(app: &AppHandle<R>) -> tauri::Result<tauri::WebviewWindow<R>> {
+fn make<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) -> tauri::Result<tauri::WebviewWindow<R>> {
     let _step = satchel_sdk::timing::Step::start("widget window");
+    // A program's widget says whose it is: its app id, beside Satchel's name.
+    let title = if hosted.label == WIDGET_WINDOW {
+        "Satchel".to_owned()
+    } else {
+        format!("Satchel · {}", hosted.app_id)
+    };
     let window =
-        WebviewWindowBuilder::new(app, WIDGET_WINDOW, WebviewUrl::CustomProtocol(pages_url()))
-            .title("Satchel")
+        WebviewWindowBuilder::new(app, &hosted.label, WebviewUrl::CustomProtocol(pages_url()))
+            .title(title)
             .inner_size(400.0, 700.0)
             .min_inner_size(360.0, 600.0)
             .resizable(true)

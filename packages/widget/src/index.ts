@@ -1,9 +1,11 @@
 // Satchel's wallet widget for a desktop application, with the spec's method
 // names and shapes (the web widget SDK's, plus the React Native variant's
 // getNFTs and receive). In a Tauri app it talks to the Satchel plugin
-// (`tauri-plugin-satchel`, added in Rust with one line): the widget's pages
-// open in a window of their own, and the PIN, the recovery phrase and the
-// service's tokens never reach the application's page.
+// (`tauri-plugin-satchel`, added in Rust with one line); in any other program
+// (Node, Electron) to the installed Satchel app's local endpoint
+// (`endpointTransport`). Either way the widget's pages open in a window of
+// their own, and the PIN, the recovery phrase and the service's tokens never
+// reach the application.
 //
 //   import { SatchelWidget } from '@satchel/widget';
 //   const satchel = new SatchelWidget({ appId, appKey });
@@ -39,7 +41,7 @@ export type {
   SendResult,
   ReceiveInfo,
 } from './generated.js';
-export { tauriTransport, type Transport } from './transport.js';
+export { DEFAULT_ENDPOINT, endpointTransport, tauriTransport, type Transport } from './transport.js';
 
 /** The six states of the widget's life cycle, as `getStatus` answers them. */
 export const LIFE_CYCLE: readonly ServiceLifeCycle[] = [
@@ -143,12 +145,19 @@ export class SatchelWidget {
    * `AlreadyInitialized` on a second call. */
   async init(attributes: WidgetAttributes = {}): Promise<void> {
     if (this.initialized) throw new SatchelError('AlreadyInitialized', 'the widget is already initialised');
-    const info = await this.call<AppInfo>('getAppInfo');
-    if (info.appId !== this.appId) {
-      throw new SatchelError(
-        'InvalidAppKey',
-        `the Satchel plugin is configured for the app ${info.appId}, not ${this.appId}`,
-      );
+    if (this.transport.init) {
+      // The installed Satchel app: it asks the person, then serves this app.
+      await this.transport.init({ appId: this.appId, appKey: this.appKey }).catch((e: unknown) => {
+        throw asSatchelError(e);
+      });
+    } else {
+      const info = await this.call<AppInfo>('getAppInfo');
+      if (info.appId !== this.appId) {
+        throw new SatchelError(
+          'InvalidAppKey',
+          `the Satchel plugin is configured for the app ${info.appId}, not ${this.appId}`,
+        );
+      }
     }
     this.attributes = attributes;
     this.initialized = true;

@@ -1,19 +1,91 @@
-// How the widget SDK reaches the widget. In a Tauri app: the Satchel plugin's
-// commands over Tauri's IPC (`plugin:satchel|<method>`), which the host's
-// capability grants (`satchel:default`: the spec's application methods).
-
-import { invoke } from '@tauri-apps/api/core';
+// How the widget SDK reaches the widget:
+// - in a Tauri app, the Satchel plugin's commands over Tauri's IPC
+//   (`plugin:satchel|<method>`), which the host's capability grants
+//   (`satchel:default`: the spec's application methods);
+// - anywhere else (Node, Electron, a page), the installed Satchel app's local
+//   endpoint: JSON-RPC `satchel_<method>` on http://127.0.0.1:1248, the
+//   program's app its own (Satchel asks the person at the first `init`).
 
 /** Calls one of the widget's methods with its arguments. A failure rejects
- * with the widget's `{code, message}` (or the host's permission refusal). */
+ * with the widget's `{code, message}` (or the host's permission refusal).
+ * `init`, when the transport has one, introduces the application first. */
 export interface Transport {
   call<T>(method: string, args?: Record<string, unknown>): Promise<T>;
+  init?(app: { appId: string; appKey: string }): Promise<void>;
 }
 
-/** The Satchel Tauri plugin, from a page of the host application. */
+/** The Satchel Tauri plugin, from a page of the host application. Loaded on
+ * first use, so a program without Tauri never needs `@tauri-apps/api`. */
 export function tauriTransport(): Transport {
   return {
-    call: <T>(method: string, args?: Record<string, unknown>) =>
-      invoke<T>(`plugin:satchel|${method}`, args ?? {}),
+    call: async <T>(method: string, args?: Record<string, unknown>) => {
+      const { invoke } = await import('@tauri-apps/api/core');
+      return invoke<T>(`plugin:satchel|${method}`, args ?? {});
+    },
+  };
+}
+
+/** The endpoint's names where the plugin's differ. */
+const ENDPOINT_METHOD: Record<string, string> = { registerWithUI: 'register' };
+
+/** Each method's named arguments, in the endpoint's (positional) order. */
+const POSITIONS: Record<string, readonly string[]> = {
+  loginWithUI: ['providers', 'email'],
+  getAccounts: ['options'],
+  getBalance: ['accounts'],
+  getNFTs: ['options'],
+  send: ['account', 'txData'],
+  receive: ['account'],
+};
+
+/** Where the installed Satchel app listens (Frame's port, as it does). */
+export const DEFAULT_ENDPOINT = 'http://127.0.0.1:1248';
+
+/** A refusal from the endpoint: the spec's code is in `data.code`. */
+interface RpcError {
+  code: number;
+  message: string;
+  data?: { code?: string };
+}
+
+/** The installed Satchel app's local endpoint, for a program that is not a
+ * Tauri app. `domain` is the program's identifier as the app is registered
+ * at the service (its bundle identifier, as Wepin's mobile SDKs send theirs). */
+export function endpointTransport(options: {
+  domain: string;
+  url?: string;
+  fetch?: typeof fetch;
+}): Transport {
+  const url = options.url ?? DEFAULT_ENDPOINT;
+  const send = options.fetch ?? fetch;
+  let id = 0;
+  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+    id += 1;
+    let response: Response;
+    try {
+      response = await send(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      });
+    } catch (e) {
+      throw { code: 'NotInitialized', message: `Satchel is not running (nothing answers at ${url}): ${String(e)}` };
+    }
+    const answer = (await response.json()) as { result?: T; error?: RpcError };
+    if (answer.error) {
+      const code = answer.error.data?.code ?? (answer.error.code === 4001 ? 'UserCancelled' : String(answer.error.code));
+      throw { code, message: answer.error.message };
+    }
+    return answer.result as T;
+  };
+  return {
+    init: async ({ appId, appKey }) => {
+      await rpc('satchel_init', [{ appId, appKey, domain: options.domain }]);
+    },
+    call: <T>(method: string, args?: Record<string, unknown>) => {
+      const params = (POSITIONS[method] ?? []).map((name) => args?.[name] ?? null);
+      while (params.length > 0 && params[params.length - 1] === null) params.pop();
+      return rpc<T>(`satchel_${ENDPOINT_METHOD[method] ?? method}`, params);
+    },
   };
 }

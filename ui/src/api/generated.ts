@@ -516,7 +516,18 @@ export type WatchAssetPrompt = { token: AddableToken, askedSymbol?: string, aske
  */
 refusal?: string, };
 
-export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "watchAsset" } & WatchAssetPrompt;
+export type UseWidgetPrompt = { appId: string, 
+/**
+ * Its name as the service knows it (its key checked), not the program's claim.
+ */
+name: string, 
+/**
+ * The domain (bundle identifier) it says it is registered under; the
+ * service checks it against the app key.
+ */
+domain: string, };
+
+export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "watchAsset" } & WatchAssetPrompt | { "kind": "useWidget" } & UseWidgetPrompt;
 
 export type ConnectPrompt = { id: number, 
 /**

@@ -105,6 +105,7 @@ export type {
   TypedReview,
   TransactionStatus,
   WatchAssetPrompt,
+  UseWidgetPrompt,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,

@@ -113,6 +113,7 @@ impl Wallet for Person {
             // The app signs and broadcasts; the test stands in with a hash.
             Approval::SendTransaction(_) => return Ok(Approved::Sent(TX_HASH.into())),
             Approval::WatchAsset(_) => return Ok(Approved::Watched),
+            Approval::UseWidget(_) => return Ok(Approved::WidgetAllowed),
         };
         let signature = signature.map_err(|e| ProviderError::internal(e.to_string()))?;
         Ok(Approved::Signed(signature.to_string()))

@@ -42,6 +42,22 @@ pub enum PromptRequest {
     SendTransaction(Box<TransactionPrompt>),
     /// List a token the application suggests.
     WatchAsset(Box<WatchAssetPrompt>),
+    /// Use Satchel's widget for its own app (`satchel_init`).
+    UseWidget(UseWidgetPrompt),
+}
+
+/// A program that embeds Satchel's widget for its own app: its people log in
+/// and keep wallets of that app, apart from this Satchel's own.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct UseWidgetPrompt {
+    pub app_id: String,
+    /// Its name as the service knows it (its key checked), not the program's claim.
+    pub name: String,
+    /// The domain (bundle identifier) it says it is registered under; the
+    /// service checks it against the app key.
+    pub domain: String,
 }
 
 /// A token an application suggests: what its contract says of itself (read
@@ -116,6 +132,11 @@ impl PromptRequest {
     pub(super) fn of(approval: &Approval, prepared: Prepared) -> Self {
         match approval {
             Approval::Connect => Self::Connect,
+            Approval::UseWidget(app) => Self::UseWidget(UseWidgetPrompt {
+                app_id: app.app_id.clone(),
+                name: app.name.clone(),
+                domain: app.domain.clone(),
+            }),
             Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
             Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
             Approval::WatchAsset(asset) => match prepared {

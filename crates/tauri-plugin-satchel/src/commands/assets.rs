@@ -5,42 +5,30 @@ use satchel_api::{AccountBalanceInfo, AddableToken, ServiceAccount, ServiceNft};
 use satchel_sdk::{
     AccountRef, CollectionChoices, NftGrid, OrUnknown, OwnToken, ReceiveInfo, Refresh,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::{Result, WidgetState};
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct AccountOptions {
-    networks: Option<Vec<String>>,
-    with_eoa: Option<bool>,
-}
+use super::{Page, Result};
+use satchel_desktop::application::{self, AccountOptions, NftOptions};
 
 #[tauri::command]
 pub async fn getAccounts(
-    widget: WidgetState<'_>,
+    widget: Page,
     options: Option<AccountOptions>,
 ) -> Result<Vec<ServiceAccount>> {
-    let options = options.unwrap_or_default();
-    widget
-        .get_accounts(
-            options.networks.as_deref(),
-            options.with_eoa.unwrap_or(false),
-        )
-        .await
+    application::get_accounts(&widget, options).await
 }
 
 #[tauri::command]
 pub async fn getBalance(
-    widget: WidgetState<'_>,
+    widget: Page,
     accounts: Option<Vec<AccountRef>>,
 ) -> Result<Vec<AccountBalanceInfo>> {
-    widget.get_balance(accounts.as_deref()).await
+    application::get_balance(&widget, accounts).await
 }
 
 /// Re-reads every balance from the chain; refused within a minute of the last.
 #[tauri::command]
-pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanceInfo>> {
+pub async fn refreshBalance(widget: Page) -> Result<Vec<AccountBalanceInfo>> {
     widget.refresh_balances().await
 }
 
@@ -49,32 +37,16 @@ pub async fn refreshBalance(widget: WidgetState<'_>) -> Result<Vec<AccountBalanc
 /// has a fresh price.
 #[tauri::command]
 pub async fn getValues(
-    widget: WidgetState<'_>,
+    widget: Page,
     currency: Option<String>,
     account: Option<alloy::primitives::Address>,
 ) -> Result<satchel_api::WalletValues> {
     widget.get_values(currency.as_deref(), account).await
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct NftOptions {
-    refresh: Option<bool>,
-    networks: Option<Vec<String>>,
-}
-
 #[tauri::command]
-pub async fn getNFTs(
-    widget: WidgetState<'_>,
-    options: Option<NftOptions>,
-) -> Result<Vec<ServiceNft>> {
-    let options = options.unwrap_or_default();
-    widget
-        .get_nfts(
-            options.refresh.unwrap_or(false),
-            options.networks.as_deref(),
-        )
-        .await
+pub async fn getNFTs(widget: Page, options: Option<NftOptions>) -> Result<Vec<ServiceNft>> {
+    application::get_nfts(&widget, options).await
 }
 
 /// The NFT tab's listing: each collection once, each NFT referring to it;
@@ -82,7 +54,7 @@ pub async fn getNFTs(
 /// version of the grid the page shows (the same comes back `unchanged`).
 #[tauri::command]
 pub async fn getNftGrid(
-    widget: WidgetState<'_>,
+    widget: Page,
     refresh: Option<bool>,
     held: Option<String>,
 ) -> Result<NftGrid> {
@@ -93,7 +65,7 @@ pub async fn getNftGrid(
 
 /// One NFT of the last grid, in full, for its detail and its send page.
 #[tauri::command]
-pub fn getNftDetail(widget: WidgetState<'_>, id: String) -> Result<ServiceNft> {
+pub fn getNftDetail(widget: Page, id: String) -> Result<ServiceNft> {
     widget.nft_detail(&id)
 }
 
@@ -112,7 +84,7 @@ fn whole_seconds(wait: std::time::Duration) -> u64 {
 }
 
 #[tauri::command]
-pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
+pub fn getRefreshWait(widget: Page) -> RefreshWait {
     RefreshWait {
         balances: whole_seconds(widget.refresh_wait(Refresh::Balances)),
         nfts: whole_seconds(widget.refresh_wait(Refresh::Nfts)),
@@ -122,7 +94,7 @@ pub fn getRefreshWait(widget: WidgetState<'_>) -> RefreshWait {
 /// Opens an NFT's external link in the system browser (the page asks the
 /// person first). Only links of NFTs the widget has listed, only http(s).
 #[tauri::command]
-pub fn openNftLink(widget: WidgetState<'_>, link: String) -> Result<()> {
+pub fn openNftLink(widget: Page, link: String) -> Result<()> {
     let url = widget.nft_link(&link)?;
     // The opener's function, not its plugin: a host need not register it.
     tauri_plugin_opener::open_url(url.as_str(), None::<&str>).or_unknown()
@@ -131,7 +103,7 @@ pub fn openNftLink(widget: WidgetState<'_>, link: String) -> Result<()> {
 /// receive: what the receive page shows for one of the user's accounts (and
 /// token); the QR code comes through the `satchel:` protocol.
 #[tauri::command]
-pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<ReceiveInfo> {
+pub async fn receive(widget: Page, account: AccountRef) -> Result<ReceiveInfo> {
     widget.receive(&account).await
 }
 
@@ -139,7 +111,7 @@ pub async fn receive(widget: WidgetState<'_>, account: AccountRef) -> Result<Rec
 /// hid, and the NFT collections they show although they look like spam; kept
 /// on this device.
 #[tauri::command]
-pub fn getCollectionChoices(widget: WidgetState<'_>) -> Result<CollectionChoices> {
+pub fn getCollectionChoices(widget: Page) -> Result<CollectionChoices> {
     widget.collection_choices()
 }
 
@@ -147,7 +119,7 @@ pub fn getCollectionChoices(widget: WidgetState<'_>) -> Result<CollectionChoices
 /// the choices after.
 #[tauri::command]
 pub fn hideCollection(
-    widget: WidgetState<'_>,
+    widget: Page,
     network: String,
     contract: String,
 ) -> Result<CollectionChoices> {
@@ -158,7 +130,7 @@ pub fn hideCollection(
 /// after.
 #[tauri::command]
 pub fn showCollection(
-    widget: WidgetState<'_>,
+    widget: Page,
     network: String,
     contract: String,
 ) -> Result<CollectionChoices> {
@@ -167,7 +139,7 @@ pub fn showCollection(
 
 /// The tokens the person added by contract address, as they accepted them.
 #[tauri::command]
-pub fn getOwnTokens(widget: WidgetState<'_>) -> Result<Vec<OwnToken>> {
+pub fn getOwnTokens(widget: Page) -> Result<Vec<OwnToken>> {
     widget.own_tokens()
 }
 
@@ -175,7 +147,7 @@ pub fn getOwnTokens(widget: WidgetState<'_>) -> Result<Vec<OwnToken>> {
 /// the Add token page to show before the person adds it.
 #[tauri::command]
 pub async fn previewToken(
-    widget: WidgetState<'_>,
+    widget: Page,
     network: String,
     contract: String,
     account: Option<alloy::primitives::Address>,
@@ -186,7 +158,7 @@ pub async fn previewToken(
 /// Adds the token the page showed (its symbol and decimals, checked again).
 #[tauri::command]
 pub async fn addToken(
-    widget: WidgetState<'_>,
+    widget: Page,
     network: String,
     contract: String,
     symbol: String,
@@ -201,7 +173,7 @@ pub async fn addToken(
 /// Removes a token the person added; the added ones after.
 #[tauri::command]
 pub async fn removeToken(
-    widget: WidgetState<'_>,
+    widget: Page,
     network: String,
     contract: String,
     account: Option<alloy::primitives::Address>,

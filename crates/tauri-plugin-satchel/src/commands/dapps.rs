@@ -8,15 +8,23 @@ use satchel_sdk::{FeeSpeed, SdkError};
 use tauri::State;
 use tauri::ipc::Channel;
 
-use super::{Start, forward_watch};
+use super::{Page, Start, forward_watch};
 use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice};
 
 type DappsState<'a> = State<'a, Arc<Dapps>>;
 
 /// Sends the approval the page should show (the head of the queue, or `null`
-/// when none waits) now and at every change.
+/// when none waits) now and at every change. Only to the host's own widget: a
+/// program's widget window never shows the requests made to the host's wallet.
 #[tauri::command]
-pub fn watchConnectRequests(dapps: DappsState<'_>, on_event: Channel<Option<ConnectPrompt>>) {
+pub fn watchConnectRequests(
+    page: Page,
+    dapps: DappsState<'_>,
+    on_event: Channel<Option<ConnectPrompt>>,
+) {
+    if !page.is_own() {
+        return;
+    }
     forward_watch(dapps.watch_prompts(), on_event, Start::Now, |prompt| {
         Some(prompt.clone())
     });

@@ -2,25 +2,24 @@
 //! closing the window, finalize.
 #![allow(non_snake_case)] // command names are the spec's method names
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use satchel_api::{AccountBalanceInfo, AppInfo, ServiceLifeCycle, ServiceUser};
 use serde::Serialize;
 use tauri::ipc::Channel;
-use tauri::{AppHandle, Runtime, State};
+use tauri::{AppHandle, Runtime};
 
-use super::{Result, Start, WidgetState, forward_watch};
-use satchel_desktop::Connection;
+use super::{Page, Result, Start, forward_watch};
+use satchel_desktop::application;
 
 #[tauri::command]
-pub fn getStatus(widget: WidgetState<'_>) -> ServiceLifeCycle {
+pub fn getStatus(widget: Page) -> ServiceLifeCycle {
     widget.get_status()
 }
 
 /// Sends the life cycle now and at every change, until the page goes away.
 #[tauri::command]
-pub fn watchStatus(widget: WidgetState<'_>, on_event: Channel<ServiceLifeCycle>) {
+pub fn watchStatus(widget: Page, on_event: Channel<ServiceLifeCycle>) {
     forward_watch(widget.watch_status(), on_event, Start::Now, |status| {
         Some(*status)
     });
@@ -30,11 +29,8 @@ pub fn watchStatus(widget: WidgetState<'_>, on_event: Channel<ServiceLifeCycle>)
 /// error (no configuration, no answer) names the service URL tried, which the
 /// offline page shows.
 #[tauri::command]
-pub async fn getAppInfo(
-    widget: WidgetState<'_>,
-    connection: State<'_, Arc<Connection>>,
-) -> Result<AppInfo> {
-    connection.app_info(&widget).await
+pub async fn getAppInfo(widget: Page) -> Result<AppInfo> {
+    widget.connection().app_info(&widget).await
 }
 
 /// How long the start waits for the balances of someone logged in before the
@@ -64,11 +60,8 @@ pub struct AppStart {
 /// logged in, the balances the app read ahead while the window loaded. An
 /// error is `getAppInfo`'s: it names the service URL tried.
 #[tauri::command]
-pub async fn getStart(
-    widget: WidgetState<'_>,
-    connection: State<'_, Arc<Connection>>,
-) -> Result<AppStart> {
-    let app = connection.app_info(&widget).await?;
+pub async fn getStart(widget: Page) -> Result<AppStart> {
+    let app = widget.connection().app_info(&widget).await?;
     let (status, user) = (widget.get_status(), widget.current_user());
     let balances = if status == ServiceLifeCycle::Login {
         // A failed or slow read is the wallet page's to show, not the start's.
@@ -91,24 +84,19 @@ pub async fn getStart(
 /// logged in; `false` (and nothing shown) otherwise. Asynchronous: a window
 /// made from a synchronous command (on the main thread) hangs on Windows.
 #[tauri::command]
-pub async fn openWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> Result<bool> {
-    let opened = widget.open_widget();
-    if opened {
-        crate::window::show(&app);
-    }
-    Ok(opened)
+pub async fn openWidget<R: Runtime>(widget: Page, app: AppHandle<R>) -> Result<bool> {
+    Ok(application::open_widget(&widget, &widget.window(&app)))
 }
 
 /// closeWidget: hides the widget's window; a `loginWithUI` or `send` waiting
 /// on it hears `UserCancelled`.
 #[tauri::command]
-pub fn closeWidget<R: Runtime>(widget: WidgetState<'_>, app: AppHandle<R>) -> bool {
-    crate::window::hide(&app);
-    widget.close_widget()
+pub fn closeWidget<R: Runtime>(widget: Page, app: AppHandle<R>) -> bool {
+    application::close_widget(&widget, &widget.window(&app))
 }
 
 #[tauri::command]
-pub async fn finalize(widget: WidgetState<'_>) -> Result<()> {
+pub async fn finalize(widget: Page) -> Result<()> {
     widget.finalize().await;
     Ok(())
 }

@@ -8,11 +8,12 @@ use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime};
 
-use super::{Result, Start, WidgetState, forward_watch};
+use super::{Page, Result, Start, forward_watch};
+use satchel_desktop::application::{self, WidgetWindow as _};
 
 /// The logged-in user (tokens left out), or `null`.
 #[tauri::command]
-pub fn getCurrentServiceUser(widget: WidgetState<'_>) -> Option<ServiceUser> {
+pub fn getCurrentServiceUser(widget: Page) -> Option<ServiceUser> {
     widget.current_user()
 }
 
@@ -26,22 +27,17 @@ pub fn getCurrentServiceUser(widget: WidgetState<'_>) -> Option<ServiceUser> {
 /// `email` fills in the e-mail field.
 #[tauri::command]
 pub async fn loginWithUI<R: Runtime>(
-    widget: WidgetState<'_>,
+    widget: Page,
     app: AppHandle<R>,
     providers: Option<Vec<LoginProviderChoice>>,
     email: Option<String>,
 ) -> Result<ServiceUser> {
-    if let Some(user) = widget.current_user() {
-        return Ok(user);
-    }
-    widget.choose_login(providers, email).await?;
-    crate::window::show(&app);
-    widget.login_with_ui().await
+    application::login_with_ui(&widget, &widget.window(&app), providers, email).await
 }
 
 /// What the login page offers: OAuth buttons and the e-mail form.
 #[tauri::command]
-pub async fn getLoginOptions(widget: WidgetState<'_>) -> Result<LoginOptions> {
+pub async fn getLoginOptions(widget: Page) -> Result<LoginOptions> {
     widget.login_options().await
 }
 
@@ -51,7 +47,7 @@ pub async fn getLoginOptions(widget: WidgetState<'_>) -> Result<LoginOptions> {
 /// 'Invalid provider', 'User canceled', 'Internal error'.
 #[tauri::command]
 pub async fn loginWithOauthProvider(
-    widget: WidgetState<'_>,
+    widget: Page,
     provider: String,
     with_logout: Option<bool>,
 ) -> Result<ExternalLoginOutcome> {
@@ -60,14 +56,14 @@ pub async fn loginWithOauthProvider(
 
 /// Ends an OAuth login waiting for the browser ('User canceled').
 #[tauri::command]
-pub fn cancelOauth(widget: WidgetState<'_>) {
+pub fn cancelOauth(widget: Page) {
     widget.cancel_oauth();
 }
 
 /// loginWithIdToken: an id token of the app's backend and its `sign`.
 #[tauri::command]
 pub async fn loginWithIdToken(
-    widget: WidgetState<'_>,
+    widget: Page,
     token: String,
     sign: String,
 ) -> Result<ExternalLoginOutcome> {
@@ -77,7 +73,7 @@ pub async fn loginWithIdToken(
 /// loginWithAccessToken: a naver, discord or facebook access token and its `sign`.
 #[tauri::command]
 pub async fn loginWithAccessToken(
-    widget: WidgetState<'_>,
+    widget: Page,
     provider: String,
     token: String,
     sign: String,
@@ -97,14 +93,14 @@ pub fn getSignForLogin(priv_key: String, message: String) -> Result<String> {
 /// sendVerifyEmail for the login refused for want of an e-mail (its token stays
 /// in the app).
 #[tauri::command]
-pub async fn sendVerifyEmail(widget: WidgetState<'_>, email: String) -> Result<bool> {
+pub async fn sendVerifyEmail(widget: Page, email: String) -> Result<bool> {
     widget.send_verify_email(&email).await
 }
 
 /// The refused login again once its e-mail is verified: the user
 /// (`RequiredEmailVerified` before).
 #[tauri::command]
-pub async fn resumeLogin(widget: WidgetState<'_>) -> Result<ServiceUser> {
+pub async fn resumeLogin(widget: Page) -> Result<ServiceUser> {
     widget.resume_login().await
 }
 
@@ -113,13 +109,13 @@ pub async fn resumeLogin(widget: WidgetState<'_>) -> Result<ServiceUser> {
 /// the widget is closed.
 #[tauri::command]
 pub async fn registerUserEmail<R: Runtime>(
-    widget: WidgetState<'_>,
+    widget: Page,
     app: AppHandle<R>,
     provider: String,
     id_token: Option<String>,
     access_token: Option<String>,
 ) -> Result<ServiceUser> {
-    crate::window::show(&app);
+    widget.window(&app).show();
     widget
         .register_user_email(
             &provider,
@@ -131,7 +127,7 @@ pub async fn registerUserEmail<R: Runtime>(
 
 /// Follows registerUserEmail calls: the page opens its e-mail registration.
 #[tauri::command]
-pub fn watchRegisterEmailRequests(widget: WidgetState<'_>, on_event: Channel<RegisterEmailPrompt>) {
+pub fn watchRegisterEmailRequests(widget: Page, on_event: Channel<RegisterEmailPrompt>) {
     forward_watch(
         widget.watch_register_email_requests(),
         on_event,
@@ -142,7 +138,7 @@ pub fn watchRegisterEmailRequests(widget: WidgetState<'_>, on_event: Channel<Reg
 
 #[tauri::command]
 pub async fn loginWithEmailAndPassword(
-    widget: WidgetState<'_>,
+    widget: Page,
     email: String,
     password: String,
 ) -> Result<ServiceUser> {
@@ -160,7 +156,7 @@ pub struct SignUpOutcome {
 
 #[tauri::command]
 pub async fn signUpWithEmailAndPassword(
-    widget: WidgetState<'_>,
+    widget: Page,
     email: String,
     password: String,
 ) -> Result<SignUpOutcome> {
@@ -172,18 +168,18 @@ pub async fn signUpWithEmailAndPassword(
 }
 
 #[tauri::command]
-pub async fn resendVerification(widget: WidgetState<'_>, email: String) -> Result<()> {
+pub async fn resendVerification(widget: Page, email: String) -> Result<()> {
     widget.login().resend_verification(&email).await
 }
 
 /// E-mails a link that sets a new password; the same answer whether or not the
 /// address has a login.
 #[tauri::command]
-pub async fn sendPasswordResetEmail(widget: WidgetState<'_>, email: String) -> Result<()> {
+pub async fn sendPasswordResetEmail(widget: Page, email: String) -> Result<()> {
     widget.login().send_password_reset_email(&email).await
 }
 
 #[tauri::command]
-pub async fn logout(widget: WidgetState<'_>) -> Result<()> {
+pub async fn logout(widget: Page) -> Result<()> {
     widget.logout().await
 }

@@ -5,9 +5,13 @@
 
 use std::sync::Arc;
 
+use satchel_desktop::Connection;
+use satchel_desktop::application::WidgetWindow;
 use satchel_sdk::{SdkError, Widget};
-use tauri::State;
-use tauri::ipc::{Channel, IpcResponse};
+use tauri::ipc::{Channel, CommandArg, CommandItem, InvokeError, IpcResponse};
+use tauri::{AppHandle, Manager as _, Runtime};
+
+use crate::Hosted;
 use tokio::sync::watch;
 
 mod address_book;
@@ -29,7 +33,43 @@ pub use page::*;
 pub use send::*;
 
 type Result<T> = std::result::Result<T, SdkError>;
-type WidgetState<'a> = State<'a, Arc<Widget>>;
+
+/// The widget a command reaches: the one whose window the calling page is in
+/// (a program's widget in its window), the host's own for every other page.
+pub struct Page(Arc<Hosted>);
+
+impl Page {
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.0.connection
+    }
+
+    /// Its window, as the application methods show and hide it.
+    pub(crate) fn window<R: Runtime>(&self, app: &AppHandle<R>) -> impl WidgetWindow + use<R> {
+        self.0.window(app)
+    }
+
+    /// Whether this is the host's own widget (not a program's).
+    pub(crate) fn is_own(&self) -> bool {
+        self.0.label == crate::WIDGET_WINDOW
+    }
+}
+
+impl std::ops::Deref for Page {
+    type Target = Widget;
+    fn deref(&self) -> &Widget {
+        &self.0.widget
+    }
+}
+
+impl<'de, R: Runtime> CommandArg<'de, R> for Page {
+    fn from_command(command: CommandItem<'de, R>) -> std::result::Result<Self, InvokeError> {
+        let webview = command.message.webview_ref();
+        let satchel = webview
+            .try_state::<crate::Satchel<R>>()
+            .ok_or_else(|| InvokeError::from("the satchel plugin is not set up"))?;
+        Ok(Self(satchel.hosted_for(webview.label())))
+    }
+}
 
 /// Where a watch starts for the page.
 enum Start {

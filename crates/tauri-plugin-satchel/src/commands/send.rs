@@ -2,15 +2,15 @@
 //! broadcast, replacements and the activity list.
 #![allow(non_snake_case)] // command names are the spec's method names
 
-use satchel_api::ServiceErrorCode;
 use satchel_sdk::{
     AccountRef, ActivityEntry, AddressCheck, ApprovalEntry, CallQuote, ConfirmSend, NftSendForm,
-    ReplaceAction, RevokeForm, SdkError, SendForm, SendQuote, SendRequest, SendResult, TxData,
+    ReplaceAction, RevokeForm, SendForm, SendQuote, SendRequest, SendResult, TxData,
 };
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime};
 
-use super::{Result, Start, WidgetState, forward_watch};
+use super::{Page, Result, Start, forward_watch};
+use satchel_desktop::application;
 
 /// send: opens the send page for one of the user's accounts (its coin, or the
 /// token at `account.contract`), filled from `txData`, and resolves with the
@@ -18,24 +18,17 @@ use super::{Result, Start, WidgetState, forward_watch};
 /// `UserCancelled` when they close the page (or another `send` takes its place).
 #[tauri::command]
 pub async fn send<R: Runtime>(
-    widget: WidgetState<'_>,
+    widget: Page,
     app: AppHandle<R>,
     account: AccountRef,
     tx_data: Option<TxData>,
 ) -> Result<SendResult> {
-    let (_, done) = widget.begin_send(&account, tx_data).await?;
-    crate::window::show(&app);
-    done.await.unwrap_or_else(|_| {
-        Err(SdkError::service(
-            ServiceErrorCode::UserCancelled,
-            "the send was cancelled",
-        ))
-    })
+    application::send(&widget, &widget.window(&app), &account, tx_data).await
 }
 
 /// Sends each application `send` as it comes, for the page to open its form.
 #[tauri::command]
-pub fn watchSendRequests(widget: WidgetState<'_>, on_event: Channel<SendRequest>) {
+pub fn watchSendRequests(widget: Page, on_event: Channel<SendRequest>) {
     forward_watch(
         widget.watch_send_requests(),
         on_event,
@@ -46,31 +39,27 @@ pub fn watchSendRequests(widget: WidgetState<'_>, on_event: Channel<SendRequest>
 
 /// The person left the send page: the application's `send` gets `UserCancelled`.
 #[tauri::command]
-pub fn cancelSend(widget: WidgetState<'_>, request_id: u64) {
+pub fn cancelSend(widget: Page, request_id: u64) {
     widget.cancel_send(request_id);
 }
 
 /// Checks a recipient as it is typed (EIP-55 checksum, the account itself).
 #[tauri::command]
-pub fn checkAddress(
-    widget: WidgetState<'_>,
-    account: AccountRef,
-    to: String,
-) -> Result<AddressCheck> {
+pub fn checkAddress(widget: Page, account: AccountRef, to: String) -> Result<AddressCheck> {
     widget.check_recipient(&account, &to)
 }
 
 /// The review of a send: fees (slow, normal, fast), totals, balances after,
 /// simulated by the service. An empty amount quotes the fees (for Max).
 #[tauri::command]
-pub async fn prepareSend(widget: WidgetState<'_>, form: SendForm) -> Result<SendQuote> {
+pub async fn prepareSend(widget: Page, form: SendForm) -> Result<SendQuote> {
     widget.prepare_send(&form).await
 }
 
 /// The review of a speed-up or cancel of a pending transaction.
 #[tauri::command]
 pub async fn prepareReplacement(
-    widget: WidgetState<'_>,
+    widget: Page,
     tx_hash: String,
     action: ReplaceAction,
 ) -> Result<SendQuote> {
@@ -81,31 +70,31 @@ pub async fn prepareReplacement(
 /// Quotes the send of an NFT the person holds (ERC-721 or ERC-1155): the fee
 /// options and what leaves; `confirmSend` signs it.
 #[tauri::command]
-pub async fn prepareNftSend(widget: WidgetState<'_>, form: NftSendForm) -> Result<CallQuote> {
+pub async fn prepareNftSend(widget: Page, form: NftSendForm) -> Result<CallQuote> {
     widget.prepare_nft_send(&form).await
 }
 
 /// The approvals the person's accounts gave that hold now (each checked with
 /// a call), newest first.
 #[tauri::command]
-pub async fn getApprovals(widget: WidgetState<'_>) -> Result<Vec<ApprovalEntry>> {
+pub async fn getApprovals(widget: Page) -> Result<Vec<ApprovalEntry>> {
     widget.approvals().await
 }
 
 /// Quotes the revocation of an approval (`approve(spender, 0)` or
 /// `setApprovalForAll(operator, false)`); `confirmSend` signs it.
 #[tauri::command]
-pub async fn prepareRevoke(widget: WidgetState<'_>, form: RevokeForm) -> Result<CallQuote> {
+pub async fn prepareRevoke(widget: Page, form: RevokeForm) -> Result<CallQuote> {
     widget.prepare_revoke(&form).await
 }
 
 #[tauri::command]
-pub async fn confirmSend(widget: WidgetState<'_>, confirm: ConfirmSend) -> Result<ActivityEntry> {
+pub async fn confirmSend(widget: Page, confirm: ConfirmSend) -> Result<ActivityEntry> {
     widget.confirm_send(confirm).await
 }
 
 /// The wallet's sent transactions and received token transfers, newest first.
 #[tauri::command]
-pub async fn getActivity(widget: WidgetState<'_>) -> Result<Vec<ActivityEntry>> {
+pub async fn getActivity(widget: Page) -> Result<Vec<ActivityEntry>> {
     widget.get_activity().await
 }

@@ -34,6 +34,7 @@ export function AskingPage({
     signTypedData: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
     sendTransaction: prompt.local ? 'tx.askLocal' : 'tx.askWeb',
     watchAsset: prompt.local ? 'tokens.askLocal' : 'tokens.askWeb',
+    useWidget: prompt.local ? 'embed.askLocal' : 'embed.askWeb',
   } as const satisfies Record<ConnectPrompt['request']['kind'], TextId>;
   return (
     <>

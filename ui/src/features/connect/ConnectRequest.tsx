@@ -1,6 +1,6 @@
 // An application's request through the local provider, over whatever page is
 // open: connect (who asks, what it will see), sign a message, sign typed data,
-// send a transaction, list a token.
+// send a transaction, list a token, use the widget for a program's own app.
 // Closing the window rejects it (the shell answers 4001).
 import { useState } from 'react';
 import { api, type ConnectPrompt } from '../../api';
@@ -13,6 +13,7 @@ import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
 import { SendTransaction } from './SendTransaction';
 import { WatchAsset } from './WatchAsset';
+import { UseWidget } from './UseWidget';
 
 /** `onLogIn`: nobody is logged in and the person chose to log in first; the
  * request waits meanwhile. */
@@ -28,6 +29,8 @@ export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectP
       return <SendTransaction prompt={prompt} request={prompt.request} />;
     case 'watchAsset':
       return <WatchAsset prompt={prompt} asset={prompt.request} />;
+    case 'useWidget':
+      return <UseWidget prompt={prompt} app={prompt.request} />;
   }
 }
 
