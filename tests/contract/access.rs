@@ -445,3 +445,103 @@ pub async fn only_a_page_of_a_registered_domain_may_read_across_origins(backend:
         assert_error(status, &body, 403, "InvalidDomain");
     }
 }
+
+/// What a page's script got for one operation: its status, or the browser's
+/// refusal (`TypeError: Failed to fetch` when the answer may not be read).
+const FETCH_FOUR: &str = r#"
+const [base, paths, key, domain, token, done] = arguments;
+Promise.all(paths.map((path) =>
+  fetch(base + path.slice(1), {
+    headers: { 'X-API-KEY': key, 'X-API-DOMAIN': domain, 'X-SDK-TYPE': 'web_rest_api',
+               'Content-Type': 'application/json', 'Authorization': 'Bearer ' + token },
+  }).then(async (r) => ({ status: r.status, body: await r.json() }),
+          (e) => ({ refused: String(e) }))
+)).then(done);
+"#;
+
+/// A page served from `http://<host>:<port>/`, nothing in it: the origin a
+/// script runs at.
+async fn blank_page() -> anyhow::Result<u16> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+    let port = listener.local_addr()?.port();
+    let router = axum::Router::new().route(
+        "/",
+        axum::routing::get(|| async { axum::response::Html("<!doctype html><title>shop</title>") }),
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(port)
+}
+
+/// In headless Chromium: a page of a registered domain reads the four
+/// operations with `fetch` (the browser's own preflight answered); the same
+/// script on a page of another site is refused by the browser.
+pub async fn a_page_in_a_browser_reads_the_four_operations_only_from_a_registered_domain() {
+    if let Some(missing) = satchel_devstack::browser::missing_tools() {
+        panic!("the browser test needs {missing} (scripts/setup.sh installs it)");
+    }
+    let stack = Stack::start(Backend::Sqlite).await;
+    let user = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &user).await;
+    let app_id = stack.app_id().await;
+    // The shop's page is served on loopback as `localhost` (registered) and as
+    // `shop.test` (not registered; Chromium maps the name to loopback).
+    stack
+        .service
+        .state
+        .db
+        .add_app_domain(&app_id, "localhost")
+        .await
+        .expect("a domain");
+    let port = blank_page().await.expect("a page");
+    let browser =
+        satchel_devstack::Browser::start_with(&["--host-resolver-rules=MAP shop.test 127.0.0.1"])
+            .await
+            .expect("the browser");
+    let paths: Vec<String> = operations(&user, &account_id)
+        .into_iter()
+        .map(|(_, path)| path)
+        .collect();
+    let read_from = |page: String, domain: &'static str| {
+        let (browser, paths) = (&browser, paths.clone());
+        let args = vec![
+            Value::from(stack.service.base_url.to_string()),
+            serde_json::json!(paths),
+            Value::from(stack.app_key.clone()),
+            Value::from(domain),
+            Value::from(user.token.clone()),
+        ];
+        async move {
+            browser.open(&page).await.expect("the page");
+            // The shop's page itself, not an error page (whose fetches fail too).
+            let title = browser.client().title().await.expect("a title");
+            assert_eq!(title, "shop", "{page} loaded");
+            browser
+                .client()
+                .execute_async(FETCH_FOUR, args)
+                .await
+                .expect("the script ran")
+        }
+    };
+
+    let answers = read_from(format!("http://localhost:{port}/"), "localhost").await;
+    let answers = answers.as_array().cloned().unwrap_or_default();
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    for answer in &answers {
+        assert_eq!(answer["status"], 200, "the registered page reads: {answer}");
+    }
+    assert_eq!(
+        answers[0]["body"]["accounts"][0]["accountId"], account_id,
+        "operation 1 answers the user's own accounts"
+    );
+
+    let refused = read_from(format!("http://shop.test:{port}/"), "shop.test").await;
+    for answer in refused.as_array().cloned().unwrap_or_default() {
+        assert!(
+            answer["refused"]
+                .as_str()
+                .is_some_and(|e| e.contains("Failed to fetch")),
+            "the browser refuses another site's page: {answer}"
+        );
+    }
+    browser.close().await;
+}

@@ -155,6 +155,12 @@ on_every_backend!(
     sending::the_service_broadcasts_only_the_callers_own_signed_transfers,
 );
 
+/// The browser's half of CORS, on one engine (what it adds is the browser's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_in_a_browser_reads_the_four_operations_only_from_a_registered_domain() {
+    access::a_page_in_a_browser_reads_the_four_operations_only_from_a_registered_domain().await
+}
+
 /// The four operations for a user, as (name, path and query) pairs.
 pub fn operations(user: &satchel_tests::User, account_id: &str) -> Vec<(&'static str, String)> {
     vec![

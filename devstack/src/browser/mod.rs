@@ -130,6 +130,12 @@ fn is_callback(url: &Url) -> bool {
 impl Browser {
     /// Starts chromedriver on a free port and a headless Chromium session in it.
     pub async fn start() -> anyhow::Result<Self> {
+        Self::start_with(&[]).await
+    }
+
+    /// The same, with more Chromium flags (say `--host-resolver-rules=MAP
+    /// shop.test 127.0.0.1`, for a page of another site served on loopback).
+    pub async fn start_with(extra_args: &[&str]) -> anyhow::Result<Self> {
         let driver_binary = chromedriver_binary().context(
             "chromedriver not found (Debian: apt-get install chromium-driver; or set SATCHEL_CHROMEDRIVER)",
         )?;
@@ -140,7 +146,7 @@ impl Browser {
             .prefix("satchel-chromium-")
             .tempdir()?;
         let (driver, port) = start_driver(&driver_binary).await?;
-        let browser = Self::connect(port, &chromium, profile.path()).await;
+        let browser = Self::connect(port, &chromium, profile.path(), extra_args).await;
         let client = match browser {
             Ok(client) => client,
             Err(error) => {
@@ -155,7 +161,24 @@ impl Browser {
         })
     }
 
-    async fn connect(port: u16, chromium: &Path, profile: &Path) -> anyhow::Result<Client> {
+    async fn connect(
+        port: u16,
+        chromium: &Path,
+        profile: &Path,
+        extra_args: &[&str],
+    ) -> anyhow::Result<Client> {
+        let mut args = vec![
+            "--headless=new".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            format!("--user-data-dir={}", profile.display()),
+            "--no-first-run".to_owned(),
+            "--no-default-browser-check".to_owned(),
+            "--password-store=basic".to_owned(),
+            "--window-size=1280,900".to_owned(),
+        ];
+        args.extend(extra_args.iter().map(|a| (*a).to_owned()));
         let mut capabilities = serde_json::Map::new();
         capabilities.insert("browserName".into(), "chrome".into());
         capabilities.insert("pageLoadStrategy".into(), "normal".into());
@@ -163,17 +186,7 @@ impl Browser {
             "goog:chromeOptions".into(),
             serde_json::json!({
                 "binary": chromium,
-                "args": [
-                    "--headless=new",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-dev-shm-usage",
-                    format!("--user-data-dir={}", profile.display()),
-                    "--no-first-run",
-                    "--no-default-browser-check",
-                    "--password-store=basic",
-                    "--window-size=1280,900",
-                ],
+                "args": args,
             }),
         );
         let connecting =

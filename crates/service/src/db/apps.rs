@@ -88,6 +88,18 @@ impl Db {
         Ok(id)
     }
 
+    /// Registers one more domain for an app (a web page's host, a desktop
+    /// application's bundle identifier).
+    pub async fn add_app_domain(&self, app_id: &str, domain: &str) -> DbResult<()> {
+        sqlx::query("INSERT INTO app_domains (app_id, domain) VALUES ($1, $2)")
+            .bind(app_id)
+            .bind(domain)
+            .execute(self.pool())
+            .await
+            .map_err(DbError::from_write)?;
+        Ok(())
+    }
+
     /// Sets what an app allows.
     pub async fn set_app_policy(
         &self,
