@@ -183,6 +183,26 @@ async fn a_tauri_app_embeds_the_widget_its_person_signs_up_and_buys_with_their_p
     );
     app.shot("07-launcher-bought").await?;
 
+    // changeLanguage from the launcher: the widget's pages speak Japanese.
+    assert_eq!(
+        app.invoke("changeLanguage", serde_json::json!({"language": "ja"}))
+            .await?,
+        Ok(serde_json::Value::Null)
+    );
+    in_the_widget(&app).await?;
+    app.until("the widget's pages speak Japanese", || async {
+        Ok(app.script("return document.documentElement.lang").await? == "ja")
+    })
+    .await?;
+    in_the_launcher(&app).await?;
+    let refused = app
+        .invoke("changeLanguage", serde_json::json!({"language": "xx"}))
+        .await?;
+    assert!(
+        refused.is_err_and(|e| e.to_string().contains("InvalidParameters")),
+        "a language the widget does not speak is refused"
+    );
+
     // Log out, then finalize: before_login, then not_initialized.
     app.click("#logout").await?;
     app.text_when("#status", |t| t == "Logged out").await?;

@@ -161,6 +161,11 @@ impl Embedded {
             ),
             "receive" => answer(widget.receive(&required(params, 0)?).await),
             "getCurrentServiceUser" => answer(Ok(widget.current_user())),
+            "changeLanguage" => {
+                let language: String = required(params, 0)?;
+                let as_default = param(params, 1)?.unwrap_or(false);
+                answer(widget.change_language(&language, as_default))
+            }
             "logout" => answer(widget.logout().await),
             "finalize" => {
                 self.guests.lock().remove(origin);

@@ -12,9 +12,9 @@ use satchel_api::{
 use satchel_api::{AssetKind, ChangeDirection, TransactionDirection, TransactionStatus};
 use satchel_sdk::{
     AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ErrorCode, ExpectedChange,
-    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LoginOptions,
-    LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction, Replacement, SdkError,
-    SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
+    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LanguageRequest,
+    LoginOptions, LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction,
+    Replacement, SdkError, SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
 };
 use satchel_sdk::{
     ApprovalEntry, CollectionChoices, ImportOutcome, NftSendForm, OwnToken, RecipientWarning,
@@ -75,6 +75,7 @@ fn declarations() -> String {
         ReceiveInfo::decl(&cfg),
         AccountRef::decl(&cfg),
         SendRequest::decl(&cfg),
+        LanguageRequest::decl(&cfg),
         SendResult::decl(&cfg),
         SendForm::decl(&cfg),
         FeeSpeed::decl(&cfg),

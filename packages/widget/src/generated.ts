@@ -216,6 +216,17 @@ export type AccountRef = { network: string, address: string, contract?: string, 
 
 export type SendRequest = { id: number, account: ServiceAccount, to?: string, amount?: string, };
 
+export type LanguageRequest = { 
+/**
+ * `en`, `ko` or `ja`.
+ */
+language: string, 
+/**
+ * Only for a person who has not chosen a language in Settings
+ * (`defaultLanguage`); `changeLanguage` changes it whatever they chose.
+ */
+asDefault: boolean, };
+
 export type SendResult = { txId: string, };
 
 export type SendForm = { account: AccountRef, to: string, amount: string, };

@@ -161,6 +161,10 @@ export class SatchelWidget {
     }
     this.attributes = attributes;
     this.initialized = true;
+    if (attributes.defaultLanguage !== undefined) {
+      // A default: a language the person chose in the widget stays theirs.
+      await this.call<void>('changeLanguage', { language: attributes.defaultLanguage, asDefault: true });
+    }
     if (attributes.type === 'show') await this.openWidget();
   }
 
@@ -237,6 +241,12 @@ export class SatchelWidget {
     await this.call<ReceiveInfo>('receive', { account });
     await this.openWidget();
     return { account };
+  }
+
+  /** The widget's pages speak `language` from now: `'en'`, `'ko'` or `'ja'`
+   * (`InvalidParameters` for another). */
+  changeLanguage(language: 'en' | 'ko' | 'ja'): Promise<void> {
+    return this.call<void>('changeLanguage', { language });
   }
 
   /** Logs out of the service; the widget stays initialised. */

@@ -36,6 +36,7 @@ const POSITIONS: Record<string, readonly string[]> = {
   getNFTs: ['options'],
   send: ['account', 'txData'],
   receive: ['account'],
+  changeLanguage: ['language', 'asDefault'],
 };
 
 /** Where the installed Satchel app listens (Frame's port, as it does). */

@@ -90,6 +90,17 @@ describe('SatchelWidget', () => {
     ]);
   });
 
+  it("gives init's defaultLanguage as a default and changeLanguage as the person's language", async () => {
+    const { calls, transport } = recording({ getAppInfo: () => appInfo, changeLanguage: () => null });
+    const widget = new SatchelWidget({ appId: 'app-1', appKey: 'key', transport });
+    await widget.init({ defaultLanguage: 'ko' });
+    await widget.changeLanguage('ja');
+    expect(calls.slice(1)).toEqual([
+      { method: 'changeLanguage', args: { language: 'ko', asDefault: true } },
+      { method: 'changeLanguage', args: { language: 'ja' } },
+    ]);
+  });
+
   it('knows the six life cycle states and ends in not_initialized after finalize', async () => {
     expect(LIFE_CYCLE).toHaveLength(6);
     const { transport } = recording({ getAppInfo: () => appInfo, finalize: () => null });

@@ -11,6 +11,7 @@ function widget<T>(command: string, args?: InvokeArgs): Promise<T> {
 // The shapes the commands send, generated from the Rust types (a cargo test fails
 // when they are stale): one source for the page and the app.
 import type {
+  LanguageRequest,
   AccountBalanceInfo,
   ActivityEntry,
   AddableToken,
@@ -106,6 +107,7 @@ export type {
   TransactionStatus,
   WatchAssetPrompt,
   UseWidgetPrompt,
+  LanguageRequest,
   ServiceLifeCycle,
   ServiceNft,
   ServiceUser,
@@ -254,6 +256,10 @@ export const api = {
    * the person confirms it; rejects `UserCancelled` when they leave. */
   send: (account: AccountRef, txData?: { to?: string; amount?: string }) =>
     widget<SendResult>('send', { account, txData }),
+  /** Calls `onRequest` with the application's language request (now, and at
+   * each `changeLanguage`), through a channel. */
+  watchLanguage: (onRequest: (request: LanguageRequest) => void) =>
+    widget<void>('watchLanguage', { onEvent: new Channel<LanguageRequest>(onRequest) }),
   /** Calls `onRequest` with each application `send` waiting for the page (the
    * latest one at once, if any), through a channel. */
   watchSendRequests: (onRequest: (request: SendRequest) => void) =>

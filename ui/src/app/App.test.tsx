@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { Channel } from '@tauri-apps/api/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
-import { earlyStart, readStart, type ExternalLoginOutcome, type ServiceLifeCycle } from '../api';
+import { earlyStart, readStart, type ExternalLoginOutcome, type LanguageRequest, type ServiceLifeCycle } from '../api';
 import ko from '../i18n/locales/ko.json';
 import {
   ADDRESS,
@@ -25,6 +25,7 @@ import {
   serviceUser,
   startsAs,
   tick,
+  watched,
 } from '../test/harness';
 
 /** What every page past the starting page may call: the login page's ways in
@@ -32,6 +33,7 @@ import {
 const ready = {
   getLoginOptions: () => loginOptions(),
   watchRegisterEmailRequests: () => null,
+  watchLanguage: () => null,
 };
 
 const home = {
@@ -639,6 +641,32 @@ describe('App: every way in', () => {
     expect(screen.getByText(/^Your login did not share an e-mail address\./)).toBeInTheDocument();
 
     await page.user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+  });
+});
+
+describe("The application's language", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    localStorage.clear();
+  });
+
+  it('changeLanguage switches the pages; a default does not override what the person chose', async () => {
+    const language = watched<LanguageRequest>();
+    mockCommands({ ...ready, ...startsAs('before_login'), watchLanguage: language.handler });
+    renderPage(<App />);
+    await tick();
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+
+    await language.send({ language: 'ko', asDefault: true });
+    await tick();
+    expect(document.documentElement.lang).toBe('ko');
+    await language.send({ language: 'ja', asDefault: true });
+    await tick();
+    expect(document.documentElement.lang).toBe('ko');
+    await language.send({ language: 'en', asDefault: false });
+    await tick();
+    expect(document.documentElement.lang).toBe('en');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
   });
 });

@@ -20,6 +20,7 @@ import { Wallet } from '../features/wallet/Wallet';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
+import { useApplicationLanguage } from '../hooks/useApplicationLanguage';
 import { routeFor, type Route, type Tab } from './routes';
 import { TabBar } from './TabBar';
 import { lazyPage } from './lazyPage';
@@ -197,6 +198,8 @@ function Widget() {
       watchingPrompts.current = false;
     });
   }, [route.page]);
+
+  useApplicationLanguage(started);
 
   const watchingRegisters = useRef(false);
   const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {

@@ -24,11 +24,18 @@ export async function loadLanguage(language: Language): Promise<void> {
   catalogs[language] = (await loaders[language]()).default;
 }
 
+/** The language chosen on this device (in Settings, or by the application's
+ * changeLanguage), if any. */
+export function chosenLanguage(): Language | null {
+  const saved = localStorage.getItem(STORAGE_LANGUAGE);
+  return saved === 'en' || saved === 'ko' || saved === 'ja' ? saved : null;
+}
+
 /** The language the widget opens in: the one chosen before, else the system's
  * when the widget has it, else English. */
 export function initialLanguage(): Language {
-  const saved = localStorage.getItem(STORAGE_LANGUAGE);
-  if (saved === 'en' || saved === 'ko' || saved === 'ja') return saved;
+  const saved = chosenLanguage();
+  if (saved !== null) return saved;
   const system = navigator.language.slice(0, 2);
   return system === 'ko' || system === 'ja' ? system : 'en';
 }

@@ -216,6 +216,27 @@ export function registerEmailRequests() {
   };
 }
 
+/**
+ * Any `watch*` command as the shell serves it: `handler` for `mockCommands`, and
+ * `send`, which sends the next value to every watcher through its channel.
+ */
+export function watched<T>() {
+  const watchers: { channel: Channel<T>; sent: number }[] = [];
+  const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
+  const handler: Handler = (args) => {
+    watchers.push({ channel: args.onEvent as Channel<T>, sent: 0 });
+    return null;
+  };
+  return {
+    handler,
+    async send(next: T) {
+      await act(async () => {
+        for (const watcher of watchers) internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: next });
+      });
+    },
+  };
+}
+
 /** `getLoginOptions`' answer: by default the e-mail form alone. */
 export function loginOptions(overrides: Partial<LoginOptions> = {}): LoginOptions {
   return { oauth: [], email: true, ...overrides };

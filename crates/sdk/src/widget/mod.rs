@@ -67,6 +67,7 @@ pub use send::{
     TxData, check_address,
 };
 pub use wallet_accounts::WalletAccount;
+pub use window::{LANGUAGES, LanguageRequest};
 
 /// The widget SDK over a login library: life cycle, register, accounts,
 /// balances and NFTs.
@@ -103,6 +104,8 @@ pub struct Widget {
     /// Counts the times the widget was closed: a `loginWithUI` waiting for a
     /// login ends with `UserCancelled` when it changes.
     closed: watch::Sender<u64>,
+    /// The language an application asked the pages to speak (`changeLanguage`).
+    language: watch::Sender<Option<window::LanguageRequest>>,
     thumbnails: OnceLock<Thumbnails>,
     /// The pictures of the person's NFTs listed so far, the only ones made
     /// into thumbnails (their own lock: a listing keeps them as it is read).
@@ -167,6 +170,7 @@ impl Widget {
             status_changes: watch::Sender::new(ServiceLifeCycle::NotInitialized),
             send_requests: watch::Sender::new(None),
             closed: watch::Sender::new(0),
+            language: watch::Sender::new(None),
             thumbnails: OnceLock::new(),
             pictures: Default::default(),
             grid_versions: Default::default(),

@@ -2,11 +2,51 @@
 //! and what an application waits for while it is shown (loginWithUI, register).
 
 use satchel_api::{ServiceErrorCode, ServiceLifeCycle, ServiceUser};
+use serde::Serialize;
+use tokio::sync::watch;
 
 use super::Widget;
 use crate::error::SdkError;
 
+/// The languages the widget's pages speak.
+pub const LANGUAGES: &[&str] = &["en", "ko", "ja"];
+
+/// An application's `changeLanguage` (or `init`'s `defaultLanguage`), for the
+/// pages to follow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct LanguageRequest {
+    /// `en`, `ko` or `ja`.
+    pub language: String,
+    /// Only for a person who has not chosen a language in Settings
+    /// (`defaultLanguage`); `changeLanguage` changes it whatever they chose.
+    pub as_default: bool,
+}
+
 impl Widget {
+    /// changeLanguage: the pages speak `language` from now (`InvalidParameters`
+    /// for one they do not speak).
+    pub fn change_language(&self, language: &str, as_default: bool) -> Result<(), SdkError> {
+        if !LANGUAGES.contains(&language) {
+            let shown: String = language.chars().take(16).collect();
+            return Err(SdkError::service(
+                ServiceErrorCode::InvalidParameters,
+                format!("the widget speaks en, ko and ja, not {shown:?}"),
+            ));
+        }
+        self.language.send_replace(Some(LanguageRequest {
+            language: language.to_owned(),
+            as_default,
+        }));
+        Ok(())
+    }
+
+    /// The language the application asked for, now and at each change.
+    pub fn watch_language(&self) -> watch::Receiver<Option<LanguageRequest>> {
+        self.language.subscribe()
+    }
+
     /// Whether the widget may open: only for a logged-in, registered user. The
     /// shell shows or hides the window.
     pub fn open_widget(&self) -> bool {
@@ -80,5 +120,31 @@ impl Widget {
                 _ = closed.changed() => return Err(cancelled()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{Login, MemoryStore, Widget};
+
+    #[test]
+    fn the_pages_are_told_a_language_they_speak_and_nothing_else() {
+        let store = Arc::new(MemoryStore::default());
+        let widget = Widget::new(Arc::new(Login::new("app", "key", store.clone())), store);
+        let pages = widget.watch_language();
+        assert!(pages.borrow().is_none(), "no request before one is made");
+        widget.change_language("ja", false).expect("ja is spoken");
+        let asked = pages.borrow().clone().expect("a request");
+        assert_eq!((asked.language.as_str(), asked.as_default), ("ja", false));
+        for unknown in ["fr", "", "ja-JP", "<script>"] {
+            let refused = widget.change_language(unknown, false).expect_err(unknown);
+            assert!(refused.message.contains("en, ko and ja"), "{refused:?}");
+        }
+        assert_eq!(
+            pages.borrow().as_ref().map(|r| r.language.clone()),
+            Some("ja".into())
+        );
     }
 }

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use satchel_api::{AccountBalanceInfo, AppInfo, ServiceLifeCycle, ServiceUser};
+use satchel_sdk::LanguageRequest;
 use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Runtime};
@@ -93,6 +94,22 @@ pub async fn openWidget<R: Runtime>(widget: Page, app: AppHandle<R>) -> Result<b
 #[tauri::command]
 pub fn closeWidget<R: Runtime>(widget: Page, app: AppHandle<R>) -> bool {
     application::close_widget(&widget, &widget.window(&app))
+}
+
+/// changeLanguage: the widget's pages speak `language` (`en`, `ko`, `ja`) from
+/// now; `asDefault` (init's `defaultLanguage`) only when the person has not
+/// chosen one in Settings.
+#[tauri::command]
+pub fn changeLanguage(widget: Page, language: String, as_default: Option<bool>) -> Result<()> {
+    widget.change_language(&language, as_default.unwrap_or(false))
+}
+
+/// Sends the language an application asked for, now and at every change.
+#[tauri::command]
+pub fn watchLanguage(widget: Page, on_event: Channel<LanguageRequest>) {
+    forward_watch(widget.watch_language(), on_event, Start::Now, |request| {
+        request.clone()
+    });
 }
 
 #[tauri::command]
