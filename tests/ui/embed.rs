@@ -145,6 +145,8 @@ async fn a_tauri_app_embeds_the_widget_its_person_signs_up_and_buys_with_their_p
     );
     app.shot("05-launcher-connected").await?;
 
+    the_launchers_provider_connects_and_signs_on_the_widgets_pages(&app, &address).await?;
+
     // Buy: the widget's send page opens filled in; the person confirms it
     // with the PIN there, and the launcher gets the transaction's hash.
     let shop_before = chain_balance(&stack, SHOP).await?;
@@ -219,4 +221,97 @@ async fn a_tauri_app_embeds_the_widget_its_person_signs_up_and_buys_with_their_p
         Ok(serde_json::json!("not_initialized"))
     );
     app.quit().await
+}
+
+/// Starts an EIP-1193 request of the launcher's page (`getProvider('ethereum')`'s
+/// command) without waiting: its answer lands in `window.__answers[key]`.
+async fn start_request(
+    app: &App,
+    key: &str,
+    method: &str,
+    params: serde_json::Value,
+) -> anyhow::Result<()> {
+    app.script(&format!(
+        "window.__answers ??= {{}};
+         window.__TAURI_INTERNALS__.invoke('plugin:satchel|request', {{ method: {method:?}, params: {params} }})
+           .then((ok) => window.__answers[{key:?}] = {{ ok }}, (err) => window.__answers[{key:?}] = {{ err }});
+         return true"
+    ))
+    .await?;
+    Ok(())
+}
+
+/// The answer of a request `start_request` made, once it has come.
+async fn answer_of(app: &App, key: &str) -> anyhow::Result<serde_json::Value> {
+    let read = format!("return (window.__answers ?? {{}})[{key:?}] ?? null");
+    app.until(&format!("the answer to {key}"), || async {
+        Ok(!app.script(&read).await?.is_null())
+    })
+    .await?;
+    app.script(&read).await
+}
+
+/// The launcher's page as a dapp of its own widget: it connects with the
+/// person's yes and has a message signed, each on the widget's own page.
+async fn the_launchers_provider_connects_and_signs_on_the_widgets_pages(
+    app: &App,
+    address: &str,
+) -> anyhow::Result<()> {
+    let request = |method: &str| {
+        app.invoke(
+            "request",
+            serde_json::json!({"method": method, "params": []}),
+        )
+    };
+    assert_eq!(
+        request("eth_chainId").await?,
+        Ok(serde_json::json!("0x7a69"))
+    );
+    assert_eq!(request("eth_accounts").await?, Ok(serde_json::json!([])));
+
+    start_request(app, "connect", "eth_requestAccounts", serde_json::json!([])).await?;
+    in_the_widget(app).await?;
+    app.text_when("[data-testid='connect-origin']", |t| {
+        t == "A program on this computer"
+    })
+    .await?;
+    app.shot("05b-widget-connect").await?;
+    app.click("[data-testid='connect-approve']").await?;
+    in_the_launcher(app).await?;
+    let connected = answer_of(app, "connect").await?;
+    assert!(
+        connected["ok"][0]
+            .as_str()
+            .is_some_and(|a| a.eq_ignore_ascii_case(address)),
+        "the wallet's address: {connected}"
+    );
+
+    let message = "0x6869206c61756e63686572"; // "hi launcher"
+    start_request(
+        app,
+        "sign",
+        "personal_sign",
+        serde_json::json!([message, address]),
+    )
+    .await?;
+    in_the_widget(app).await?;
+    app.text_when("[data-testid='connect-request']", |t| {
+        t.contains("hi launcher")
+    })
+    .await?;
+    app.type_into("#sign-pin", PIN).await?;
+    app.shot("05c-widget-sign").await?;
+    app.click("[data-testid='sign-approve']").await?;
+    in_the_launcher(app).await?;
+    let signed = answer_of(app, "sign").await?;
+    let signature: alloy::primitives::Signature = signed["ok"]
+        .as_str()
+        .ok_or_else(|| anyhow::anyhow!("no signature: {signed}"))?
+        .parse()?;
+    let signer = signature.recover_address_from_msg("hi launcher")?;
+    assert!(
+        signer.to_checksum(None).eq_ignore_ascii_case(address),
+        "signed by the wallet's key"
+    );
+    Ok(())
 }

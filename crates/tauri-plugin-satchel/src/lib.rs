@@ -31,6 +31,7 @@ mod bindings;
 
 use std::sync::Arc;
 
+use satchel_connect::methods::Methods;
 use satchel_desktop::{AppConfig, ConfigError, Connection, Dapps, Embedded};
 use satchel_sdk::{KeyringStore, Login, Thumbnails, TokenStore, Widget};
 use tauri::plugin::{Builder as PluginBuilder, TauriPlugin};
@@ -73,6 +74,8 @@ pub struct Satchel<R: Runtime> {
     /// One widget window made at a time.
     making_window: std::sync::Mutex<()>,
     dapps: Arc<Dapps>,
+    /// The host page's EIP-1193 provider (`getProvider('ethereum')`).
+    provider: Arc<Methods<Dapps>>,
     on_first_page: Option<Hook<R>>,
 }
 
@@ -332,8 +335,9 @@ impl<R: Runtime> Builder<R> {
                 if initialise_at_start {
                     satchel.initialise_ahead();
                 }
-                // The dapps' commands take the queue as its own state.
+                // The dapps' and the provider's commands take theirs as states.
                 app.manage(satchel.dapps.clone());
+                app.manage(satchel.provider.clone());
                 app.manage(satchel);
                 window::grant_pages(app)?;
                 Ok(())
@@ -385,16 +389,13 @@ fn start<R: Runtime>(
         connection,
     ));
     // The dapps a person connected are kept beside the widget's files.
-    let dapps = Dapps::new(
-        widget,
-        Arc::new(satchel_connect::Permissions::open(
-            &data_dir.join("connected-apps.json"),
-        )),
-        {
-            let (app, own) = (app.clone(), own.clone());
-            move || window::show(&app, &own)
-        },
-    )
+    let permissions = Arc::new(satchel_connect::Permissions::open(
+        &data_dir.join("connected-apps.json"),
+    ));
+    let dapps = Dapps::new(widget, permissions.clone(), {
+        let (app, own) = (app.clone(), own.clone());
+        move || window::show(&app, &own)
+    })
     .with_embedding(Embedded::new(
         config.clone(),
         Arc::new(GuestWindows {
@@ -402,11 +403,13 @@ fn start<R: Runtime>(
             next: Default::default(),
         }),
     ));
+    let dapps = Arc::new(dapps);
     Ok(Satchel {
         own,
         guests: Default::default(),
         making_window: Default::default(),
-        dapps: Arc::new(dapps),
+        provider: Arc::new(Methods::new(dapps.clone(), permissions)),
+        dapps,
         on_first_page,
     })
 }

@@ -114,6 +114,26 @@ export interface TxData {
   amount: string;
 }
 
+/** An EIP-1193 provider (`getProvider('ethereum')`): viem's `custom()`,
+ * ethers' `BrowserProvider` and wagmi take it. */
+export interface EthereumProvider {
+  request(args: { method: string; params?: unknown[] | Record<string, unknown> }): Promise<unknown>;
+  on(event: string, listener: (...args: unknown[]) => void): EthereumProvider;
+  removeListener(event: string, listener: (...args: unknown[]) => void): EthereumProvider;
+}
+
+/** An EIP-1193 refusal: `code` 4001 (rejected), 4100 (not connected), 4200… */
+export class ProviderRpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'ProviderRpcError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
 /** The widget SDK. */
 export class SatchelWidget {
   readonly appId: string;
@@ -247,6 +267,30 @@ export class SatchelWidget {
    * (`InvalidParameters` for another). */
   changeLanguage(language: 'en' | 'ko' | 'ja'): Promise<void> {
     return this.call<void>('changeLanguage', { language });
+  }
+
+  /** The widget's EIP-1193 provider: `'ethereum'` is the one network family
+   * Satchel serves. Its requests are answered as Satchel's local endpoint
+   * answers a program (the host connects with the person's yes; each
+   * signature and transaction is approved on the widget's own page, with the
+   * PIN there). Events (`accountsChanged`, `chainChanged`) are not sent yet:
+   * ask `eth_accounts` and `eth_chainId` again after a login or a switch. */
+  getProvider(network: 'ethereum'): EthereumProvider {
+    if (network !== 'ethereum') throw new SatchelError('InvalidParameters', `no provider for ${String(network)}`);
+    const transport = this.transport;
+    if (!transport.request) throw new SatchelError('InvalidParameters', 'this transport has no provider');
+    const provider: EthereumProvider = {
+      request: ({ method, params }) =>
+        transport.request!(method, params ?? []).catch((e: unknown) => {
+          const { code, message, data } = (e ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+          // Satchel not running is EIP-1193's 4900 (disconnected).
+          const rpcCode = typeof code === 'number' ? code : code === 'NotInitialized' ? 4900 : -32603;
+          throw new ProviderRpcError(rpcCode, String(message ?? e), data);
+        }),
+      on: () => provider,
+      removeListener: () => provider,
+    };
+    return provider;
   }
 
   /** Logs out of the service; the widget stays initialised. */

@@ -12,6 +12,8 @@
 export interface Transport {
   call<T>(method: string, args?: Record<string, unknown>): Promise<T>;
   init?(app: { appId: string; appKey: string }): Promise<void>;
+  /** An EIP-1193 request (`getProvider('ethereum')`); rejects with `{code, message}`. */
+  request?(method: string, params: unknown): Promise<unknown>;
 }
 
 /** The Satchel Tauri plugin, from a page of the host application. Loaded on
@@ -21,6 +23,10 @@ export function tauriTransport(): Transport {
     call: async <T>(method: string, args?: Record<string, unknown>) => {
       const { invoke } = await import('@tauri-apps/api/core');
       return invoke<T>(`plugin:satchel|${method}`, args ?? {});
+    },
+    request: async (method: string, params: unknown) => {
+      const { invoke } = await import('@tauri-apps/api/core');
+      return invoke('plugin:satchel|request', { method, params });
     },
   };
 }
@@ -60,7 +66,9 @@ export function endpointTransport(options: {
   const url = options.url ?? DEFAULT_ENDPOINT;
   const send = options.fetch ?? fetch;
   let id = 0;
-  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+  /** One JSON-RPC request; a refusal rejects with its `{code, message, data}`,
+   * and nothing answering with `NotInitialized`, saying Satchel is not running. */
+  const send1193 = async (method: string, params: unknown): Promise<unknown> => {
     id += 1;
     let response: Response;
     try {
@@ -72,14 +80,23 @@ export function endpointTransport(options: {
     } catch (e) {
       throw { code: 'NotInitialized', message: `Satchel is not running (nothing answers at ${url}): ${String(e)}` };
     }
-    const answer = (await response.json()) as { result?: T; error?: RpcError };
-    if (answer.error) {
-      const code = answer.error.data?.code ?? (answer.error.code === 4001 ? 'UserCancelled' : String(answer.error.code));
-      throw { code, message: answer.error.message };
+    const answer = (await response.json()) as { result?: unknown; error?: RpcError };
+    if (answer.error) throw answer.error;
+    return answer.result;
+  };
+  /** A widget method: its refusal as the widget's `{code, message}`. */
+  const rpc = async <T>(method: string, params: unknown[]): Promise<T> => {
+    try {
+      return (await send1193(method, params)) as T;
+    } catch (e) {
+      const error = e as RpcError | { code: string; message: string };
+      if (typeof error.code === 'string') throw error;
+      const refusal = error as RpcError;
+      throw { code: refusal.data?.code ?? (refusal.code === 4001 ? 'UserCancelled' : String(refusal.code)), message: refusal.message };
     }
-    return answer.result as T;
   };
   return {
+    request: send1193,
     init: async ({ appId, appKey }) => {
       await rpc('satchel_init', [{ appId, appKey, domain: options.domain }]);
     },

@@ -59,4 +59,28 @@ describe('endpointTransport', () => {
     await expect(widget.init()).rejects.toMatchObject({ code: 'NotInitialized', message: expect.stringContaining('Satchel is not running') });
     expect(widget.isInitialized()).toBe(false);
   });
+
+  it("getProvider('ethereum') makes plain EIP-1193 requests, refusals as ProviderRpcErrors", async () => {
+    const { requests, fetch } = endpoint({
+      eth_chainId: () => '0x7a69',
+      personal_sign: () => ({ error: { code: 4001, message: 'the person rejected the request' } }),
+    });
+    const widget = new SatchelWidget({ appId: 'quest', appKey: 'sk_1', transport: endpointTransport({ domain: 'q', fetch }) });
+    const provider = widget.getProvider('ethereum');
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69');
+    await expect(provider.request({ method: 'personal_sign', params: ['0x68690a', '0xabc'] })).rejects.toMatchObject({
+      name: 'ProviderRpcError',
+      code: 4001,
+    });
+    expect(requests.map((r) => [r.method, r.params])).toEqual([
+      ['eth_chainId', []],
+      ['personal_sign', ['0x68690a', '0xabc']],
+    ]);
+    const down = new SatchelWidget({
+      appId: 'quest',
+      appKey: 'sk_1',
+      transport: endpointTransport({ domain: 'q', fetch: (async () => { throw new TypeError('fetch failed'); }) as typeof globalThis.fetch }),
+    });
+    await expect(down.getProvider('ethereum').request({ method: 'eth_chainId' })).rejects.toMatchObject({ code: 4900 });
+  });
 });

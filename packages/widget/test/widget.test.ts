@@ -101,6 +101,19 @@ describe('SatchelWidget', () => {
     ]);
   });
 
+  it("getProvider('ethereum') sends EIP-1193 requests to the plugin's provider", async () => {
+    const invoked: { cmd: string; args: unknown }[] = [];
+    mockIPC((cmd, args) => {
+      invoked.push({ cmd, args });
+      if (cmd === 'plugin:satchel|request') return '0x7a69';
+      throw { code: 'UnknownError', message: cmd };
+    });
+    const widget = new SatchelWidget({ appId: 'app-1', appKey: 'key' });
+    expect(await widget.getProvider('ethereum').request({ method: 'eth_chainId' })).toBe('0x7a69');
+    expect(invoked).toEqual([{ cmd: 'plugin:satchel|request', args: { method: 'eth_chainId', params: [] } }]);
+    expect(() => widget.getProvider('solana' as 'ethereum')).toThrow(SatchelError);
+  });
+
   it('knows the six life cycle states and ends in not_initialized after finalize', async () => {
     expect(LIFE_CYCLE).toHaveLength(6);
     const { transport } = recording({ getAppInfo: () => appInfo, finalize: () => null });

@@ -21,6 +21,7 @@ mod keys;
 mod life_cycle;
 mod login;
 mod page;
+mod provider;
 mod send;
 
 pub use address_book::*;
@@ -30,6 +31,7 @@ pub use keys::*;
 pub use life_cycle::*;
 pub use login::*;
 pub use page::*;
+pub use provider::*;
 pub use send::*;
 
 type Result<T> = std::result::Result<T, SdkError>;
