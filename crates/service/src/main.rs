@@ -51,6 +51,14 @@ enum Admin {
         #[arg(long = "email-domain")]
         email_domains: Vec<String>,
     },
+    /// Register one more domain an app calls from: a web page's host, or a
+    /// desktop application's bundle identifier (`com.example.game`).
+    AddDomain {
+        #[arg(long)]
+        app: String,
+        #[arg(long)]
+        domain: String,
+    },
     /// Create an e-mail user of an app with a verified address; prints the user id.
     CreateUser {
         #[arg(long)]
@@ -193,6 +201,14 @@ async fn run_admin(state: &AppState, action: Admin) -> anyhow::Result<()> {
                 )
                 .await?;
             println!("app_id={}\napp_key={}", app.app_id, app.app_key);
+        }
+        Admin::AddDomain { app, domain } => {
+            anyhow::ensure!(
+                state.db.app(&app).await?.is_some(),
+                "no app {app}: create-app prints the id"
+            );
+            state.db.add_app_domain(&app, &domain).await?;
+            println!("{app} may call from {domain}");
         }
         Admin::CreateUser {
             app,
