@@ -456,3 +456,33 @@ async fn a_transaction_reaches_its_page_read_and_answers_its_hash() {
     assert_eq!(code(&refused), 4200);
     assert!(running.pages.try_recv().is_err(), "nobody was asked");
 }
+
+/// A client that gives up (an aborted fetch, `curl -m 1`) drops its request
+/// on Satchel's side too: the wallet's `ask` is cancelled, so the shell's
+/// prompt for it leaves the queue (`satchel-desktop`'s queue tests).
+#[tokio::test]
+async fn a_request_given_up_by_its_client_is_dropped_while_it_waits_on_the_person() {
+    let mut running = start().await;
+    let impatient = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_millis(300))
+        .build()
+        .expect("a client");
+    let asking = {
+        let (http, url) = (impatient.clone(), running.url());
+        tokio::spawn(async move {
+            http.post(url)
+                .header("origin", DAPP)
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_requestAccounts"}))
+                .send()
+                .await
+        })
+    };
+    let (_, _, mut page) = running.pages.recv().await.expect("the page is asked");
+    assert!(
+        asking.await.expect("the task").is_err(),
+        "the client gave up"
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(5), page.closed())
+        .await
+        .expect("the request waiting on the person was dropped");
+}

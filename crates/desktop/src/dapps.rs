@@ -39,6 +39,19 @@ struct Waiting {
     answer: oneshot::Sender<Result<Approved, ProviderError>>,
 }
 
+/// Forgets a prompt whose request was dropped before it was answered.
+struct Abandoned<'a> {
+    dapps: &'a Dapps,
+    id: u64,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        // Answered prompts are off the queue already: then nothing happens.
+        self.dapps.forget(self.id);
+    }
+}
+
 /// A connected application, for Settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -135,6 +148,16 @@ impl Dapps {
         self.prompts.send_replace(head);
     }
 
+    /// Takes prompt `id` off the queue unanswered: nobody waits for it any
+    /// more (the application went away), so nothing is signed or sent for it.
+    fn forget(&self, id: u64) {
+        let mut queue = self.queue.lock();
+        if let Some(at) = queue.iter().position(|w| w.prompt.id == id) {
+            queue.remove(at);
+            self.publish(&queue);
+        }
+    }
+
     /// Takes prompt `id` off the queue and answers it.
     fn settle(&self, id: u64, outcome: Result<Approved, ProviderError>) {
         let mut queue = self.queue.lock();
@@ -192,6 +215,8 @@ impl Dapps {
         let (approval, quote_id) = {
             let queue = self.queue.lock();
             match queue.iter().find(|w| w.prompt.id == id) {
+                // Nobody waits for the answer: nothing is signed or sent for it.
+                Some(waiting) if waiting.answer.is_closed() => return Ok(()),
                 Some(waiting) => (waiting.approval.clone(), waiting.prompt.request.quote_id()),
                 // Already answered, or the window closed.
                 None => return Ok(()),
@@ -399,7 +424,7 @@ impl Wallet for Dapps {
             _ => Prepared::Nothing,
         };
         let (answer, answered) = oneshot::channel();
-        {
+        let id = {
             let mut queue = self.queue.lock();
             if queue.len() >= MAX_WAITING {
                 return Err(ProviderError::pending());
@@ -422,7 +447,12 @@ impl Wallet for Dapps {
                 answer,
             });
             self.publish(&queue);
-        }
+            id
+        };
+        // The application may go away while the person reads the page (an
+        // aborted fetch, a closed socket): its request is then dropped here,
+        // and its prompt leaves the queue with it.
+        let _abandoned = Abandoned { dapps: self, id };
         (self.show)();
         answered
             .await
@@ -443,3 +473,6 @@ impl Wallet for Dapps {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
