@@ -59,10 +59,20 @@ pub fn personal_sign(
     let account = super::account_param(params.get(1), accounts)?;
     let bytes = message_bytes(message)?;
     let text = plain_text(&bytes);
-    let (sign_in, refusal) = match text.as_deref().map(siwe::parse) {
+    // A sign-in is recognised whatever invisible characters it carries (a site
+    // verifying it may read past them), and then refused for carrying them.
+    let readable = std::str::from_utf8(&bytes).ok().map(without_deceptive);
+    let (sign_in, refusal) = match readable.as_deref().map(siwe::parse) {
         None | Some(Ok(None)) => (None, None),
         Some(Ok(Some(sign_in))) => {
-            let refusal = sign_in.refusal(origin, account, chain_id);
+            let refusal = if text.is_none() {
+                Some(format!(
+                    "This sign-in for {} carries invisible or control characters, which make it read other than it is.",
+                    sign_in.domain
+                ))
+            } else {
+                sign_in.refusal(origin, account, chain_id, now())
+            };
             (Some(sign_in), refusal)
         }
         Some(Err(why)) => (
@@ -101,16 +111,34 @@ fn message_bytes(message: &str) -> Result<Vec<u8>, ProviderError> {
     Ok(bytes)
 }
 
+/// A character that makes text read other than it is: a control character
+/// but line breaks and tabs, or an invisible or direction-changing one.
+fn deceptive(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || matches!(c, '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF9}'..='\u{FFFB}')
+}
+
+/// The text with every deceptive character taken out (and `\r\n` read as a
+/// line break): what a lenient reader of it would see.
+fn without_deceptive(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .chars()
+        .filter(|c| !deceptive(*c) && *c != '\r')
+        .collect()
+}
+
 /// The bytes as text when a person can read them as they are: UTF-8 with no
 /// control characters but line breaks and tabs, and none of the invisible or
 /// direction-changing characters that make text read other than it is.
 pub fn plain_text(bytes: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(bytes).ok()?;
-    let deceptive = |c: char| {
-        (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
-    };
     (!text.is_empty() && !text.chars().any(deceptive)).then(|| text.to_owned())
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 #[cfg(test)]
@@ -236,5 +264,31 @@ mod tests {
                 .expect("refused")
                 .contains("not a valid")
         );
+    }
+
+    #[test]
+    fn a_sign_in_with_invisible_characters_is_still_read_as_one_and_refused() {
+        let origin = web("https://dapp.example");
+        // A sign-in for another site, made "not text" by one invisible character.
+        for hidden in ['\u{200B}', '\u{FEFF}', '\u{000B}', '\u{2062}', '\u{00AD}'] {
+            let message = sign_in("victim.example", ACCOUNT, 31337).replace(
+                "Sign in to the demo.",
+                &format!("Sign in{hidden} to the demo."),
+            );
+            let review = personal_sign(&json!([message, ACCOUNT]), &[account()], &origin, 31337)
+                .expect("read")
+                .review;
+            assert_eq!(review.text, None, "{hidden:?}: not shown as plain text");
+            let shown = review.sign_in.expect("still read as a sign-in");
+            assert_eq!(shown.domain, "victim.example");
+            let refusal = review.refusal.expect("refused");
+            assert!(refusal.contains("invisible"), "{hidden:?}: {refusal}");
+        }
+        // Even for the asker's own domain: a sign-in is signed only as it reads.
+        let own = sign_in("dapp.example", ACCOUNT, 31337).replace("URI:", "URI:\u{200B}");
+        let review = personal_sign(&json!([own, ACCOUNT]), &[account()], &origin, 31337)
+            .expect("read")
+            .review;
+        assert!(review.refusal.is_some());
     }
 }

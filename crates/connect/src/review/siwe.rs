@@ -150,8 +150,14 @@ pub fn parse(text: &str) -> Result<Option<SignIn>, String> {
 
 impl SignIn {
     /// Why this sign-in must not be signed by `account` for `origin` on chain
-    /// `chain_id`; `None` when it may.
-    pub fn refusal(&self, origin: &Origin, account: Address, chain_id: u64) -> Option<String> {
+    /// `chain_id` at `now` (seconds since 1970); `None` when it may.
+    pub fn refusal(
+        &self,
+        origin: &Origin,
+        account: Address,
+        chain_id: u64,
+        now: i64,
+    ) -> Option<String> {
         let Origin::Web(web) = origin else {
             return Some(format!(
                 "A program on this computer asks you to sign in to {}: only that site itself may ask.",
@@ -185,6 +191,45 @@ impl SignIn {
                 self.chain_id
             ));
         }
+        // A web address as its resource must be on the asking site too.
+        if let Ok(uri) = url::Url::parse(&self.uri)
+            && matches!(uri.scheme(), "http" | "https")
+        {
+            let uri_host = match uri.port() {
+                Some(port) => format!("{}:{port}", uri.host_str().unwrap_or_default()),
+                None => uri.host_str().unwrap_or_default().to_owned(),
+            };
+            if !uri_host.eq_ignore_ascii_case(&host) {
+                return Some(format!(
+                    "This sign-in's URI is {}, another site than {web}, which asks for it.",
+                    self.uri
+                ));
+            }
+        }
+        let at = |time: &str| {
+            time::OffsetDateTime::parse(time, &time::format_description::well_known::Rfc3339)
+                .map(time::OffsetDateTime::unix_timestamp)
+        };
+        if at(&self.issued_at).is_err() {
+            return Some(format!(
+                "Its Issued At, {:?}, is not a time.",
+                self.issued_at
+            ));
+        }
+        if let Some(expiry) = &self.expiration_time {
+            match at(expiry) {
+                Ok(expiry) if expiry > now => {}
+                Ok(_) => return Some(format!("This sign-in expired at {expiry}.")),
+                Err(_) => return Some(format!("Its Expiration Time, {expiry:?}, is not a time.")),
+            }
+        }
+        if let Some(start) = &self.not_before {
+            match at(start) {
+                Ok(start) if start <= now => {}
+                Ok(_) => return Some(format!("This sign-in is not valid before {start}.")),
+                Err(_) => return Some(format!("Its Not Before, {start:?}, is not a time.")),
+            }
+        }
         None
     }
 }
@@ -194,6 +239,8 @@ mod tests {
     use super::*;
 
     const ADDRESS: &str = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    /// 2026-11-25T12:00:00Z, between the full message's Not Before and Expiration Time.
+    const NOON: i64 = 1_795_608_000;
 
     #[test]
     fn a_full_message_is_read_field_by_field() {
@@ -216,9 +263,29 @@ mod tests {
         );
         let origin = Origin::Web("https://dapp.example:8443".into());
         let account: Address = ADDRESS.parse().expect("address");
-        assert_eq!(sign_in.refusal(&origin, account, 31337), None);
+        assert_eq!(sign_in.refusal(&origin, account, 31337, NOON), None);
         let http = Origin::Web("http://dapp.example:8443".into());
-        assert!(sign_in.refusal(&http, account, 31337).is_some(), "scheme");
+        assert!(
+            sign_in.refusal(&http, account, 31337, NOON).is_some(),
+            "scheme"
+        );
+        // Its times are honoured: not before 10:00 on the 25th, not after 10:00 on the 26th.
+        let early = sign_in.refusal(&origin, account, 31337, NOON - 3 * 3600);
+        assert!(early.is_some_and(|why| why.contains("not valid before")));
+        let late = sign_in.refusal(&origin, account, 31337, NOON + 24 * 3600);
+        assert!(late.is_some_and(|why| why.contains("expired")));
+        // Its URI is the asking site's: another site's is refused.
+        let elsewhere = SignIn {
+            uri: "https://victim.example/login".into(),
+            ..sign_in.clone()
+        };
+        let refused = elsewhere.refusal(&origin, account, 31337, NOON);
+        assert!(refused.is_some_and(|why| why.contains("victim.example")));
+        let not_a_time = SignIn {
+            expiration_time: Some("tomorrow".into()),
+            ..sign_in
+        };
+        assert!(not_a_time.refusal(&origin, account, 31337, NOON).is_some());
     }
 
     #[test]
