@@ -343,9 +343,27 @@ impl Dapps {
     }
 
     /// Disconnects the app `key` names; whether it was connected.
+    /// Its prompts waiting are rejected with it: nothing it asked before is
+    /// signed after.
     pub fn disconnect(&self, key: &str) -> bool {
-        Origin::from_key(key)
-            .is_some_and(|origin| self.permissions.disconnect(&origin).unwrap_or(false))
+        let Some(origin) = Origin::from_key(key) else {
+            return false;
+        };
+        self.reject_from(&origin);
+        self.permissions.disconnect(&origin).unwrap_or(false)
+    }
+
+    /// Rejects (4001) every prompt of `origin` waiting.
+    fn reject_from(&self, origin: &Origin) {
+        let shown = origin.to_string();
+        let mut queue = self.queue.lock();
+        let (theirs, others): (VecDeque<Waiting>, VecDeque<Waiting>) =
+            queue.drain(..).partition(|w| w.prompt.origin == shown);
+        *queue = others;
+        for waiting in theirs {
+            let _ = waiting.answer.send(Err(ProviderError::rejected()));
+        }
+        self.publish(&queue);
     }
 }
 

@@ -111,3 +111,21 @@ async fn prompts_come_in_order_and_one_answer_settles_only_its_own() {
     let answered = second.await.expect("the task");
     assert_eq!(answered.map_err(|e| e.code).err(), Some(4001));
 }
+
+#[tokio::test]
+async fn disconnecting_a_site_rejects_what_it_asked_and_leaves_the_others() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let dapps = dapps(&dir);
+    let theirs = asks(&dapps, site(1));
+    page_shows(&dapps, Option::is_some).await;
+    let others = asks(&dapps, site(2));
+    page_shows(&dapps, |p| p.as_ref().is_some_and(|p| p.waiting == 1)).await;
+    dapps.disconnect("https://site1.example");
+    let answered = theirs.await.expect("the task");
+    assert_eq!(answered.map_err(|e| e.code).err(), Some(4001));
+    let left = page_shows(&dapps, |p| p.as_ref().is_some_and(|p| p.waiting == 0))
+        .await
+        .expect("the other site's");
+    assert_eq!(left.origin, "https://site2.example");
+    others.abort();
+}
