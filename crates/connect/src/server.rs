@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, Method, StatusCode};
@@ -27,6 +27,55 @@ pub const DEFAULT_PORT: u16 = 1248;
 
 /// Requests answered at once; more wait for none of them.
 pub const MAX_IN_FLIGHT: usize = 64;
+
+/// The most of an oversized body read (and thrown away) so that its client
+/// hears the 413; a client sending more is cut off (it would see the
+/// connection close rather than the answer).
+pub const MAX_DRAINED: usize = 16 * 1024 * 1024;
+
+/// The body, at most [`MAX_BODY`]; a longer one is read on (to at most
+/// [`MAX_DRAINED`], so its client can hear the answer) and refused with 413
+/// and a JSON-RPC error.
+async fn bounded_body(body: Body) -> Result<Bytes, Response> {
+    use http_body_util::BodyExt as _;
+    let too_large = || {
+        let error = rpc::ProviderError::invalid_request(format!(
+            "a request to Satchel is at most {MAX_BODY} bytes"
+        ));
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            axum::Json(rpc::answer(Value::Null, Err(error))),
+        )
+            .into_response()
+    };
+    let mut body = body;
+    let mut kept = Vec::new();
+    let mut read = 0usize;
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else {
+            return Err(StatusCode::BAD_REQUEST.into_response());
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        read = read.saturating_add(data.len());
+        if read > MAX_DRAINED {
+            let mut cut = too_large();
+            cut.headers_mut().insert(
+                axum::http::header::CONNECTION,
+                axum::http::HeaderValue::from_static("close"),
+            );
+            return Err(cut);
+        }
+        if read <= MAX_BODY {
+            kept.extend_from_slice(&data);
+        }
+    }
+    if read > MAX_BODY {
+        return Err(too_large());
+    }
+    Ok(Bytes::from(kept))
+}
 
 struct Shared<W> {
     methods: Arc<Methods<W>>,
@@ -70,7 +119,8 @@ impl Provider {
                     .post(rpc_call::<W>)
                     .options(preflight::<W>),
             )
-            .layer(DefaultBodyLimit::max(MAX_BODY))
+            // Bodies are read by `bounded_body`, which answers an oversized one.
+            .layer(DefaultBodyLimit::disable())
             .with_state(shared);
         let task = tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, router).await {
@@ -119,11 +169,15 @@ async fn open_socket<W: Wallet>(
 async fn rpc_call<W: Wallet>(
     State(shared): State<Arc<Shared<W>>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Response {
     let origin = match door::admit(&Method::POST, &headers, shared.port) {
         Ok(origin) => origin,
         Err(refusal) => return (refusal.status, refusal.message).into_response(),
+    };
+    let body = match bounded_body(body).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
     let cors = door::cors(&origin, &headers, false);
     let Ok(_slot) = shared.in_flight.try_acquire() else {

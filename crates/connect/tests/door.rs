@@ -40,6 +40,25 @@ async fn the_door_refuses_rebinding_hosts_non_json_bodies_and_oversized_ones() {
         .await
         .expect("answered");
     assert_eq!(huge.status(), 413);
+    let said: Value = huge.json().await.expect("a JSON-RPC error");
+    assert_eq!(said["error"]["code"], -32600, "{said}");
+    // Far past the bound the client still hears why, not a dropped connection.
+    let six_mb = running
+        .http
+        .post(running.url())
+        .header("content-type", "application/json")
+        .body(vec![b' '; 6 * 1024 * 1024])
+        .send()
+        .await
+        .expect("answered, not cut off");
+    assert_eq!(six_mb.status(), 413);
+    let said: Value = six_mb.json().await.expect("a JSON-RPC error");
+    assert!(
+        said["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("at most")),
+        "{said}"
+    );
     let preflight = running
         .http
         .request(reqwest::Method::OPTIONS, running.url())
