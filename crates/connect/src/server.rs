@@ -82,7 +82,46 @@ struct Shared<W> {
     port: u16,
     in_flight: Semaphore,
     sockets: Arc<Semaphore>,
+    /// Sockets open per web page origin (at most `MAX_SOCKETS` entries).
+    sockets_by_site: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
     heads: Arc<Heads>,
+}
+
+/// One site's socket, counted while it is open.
+struct SiteSocket {
+    counts: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+    site: String,
+}
+
+impl SiteSocket {
+    /// A socket for `site`, unless it holds [`socket::MAX_SOCKETS_PER_SITE`].
+    fn open(
+        counts: &Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+        site: &str,
+    ) -> Option<Self> {
+        let mut open = counts.lock().unwrap_or_else(|e| e.into_inner());
+        let held = open.entry(site.to_owned()).or_insert(0);
+        if *held >= socket::MAX_SOCKETS_PER_SITE {
+            return None;
+        }
+        *held += 1;
+        Some(Self {
+            counts: counts.clone(),
+            site: site.to_owned(),
+        })
+    }
+}
+
+impl Drop for SiteSocket {
+    fn drop(&mut self) {
+        let mut open = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(held) = open.get_mut(&self.site) {
+            *held = held.saturating_sub(1);
+            if *held == 0 {
+                open.remove(&self.site);
+            }
+        }
+    }
 }
 
 /// The provider, serving until dropped.
@@ -110,6 +149,7 @@ impl Provider {
             port,
             in_flight: Semaphore::new(MAX_IN_FLIGHT),
             sockets: Arc::new(Semaphore::new(socket::MAX_SOCKETS)),
+            sockets_by_site: Arc::default(),
             heads: Arc::default(),
         });
         let router = Router::new()
@@ -150,6 +190,21 @@ async fn open_socket<W: Wallet>(
         Ok(origin) => origin,
         Err(refusal) => return (refusal.status, refusal.message).into_response(),
     };
+    // One page cannot take every socket: a site holds a few at most (the
+    // programs on this computer share the rest, as one origin they are all).
+    let site = match &origin {
+        crate::origin::Origin::Web(site) => match SiteSocket::open(&shared.sockets_by_site, site) {
+            Some(held) => Some(held),
+            None => {
+                return (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "this site has too many connections to Satchel open",
+                )
+                    .into_response();
+            }
+        },
+        crate::origin::Origin::Local => None,
+    };
     let Ok(slot) = shared.sockets.clone().try_acquire_owned() else {
         return (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -160,9 +215,10 @@ async fn open_socket<W: Wallet>(
     let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
     upgrade
         .max_message_size(MAX_BODY)
+        .max_frame_size(MAX_BODY)
         .on_upgrade(move |ws| async move {
             socket::serve(methods, heads, origin, ws).await;
-            drop(slot);
+            drop((slot, site));
         })
 }
 

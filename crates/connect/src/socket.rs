@@ -25,6 +25,9 @@ use crate::rpc::{self, Call, ProviderError, Request};
 /// WebSocket connections at once; more are refused (503). Room for a browser
 /// full of dapp tabs and the programs beside it; each is bounded below.
 pub const MAX_SOCKETS: usize = 128;
+
+/// WebSockets one web page origin may hold of them.
+pub const MAX_SOCKETS_PER_SITE: usize = 16;
 /// Subscriptions one socket may hold.
 pub const MAX_SUBSCRIPTIONS: usize = 16;
 /// Requests one socket may have in flight; reading waits past it.

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::{ADDRESS, DAPP, Running, code, start};
 use futures::{SinkExt as _, StreamExt as _};
-use satchel_connect::socket::{MAX_SOCKETS, MAX_SUBSCRIPTIONS};
+use satchel_connect::socket::{MAX_SOCKETS, MAX_SOCKETS_PER_SITE, MAX_SUBSCRIPTIONS};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -37,6 +37,18 @@ async fn open(running: &Running, origin: Option<&str>) -> Result<Socket, String>
         .await
         .map(|(socket, _)| socket)
         .map_err(|e| e.to_string())
+}
+
+/// A local program's socket, once Satchel has a place for it.
+async fn open_when_free(running: &Running) -> Socket {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match open(running, None).await {
+            Ok(socket) => return socket,
+            Err(e) if tokio::time::Instant::now() > deadline => panic!("no place: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
 }
 
 async fn send(socket: &mut Socket, id: u64, method: &str, params: Value) {
@@ -224,10 +236,26 @@ async fn sockets_and_subscriptions_are_bounded_and_a_client_that_never_reads_is_
     send(&mut socket, 99, "eth_subscribe", json!(["chainChanged"])).await;
     assert_eq!(code(&answer(&mut socket, 99).await.0), -32600);
 
+    // One site holds at most a few sockets; another site still gets in.
+    let mut site = vec![socket];
+    for _ in 1..MAX_SOCKETS_PER_SITE {
+        site.push(open(&running, Some(DAPP)).await.expect("open"));
+    }
+    assert!(
+        open(&running, Some(DAPP)).await.is_err(),
+        "past {MAX_SOCKETS_PER_SITE} for one site"
+    );
+    let other = open(&running, Some("https://other.example")).await;
+    assert!(other.is_ok(), "another site gets in");
+    let socket = site.pop().expect("one");
+    site.clear();
+    drop(other);
+
     // Sockets at once: past the bound, refused; the app still answers HTTP.
     let mut held = vec![socket];
     for _ in 1..MAX_SOCKETS {
-        held.push(open(&running, None).await.expect("open"));
+        // The site's sockets just closed free their places as Satchel sees them go.
+        held.push(open_when_free(&running).await);
     }
     assert!(open(&running, None).await.is_err(), "past {MAX_SOCKETS}");
     let chain = running.call(None, "eth_chainId", json!([])).await;
