@@ -391,7 +391,12 @@ signIn?: SignIn,
 /**
  * Why Satchel will not sign it (shown in red, with no way to approve).
  */
-refusal?: string, };
+refusal?: string, 
+/**
+ * Exactly 32 bytes that are not text: most likely a hash, whose signature
+ * may approve what the page cannot show (an order, a transaction). Warned.
+ */
+looksLikeHash?: boolean, };
 
 export type TypedField = { name: string, 
 /**

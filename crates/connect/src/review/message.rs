@@ -34,6 +34,11 @@ pub struct MessageReview {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub refusal: Option<String>,
+    /// Exactly 32 bytes that are not text: most likely a hash, whose signature
+    /// may approve what the page cannot show (an order, a transaction). Warned.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub looks_like_hash: bool,
 }
 
 /// A message to sign: the bytes the key signs (with EIP-191's prefix) and what
@@ -82,6 +87,7 @@ pub fn personal_sign(
             )),
         ),
     };
+    let looks_like_hash = bytes.len() == 32 && text.is_none();
     Ok(MessageToSign {
         account,
         review: MessageReview {
@@ -90,6 +96,7 @@ pub fn personal_sign(
             hex: format!("0x{}", alloy::hex::encode(&bytes)),
             sign_in,
             refusal,
+            looks_like_hash,
         },
         bytes,
     })
@@ -290,5 +297,19 @@ mod tests {
             .expect("read")
             .review;
         assert!(review.refusal.is_some());
+    }
+
+    #[test]
+    fn thirty_two_bytes_that_are_not_text_are_warned_as_a_hash() {
+        let hash = format!("0x{}", "ab".repeat(32));
+        let review = personal_sign(&json!([hash, ACCOUNT]), &[account()], &Origin::Local, 1)
+            .expect("read")
+            .review;
+        assert!(review.looks_like_hash);
+        let text = "a".repeat(32);
+        let review = personal_sign(&json!([text, ACCOUNT]), &[account()], &Origin::Local, 1)
+            .expect("read")
+            .review;
+        assert!(!review.looks_like_hash, "32 letters are text");
     }
 }

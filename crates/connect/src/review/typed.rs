@@ -104,12 +104,19 @@ pub fn sign_typed_data(
         other => vec![field("message", other, 0, &mut budget)],
     };
     let permit = permit_of(&data, &message, &token);
+    let truncated = budget == 0;
     let refusal = refusal(
         &data,
         chain_id,
         account,
         permit.as_ref().map(|(_, owner)| *owner),
-    );
+    )
+    .or_else(|| {
+        // What the person cannot read in full is not signed.
+        truncated.then(|| {
+            format!("This data has more than {MAX_FIELDS} fields, more than the page can show you: Satchel does not sign what you cannot read.")
+        })
+    });
     Ok(TypedDataToSign {
         account,
         review: TypedReview {
@@ -117,7 +124,7 @@ pub fn sign_typed_data(
             primary_type: data.primary_type.clone(),
             domain,
             message: fields,
-            truncated: budget == 0,
+            truncated,
             permit: permit.map(|(permit, _)| permit),
             refusal,
         },
@@ -393,7 +400,7 @@ mod tests {
     }
 
     #[test]
-    fn a_long_array_is_cut_to_the_field_budget() {
+    fn a_long_array_is_cut_to_the_field_budget_and_not_signed() {
         let items: Vec<u64> = (0..1000).collect();
         let data = json!({
             "types": {"EIP712Domain": [], "List": [{"name": "items", "type": "uint256[]"}]},
@@ -406,5 +413,8 @@ mod tests {
             .review;
         assert!(review.truncated);
         assert!(review.message[0].fields.len() < MAX_FIELDS);
+        // Cut short, it cannot be signed.
+        let refusal = review.refusal.expect("refused");
+        assert!(refusal.contains("cannot read"), "{refusal}");
     }
 }

@@ -55,6 +55,14 @@ describe('SignMessage', () => {
     renderPage(<ConnectRequest prompt={prompt({ hex: '0xdeadbeef' })} loggedIn />);
     expect(screen.getByTestId('sign-hex')).toHaveTextContent('0xdeadbeef');
     expect(screen.queryByTestId('sign-text')).toBeNull();
+    expect(screen.queryByTestId('sign-hash-warning')).toBeNull();
+  });
+
+  it('warns that 32 bytes look like a hash, and still lets the person decide', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    renderPage(<ConnectRequest prompt={prompt({ hex: `0x${'ab'.repeat(32)}`, looksLikeHash: true })} loggedIn />);
+    expect(screen.getByTestId('sign-hash-warning')).toHaveTextContent('look like a hash');
+    expect(screen.getByTestId('sign-approve')).toBeInTheDocument();
   });
 
   it('shows a matching sign-in as a sign-in to its site', async () => {

@@ -26,6 +26,11 @@ export function SignMessage({ prompt, review }: { prompt: ConnectPrompt; review:
           <pre className="sign-message hex" translate="no" data-testid="sign-hex">
             {review.hex}
           </pre>
+          {review.looksLikeHash === true && (
+            <div className="notice warning" role="note" data-testid="sign-hash-warning">
+              {t('sign.hashWarning')}
+            </div>
+          )}
         </>
       )}
       <dl className="facts">
