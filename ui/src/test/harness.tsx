@@ -199,21 +199,9 @@ export function sendRequests(initial: SendRequest | null = null) {
  * one to every watcher.
  */
 export function registerEmailRequests() {
-  const watchers: { channel: Channel<RegisterEmailRequest>; sent: number }[] = [];
-  const internals = () => (window as unknown as { __TAURI_INTERNALS__: TauriInternals }).__TAURI_INTERNALS__;
-  const watchRegisterEmailRequests: Handler = (args) => {
-    watchers.push({ channel: args.onEvent as Channel<RegisterEmailRequest>, sent: 0 });
-    return null;
-  };
-  return {
-    watchRegisterEmailRequests,
-    /** An application calls `registerUserEmail`: every watcher hears of it. */
-    async request(next: RegisterEmailRequest) {
-      await act(async () => {
-        for (const watcher of watchers) internals().runCallback(watcher.channel.id, { index: watcher.sent++, message: next });
-      });
-    },
-  };
+  const requests = watched<RegisterEmailRequest>();
+  /** An application calls `registerUserEmail`: every watcher hears of it. */
+  return { watchRegisterEmailRequests: requests.handler, request: requests.send };
 }
 
 /**
