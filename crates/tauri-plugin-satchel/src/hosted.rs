@@ -13,10 +13,8 @@ use satchel_desktop::{AppConfig, Connection, Guest, GuestHost};
 use satchel_sdk::{KeyringStore, SdkError, Widget};
 use tauri::{AppHandle, Manager, Runtime};
 
-use crate::{SatchelExt as _, settings, window};
-
-/// The label of a program's widget window: this and a number.
-pub const GUEST_WINDOW_PREFIX: &str = "satchel-guest-";
+use crate::window::{self, GUEST_WINDOW_PREFIX, WIDGET_WINDOW, WindowOf};
+use crate::{SatchelExt as _, settings};
 
 /// Programs' widgets at once: those in use (`MAX_EMBEDDED`) and as many
 /// waiting for the person's yes.
@@ -49,6 +47,37 @@ impl Hosted {
         }
     }
 
+    pub(crate) fn is_made(&self) -> bool {
+        self.made.load(Ordering::SeqCst)
+    }
+
+    /// Shows its window, making it first when it is not there.
+    pub(crate) fn show<R: Runtime>(&self, app: &AppHandle<R>) {
+        window::show(app, &self.window_of(&self.title()));
+    }
+
+    /// Hides its window, if it is there.
+    pub(crate) fn hide<R: Runtime>(&self, app: &AppHandle<R>) {
+        window::hide(app, &self.window_of(&self.title()));
+    }
+
+    /// A program's widget says whose it is: its app id, beside Satchel's name.
+    fn title(&self) -> String {
+        if self.label == WIDGET_WINDOW {
+            "Satchel".to_owned()
+        } else {
+            format!("Satchel · {}", self.app_id)
+        }
+    }
+
+    fn window_of<'a>(&'a self, title: &'a str) -> WindowOf<'a> {
+        WindowOf {
+            label: &self.label,
+            title,
+            made: &self.made,
+        }
+    }
+
     pub fn widget(&self) -> &Arc<Widget> {
         &self.widget
     }
@@ -74,11 +103,11 @@ pub(crate) struct HostedWindow<R: Runtime> {
 
 impl<R: Runtime> WidgetWindow for HostedWindow<R> {
     fn show(&self) {
-        window::show(&self.app, &self.hosted);
+        self.hosted.show(&self.app);
     }
 
     fn hide(&self) {
-        window::hide(&self.app, &self.hosted);
+        self.hosted.hide(&self.app);
     }
 }
 

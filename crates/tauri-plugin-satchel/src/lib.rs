@@ -39,8 +39,9 @@ use tauri::{AppHandle, Manager, Runtime};
 
 pub use commands::{AppStart, RefreshWait, SignUpOutcome};
 use hosted::GuestWindows;
-pub use hosted::{GUEST_WINDOW_PREFIX, Hosted};
+pub use hosted::Hosted;
 pub use settings::PluginSettings;
+pub use window::GUEST_WINDOW_PREFIX;
 pub use window::WIDGET_WINDOW;
 
 /// Lists the plugin's commands once (generated from `build.rs`'s `COMMANDS`):
@@ -93,12 +94,12 @@ impl<R: Runtime> Satchel<R> {
 
     /// Shows the widget's window, making it on first use.
     pub fn show(&self, app: &AppHandle<R>) {
-        window::show(app, &self.own);
+        self.own.show(app);
     }
 
     /// Hides the widget's window and does what closing it does.
     pub fn close(&self, app: &AppHandle<R>) {
-        window::hide(app, &self.own);
+        self.own.hide(app);
         self.closed(&self.own);
     }
 
@@ -394,7 +395,7 @@ fn start<R: Runtime>(
     ));
     let dapps = Dapps::new(widget, permissions.clone(), {
         let (app, own) = (app.clone(), own.clone());
-        move || window::show(&app, &own)
+        move || own.show(&app)
     })
     .with_embedding(Embedded::new(
         config.clone(),

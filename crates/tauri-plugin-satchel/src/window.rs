@@ -6,16 +6,26 @@
 //! the plugin adds at setup for this window alone; the plugin's handler also
 //! answers those commands only to this window it made (`is_widget_page`).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tauri::ipc::CapabilityBuilder;
 use tauri::{AppHandle, Manager, Runtime, Webview, WebviewUrl, WebviewWindowBuilder};
 
-use crate::hosted::{GUEST_WINDOW_PREFIX, Hosted};
 use crate::{SatchelExt as _, protocol};
 
 /// The widget window's label.
 pub const WIDGET_WINDOW: &str = "satchel-widget";
+
+/// The label of a program's widget window: this and a number.
+pub const GUEST_WINDOW_PREFIX: &str = "satchel-guest-";
+
+/// A widget window as it is made: its label, its title, and whether the
+/// plugin made it (a window of the label it did not make is never the widget's).
+pub struct WindowOf<'a> {
+    pub label: &'a str,
+    pub title: &'a str,
+    pub made: &'a AtomicBool,
+}
 
 /// The pages' address: `satchel://localhost/` (`http://satchel.localhost/`
 /// where the webview takes custom schemes that way: Windows, Android).
@@ -57,21 +67,21 @@ pub fn is_widget_page<R: Runtime>(webview: &Webview<R>) -> bool {
     let made = webview
         .try_state::<crate::Satchel<R>>()
         .and_then(|s| s.hosted(webview.label()))
-        .is_some_and(|hosted| hosted.made.load(Ordering::SeqCst));
+        .is_some_and(|hosted| hosted.is_made());
     let ours = webview.url().is_ok_and(|url| is_pages_url(&url));
     made && webview.window().label() == webview.label() && ours
 }
 
 /// Shows a widget's window, making it first if it is not there yet. A
 /// window of that label the plugin did not make is never shown as the widget.
-pub fn show<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) {
+pub fn show<R: Runtime>(app: &AppHandle<R>, hosted: &WindowOf<'_>) {
     let satchel = app.satchel();
     let window = {
         let _one = satchel
             .making_window
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match app.get_webview_window(&hosted.label) {
+        match app.get_webview_window(hosted.label) {
             Some(_) if !hosted.made.load(Ordering::SeqCst) => {
                 tracing::error!(
                     label = %hosted.label,
@@ -98,23 +108,20 @@ pub fn show<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) {
 }
 
 /// Hides a widget's window, if there is one.
-pub fn hide<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) {
-    if let Some(window) = app.get_webview_window(&hosted.label) {
+pub fn hide<R: Runtime>(app: &AppHandle<R>, hosted: &WindowOf<'_>) {
+    if let Some(window) = app.get_webview_window(hosted.label) {
         let _ = window.hide();
     }
 }
 
-fn make<R: Runtime>(app: &AppHandle<R>, hosted: &Hosted) -> tauri::Result<tauri::WebviewWindow<R>> {
+fn make<R: Runtime>(
+    app: &AppHandle<R>,
+    hosted: &WindowOf<'_>,
+) -> tauri::Result<tauri::WebviewWindow<R>> {
     let _step = satchel_sdk::timing::Step::start("widget window");
-    // A program's widget says whose it is: its app id, beside Satchel's name.
-    let title = if hosted.label == WIDGET_WINDOW {
-        "Satchel".to_owned()
-    } else {
-        format!("Satchel · {}", hosted.app_id)
-    };
     let window =
-        WebviewWindowBuilder::new(app, &hosted.label, WebviewUrl::CustomProtocol(pages_url()))
-            .title(title)
+        WebviewWindowBuilder::new(app, hosted.label, WebviewUrl::CustomProtocol(pages_url()))
+            .title(hosted.title)
             .inner_size(400.0, 700.0)
             .min_inner_size(360.0, 600.0)
             .resizable(true)
