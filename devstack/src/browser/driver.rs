@@ -19,7 +19,7 @@ const DRIVER_TRIES: usize = 3;
 /// side by side meet now and then. Each try gets a fresh port.
 pub(super) async fn start_driver(binary: &Path) -> anyhow::Result<(Child, u16)> {
     let mut last_words = String::new();
-    for _ in 0..DRIVER_TRIES {
+    for attempt in 1..=DRIVER_TRIES {
         let mut driver = Command::new(binary)
             .arg("--port=0")
             // Chromium needs no session bus; with one it starts desktop portals
@@ -48,6 +48,11 @@ pub(super) async fn start_driver(binary: &Path) -> anyhow::Result<(Child, u16)> 
             Ok(Startup::Ready(port)) => return Ok((driver, port)),
             Ok(Startup::Ended(said)) => {
                 kill_group(&driver);
+                // Each retry said, and why: a flaky start is seen in the log.
+                eprintln!(
+                    "chromedriver: exited before it listened (start {attempt} of {DRIVER_TRIES}); it said: {}",
+                    said.trim()
+                );
                 last_words = said;
             }
             Ok(Startup::TimedOut) => {
