@@ -388,9 +388,9 @@ impl<W: Wallet> Methods<W> {
             "wallet_addEthereumChain" => {
                 let chain = Self::chain_param(params)?;
                 if self.wallet.networks().iter().any(|(_, id)| *id == chain) {
-                    Err(ProviderError::unsupported(
-                        "Satchel already serves this chain: switch to it with wallet_switchEthereumChain",
-                    ))
+                    // As MetaMask answers a chain it has: nothing to add (dapps
+                    // ask before they switch, and take an error for a refusal).
+                    Ok(Value::Null)
                 } else {
                     Err(ProviderError::unknown_chain(format!(
                         "Satchel cannot add chain {chain}: its networks come from its app's configuration"

@@ -216,6 +216,25 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
         ),
         4902
     );
+    // Adding a chain Satchel serves is answered as MetaMask answers it: null;
+    // one it does not serve, 4902.
+    let added = running
+        .call(
+            Some(DAPP),
+            "wallet_addEthereumChain",
+            json!([{"chainId": "0x1", "chainName": "Ethereum"}]),
+        )
+        .await;
+    assert_eq!(added["result"], Value::Null, "{added}");
+    assert!(added.get("error").is_none(), "{added}");
+    let unknown = running
+        .call(
+            Some(DAPP),
+            "wallet_addEthereumChain",
+            json!([{"chainId": "0x89", "chainName": "Polygon"}]),
+        )
+        .await;
+    assert_eq!(code(&unknown), 4902);
     let switched = running
         .call(
             Some(DAPP),
