@@ -12,7 +12,7 @@ use crate::state::Network;
 
 /// The methods relayed: reads only. Anything that signs, sends, subscribes,
 /// filters with state on the node, or reads the node's own accounts is not.
-pub const ALLOWED: [&str; 17] = [
+pub const ALLOWED: [&str; 18] = [
     "eth_blockNumber",
     "eth_call",
     "eth_chainId",
@@ -20,6 +20,7 @@ pub const ALLOWED: [&str; 17] = [
     "eth_feeHistory",
     "eth_gasPrice",
     "eth_getBalance",
+    "eth_getBlockByHash",
     "eth_getBlockByNumber",
     "eth_getCode",
     "eth_getLogs",
@@ -199,6 +200,13 @@ mod tests {
             call(json!({"jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber"})),
             Ok("eth_blockNumber".into())
         );
+        // What dapps read besides: a block by its hash, a contract's storage.
+        for read in ["eth_getBlockByHash", "eth_getStorageAt"] {
+            assert_eq!(
+                call(json!({"jsonrpc": "2.0", "id": 1, "method": read, "params": []})),
+                Ok(read.to_owned())
+            );
+        }
         for (bad, code) in [
             (
                 json!({"jsonrpc": "2.0", "id": 1, "method": "eth_sendRawTransaction", "params": ["0x"]}),
