@@ -15,6 +15,8 @@
 //! - [`review`]: what the person is shown for a request that signs (the text or
 //!   sign-in of a message, typed data as a tree, permits in words), derived with
 //!   what the key signs;
+//! - [`wallet`]: what a request needs from the shell ([`Wallet`]) and what the
+//!   person is asked ([`Approval`]);
 //! - [`methods`]: what each method does, over [`Wallet`];
 //! - [`server`]: the HTTP transport and [`socket`]: the WebSocket one, with
 //!   subscriptions (`newHeads`, `accountsChanged`, `chainChanged`). A
@@ -29,10 +31,11 @@ pub mod review;
 pub mod rpc;
 pub mod server;
 pub mod socket;
+pub mod wallet;
 
-pub use methods::{Approval, Approved, Wallet, WidgetApp};
 pub use origin::Origin;
 pub use permissions::Permissions;
 pub use review::permit::TokenFacts;
 pub use rpc::ProviderError;
 pub use server::{DEFAULT_PORT, Provider};
+pub use wallet::{Approval, Approved, Wallet, WidgetApp};

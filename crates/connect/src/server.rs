@@ -17,10 +17,11 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::door::{self, MAX_BODY};
-use crate::methods::{Methods, Wallet};
+use crate::methods::Methods;
 use crate::permissions::Permissions;
 use crate::rpc::{self, Call};
 use crate::socket::{self, Heads};
+use crate::wallet::Wallet;
 
 /// Frame's port, so dapps that know Frame find Satchel.
 pub const DEFAULT_PORT: u16 = 1248;

@@ -18,9 +18,10 @@ use futures::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, Semaphore, broadcast, mpsc};
 
-use crate::methods::{Methods, Wallet};
+use crate::methods::Methods;
 use crate::origin::Origin;
 use crate::rpc::{self, Call, ProviderError, Request};
+use crate::wallet::Wallet;
 
 /// WebSocket connections at once; more are refused (503). Room for a browser
 /// full of dapp tabs and the programs beside it; each is bounded below.
