@@ -7,21 +7,17 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use alloy::primitives::Address;
 use parking_lot::Mutex;
 use satchel_api::ServiceErrorCode;
-use satchel_connect::review::transaction::TransactionToSend;
-use satchel_connect::{
-    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
-};
-use satchel_sdk::{CallQuote, ConfirmSend, SdkError, Widget};
+use satchel_connect::{Approval, Approved, Origin, Permissions, Provider, ProviderError};
+use satchel_sdk::{ConfirmSend, SdkError, Widget};
 use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
 use crate::embedded::Embedded;
 
 mod prompts;
+mod wallet;
 
 use prompts::Prepared;
 pub use prompts::{
@@ -148,25 +144,38 @@ impl Dapps {
         self.prompts.send_replace(head);
     }
 
+    /// Takes prompt `id` off the queue (and shows the next), if it waits.
+    fn take(&self, id: u64) -> Option<Waiting> {
+        let mut queue = self.queue.lock();
+        let at = queue.iter().position(|w| w.prompt.id == id)?;
+        let waiting = queue.remove(at);
+        self.publish(&queue);
+        waiting
+    }
+
     /// Takes prompt `id` off the queue unanswered: nobody waits for it any
     /// more (the application went away), so nothing is signed or sent for it.
     fn forget(&self, id: u64) {
-        let mut queue = self.queue.lock();
-        if let Some(at) = queue.iter().position(|w| w.prompt.id == id) {
-            queue.remove(at);
-            self.publish(&queue);
-        }
+        self.take(id);
     }
 
     /// Takes prompt `id` off the queue and answers it.
     fn settle(&self, id: u64, outcome: Result<Approved, ProviderError>) {
-        let mut queue = self.queue.lock();
-        if let Some(at) = queue.iter().position(|w| w.prompt.id == id) {
-            if let Some(waiting) = queue.remove(at) {
-                let _ = waiting.answer.send(outcome);
-            }
-            self.publish(&queue);
+        if let Some(waiting) = self.take(id) {
+            let _ = waiting.answer.send(outcome);
         }
+    }
+
+    /// Rejects (4001) every waiting prompt `which` picks.
+    fn reject_where(&self, which: impl Fn(&Waiting) -> bool) {
+        let mut queue = self.queue.lock();
+        let (rejected, kept): (VecDeque<Waiting>, VecDeque<Waiting>) =
+            queue.drain(..).partition(|w| which(w));
+        *queue = kept;
+        for waiting in rejected {
+            let _ = waiting.answer.send(Err(ProviderError::rejected()));
+        }
+        self.publish(&queue);
     }
 
     /// The accounts the person ticked on a connect page, each one of the
@@ -322,11 +331,7 @@ impl Dapps {
 
     /// The window closed: every waiting prompt is rejected.
     pub fn reject_all(&self) {
-        let mut queue = self.queue.lock();
-        for waiting in queue.drain(..) {
-            let _ = waiting.answer.send(Err(ProviderError::rejected()));
-        }
-        self.publish(&queue);
+        self.reject_where(|_| true);
     }
 
     pub fn connected(&self) -> Vec<ConnectedApp> {
@@ -356,139 +361,7 @@ impl Dapps {
     /// Rejects (4001) every prompt of `origin` waiting.
     fn reject_from(&self, origin: &Origin) {
         let shown = origin.to_string();
-        let mut queue = self.queue.lock();
-        let (theirs, others): (VecDeque<Waiting>, VecDeque<Waiting>) =
-            queue.drain(..).partition(|w| w.prompt.origin == shown);
-        *queue = others;
-        for waiting in theirs {
-            let _ = waiting.answer.send(Err(ProviderError::rejected()));
-        }
-        self.publish(&queue);
-    }
-}
-
-impl Dapps {
-    async fn prepare(&self, tx: &TransactionToSend) -> Result<CallQuote, SdkError> {
-        self.widget
-            .prepare_call(&tx.network, tx.from, tx.to, tx.value, tx.data.clone())
-            .await
-    }
-}
-
-impl Wallet for Dapps {
-    async fn accounts(&self) -> Vec<String> {
-        self.widget.connected_addresses().await
-    }
-
-    fn networks(&self) -> Vec<(String, u64)> {
-        self.widget
-            .network_table()
-            .networks
-            .iter()
-            .map(|n| (n.name.clone(), n.chain_id))
-            .collect()
-    }
-
-    fn changes(&self) -> watch::Receiver<u64> {
-        self.logins.subscribe()
-    }
-
-    fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {
-        let (symbol, decimals) = self
-            .widget
-            .known_asset(network, Some(&contract.to_string()))?;
-        Some(TokenFacts { symbol, decimals })
-    }
-
-    async fn read(
-        &self,
-        network: &str,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, ProviderError> {
-        self.widget
-            .relay_read(network, method, params)
-            .await
-            .map_err(|refusal| match refusal.code {
-                -32602 => ProviderError::invalid_params(refusal.message),
-                _ => ProviderError::internal(refusal.message),
-            })
-    }
-
-    async fn next_head(&self, network: &str, after: Option<u64>) -> Result<Value, ProviderError> {
-        self.widget
-            .next_head(network, after)
-            .await
-            .map_err(|refusal| ProviderError::internal(refusal.message))
-    }
-
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
-        // A transaction is prepared (fees, simulation) before its page shows; one
-        // that would fail shows why, with only Reject.
-        let prepared = match &approval {
-            Approval::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
-            Approval::WatchAsset(asset) => {
-                let token = self
-                    .widget
-                    .preview_token(&asset.network, &asset.contract.to_string(), None)
-                    .await
-                    .map_err(|e| ProviderError::invalid_params(e.message))?;
-                // Listed already: nothing to ask.
-                if token.tracked || token.configured {
-                    return Ok(Approved::Watched);
-                }
-                Prepared::Token(token)
-            }
-            _ => Prepared::Nothing,
-        };
-        let (answer, answered) = oneshot::channel();
-        let id = {
-            let mut queue = self.queue.lock();
-            if queue.len() >= MAX_WAITING {
-                return Err(ProviderError::pending());
-            }
-            let id = {
-                let mut next = self.next_id.lock();
-                *next += 1;
-                *next
-            };
-            let prompt = ConnectPrompt {
-                id,
-                origin: origin.to_string(),
-                local: *origin == Origin::Local,
-                waiting: 0,
-                request: PromptRequest::of(&approval, prepared),
-            };
-            queue.push_back(Waiting {
-                prompt,
-                approval,
-                answer,
-            });
-            self.publish(&queue);
-            id
-        };
-        // The application may go away while the person reads the page (an
-        // aborted fetch, a closed socket): its request is then dropped here,
-        // and its prompt leaves the queue with it.
-        let _abandoned = Abandoned { dapps: self, id };
-        (self.show)();
-        answered
-            .await
-            .unwrap_or_else(|_| Err(ProviderError::rejected()))
-    }
-
-    async fn widget_method(
-        &self,
-        origin: &Origin,
-        method: &str,
-        params: Value,
-    ) -> Result<Value, ProviderError> {
-        match &self.embedded {
-            Some(embedded) => embedded.call(self, origin, method, &params).await,
-            None => Err(ProviderError::method_not_found(&format!(
-                "satchel_{method}"
-            ))),
-        }
+        self.reject_where(|w| w.prompt.origin == shown);
     }
 }
 
