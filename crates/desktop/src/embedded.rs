@@ -216,9 +216,11 @@ impl Embedded {
         let guest = match known {
             Some(guest) => guest,
             None => {
-                if !self.guests.lock().contains_key(origin)
-                    && self.guests.lock().len() >= MAX_EMBEDDED
-                {
+                let full = {
+                    let guests = self.guests.lock();
+                    !guests.contains_key(origin) && guests.len() >= MAX_EMBEDDED
+                };
+                if full {
                     return Err(ProviderError::widget(
                         "ApiRequestError",
                         format!(

@@ -146,6 +146,7 @@ impl<R: Runtime> GuestHost for GuestWindows<R> {
                     .map_err(|e| unavailable(&e))?
                     .join("satchel")
                     .join(&config.app_id);
+                let app_id = config.app_id.clone();
                 let config = Ok(config);
                 let (widget, connection) = crate::make_widget(
                     &self.app,
@@ -155,10 +156,9 @@ impl<R: Runtime> GuestHost for GuestWindows<R> {
                 )
                 .map_err(|e| unavailable(&e))?;
                 let n = self.next.fetch_add(1, Ordering::SeqCst);
-                let app_id = config.as_ref().map_or("", |c| c.app_id.as_str());
                 let hosted = Arc::new(Hosted::new(
                     format!("{GUEST_WINDOW_PREFIX}{n}"),
-                    app_id,
+                    &app_id,
                     widget,
                     connection,
                 ));
