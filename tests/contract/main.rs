@@ -147,6 +147,7 @@ on_every_backend!(
     tokens::a_clear_text_key_of_an_earlier_version_is_sealed_at_start,
     sending::coin_and_token_sends_move_the_exact_amounts_and_fee,
     sending::two_sends_in_a_row_both_mine,
+    sending::many_fast_sends_leave_the_fees_honest_and_unflagged,
     sending::a_pending_send_is_sped_up_or_cancelled,
     sending::a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber,
     sending::nfts_are_sent_and_the_recipient_holds_them,

@@ -208,6 +208,61 @@ pub async fn two_sends_in_a_row_both_mine(backend: Backend) {
     assert_eq!(got, wei("0.75", 18));
 }
 
+/// The service's honest fees are never flagged as unusually high, however
+/// many sends in a row pay the fast tip (issue 45, item 3): tips are read from
+/// what recent blocks paid, so a quiet chain's own transactions do not raise
+/// the next quote's tip (the node's suggestion times 2 doubled it each block),
+/// and the base fee sinking to a few hundredths of a gwei does not trip the guard.
+pub async fn many_fast_sends_leave_the_fees_honest_and_unflagged(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    let bob = PrivateKeySigner::random().address();
+    let fast_cap = |quote: &satchel_sdk::SendQuote| -> U256 {
+        let fast = quote.options.iter().find(|o| o.speed == FeeSpeed::Fast);
+        wei(&fast.expect("a fast option").max_fee_per_gas_gwei, 9)
+    };
+    let first = ada
+        .prepare_send(&form(coin(ada_address), bob, "0.001"))
+        .await
+        .expect("quoted");
+    for n in 0..12 {
+        let quote = ada
+            .prepare_send(&form(coin(ada_address), bob, "0.001"))
+            .await
+            .expect("quoted");
+        assert!(
+            quote.options.iter().all(|o| o.high_fee.is_none()),
+            "send {n}: an honest quote flagged: {:?}",
+            quote.options
+        );
+        let entry = ada
+            .confirm_send(ConfirmSend {
+                quote_id: quote.quote_id,
+                speed: FeeSpeed::Fast,
+                pin: PIN.into(),
+                request_id: None,
+                accept_high_fee: false,
+            })
+            .await
+            .expect("signed without accepting a high fee");
+        assert_eq!(
+            settled(&ada, &entry.tx_hash).await.status,
+            TransactionStatus::Mined
+        );
+    }
+    let last = ada
+        .prepare_send(&form(coin(ada_address), bob, "0.001"))
+        .await
+        .expect("quoted");
+    assert!(
+        fast_cap(&last) <= fast_cap(&first),
+        "the fast cap grew from {:?} to {:?} gwei",
+        first.options,
+        last.options
+    );
+}
+
 /// A sent transaction the network drops is not pending for ever (issue 22, item
 /// 10): past `pending_expiry_secs` (0 here), one the node no longer has and
 /// whose nonce is unused is settled as dropped, and its nonce is free again; one

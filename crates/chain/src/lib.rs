@@ -31,7 +31,7 @@ pub use prices::{FeedAnswer, MAX_FEEDS};
 pub use relay::{NodeError, RelayError};
 pub use tokens::{TokenFacts, shown_text};
 pub use transactions::{
-    FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError,
+    FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError, Tips,
 };
 
 /// What went wrong talking to a node.

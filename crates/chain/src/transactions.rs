@@ -4,7 +4,7 @@
 
 use alloy::eips::BlockNumberOrTag;
 use alloy::primitives::{Address, B256, Bytes, U64, U256};
-use alloy::rpc::types::{Block, Filter, Log, TransactionReceipt, TransactionRequest};
+use alloy::rpc::types::{Block, FeeHistory, Filter, Log, TransactionReceipt, TransactionRequest};
 use alloy::sol_types::SolEvent;
 
 use crate::abi::IERC20;
@@ -14,11 +14,57 @@ use crate::{Chain, ChainError, Result, rpc_error};
 /// address cannot make the service hold more).
 pub const LOGS_KEPT: usize = 500;
 
-/// The fee market now: the latest base fee and the node's suggested tip, in wei.
+/// The fee market now, in wei: the latest base fee, and the tips recent blocks
+/// paid, low, middle and high ([`Tips`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeeMarket {
     pub base_fee: u128,
-    pub tip: u128,
+    pub tips: Tips,
+}
+
+/// The priority fees recent blocks' transactions paid: over the last
+/// [`TIP_HISTORY_BLOCKS`] blocks, the median of each block's 10th, 50th and 90th
+/// percentile. Tips are read from what was paid rather than multiplied from the
+/// node's suggestion: a node that suggests what recent blocks paid (anvil,
+/// geth's oracle on a quiet chain) would otherwise see each quote's raised tip
+/// come back raised again, and tips grow without end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tips {
+    pub low: u128,
+    pub middle: u128,
+    pub high: u128,
+}
+
+/// How many recent blocks' tips [`Tips`] are read from.
+pub const TIP_HISTORY_BLOCKS: u64 = 5;
+const TIP_PERCENTILES: [f64; 3] = [10.0, 50.0, 90.0];
+
+impl Tips {
+    /// From `eth_feeHistory`'s rewards (one row per block, one entry per
+    /// percentile); empty blocks are left out, and with none left the node's
+    /// suggestion is all three. Never below 1 wei; rows beyond the asked count
+    /// or short of entries (a hostile node) are ignored.
+    pub fn from_history(rewards: &[Vec<u128>], suggested: u128) -> Tips {
+        let paid: Vec<&Vec<u128>> = rewards
+            .iter()
+            .take(TIP_HISTORY_BLOCKS as usize)
+            .filter(|row| row.len() == TIP_PERCENTILES.len() && row.iter().any(|&t| t > 0))
+            .collect();
+        let median = |i: usize| {
+            let mut column: Vec<u128> = paid.iter().map(|row| row[i]).collect();
+            column.sort_unstable();
+            column
+                .get(column.len() / 2)
+                .copied()
+                .unwrap_or(suggested)
+                .max(1)
+        };
+        Tips {
+            low: median(0),
+            middle: median(1),
+            high: median(2),
+        }
+    }
 }
 
 /// Why a transaction would not go through.
@@ -99,7 +145,7 @@ impl Chain {
         Ok(!code.is_empty())
     }
 
-    /// The latest base fee and the node's suggested priority fee.
+    /// The latest base fee and the tips recent blocks paid.
     pub async fn fee_market(&self) -> Result<FeeMarket> {
         let mut batch = self.client().new_batch();
         let block = batch
@@ -111,6 +157,16 @@ impl Chain {
         let tip = batch
             .add_call::<_, U256>("eth_maxPriorityFeePerGas", &())
             .map_err(|e| ChainError::Node(e.to_string()))?;
+        let history = batch
+            .add_call::<_, FeeHistory>(
+                "eth_feeHistory",
+                &(
+                    U64::from(TIP_HISTORY_BLOCKS),
+                    BlockNumberOrTag::Latest,
+                    TIP_PERCENTILES,
+                ),
+            )
+            .map_err(|e| ChainError::Node(e.to_string()))?;
         batch.send().await.map_err(rpc_error)?;
         let block = block
             .await
@@ -120,13 +176,19 @@ impl Chain {
             .header
             .base_fee_per_gas
             .ok_or_else(|| ChainError::Node("the network has no EIP-1559 base fee".into()))?;
-        // A node without the method gets the common 1 gwei tip.
-        let tip = tip
+        // A node without the method gets the common 1 gwei tip; one without
+        // fee history, that for every speed.
+        let suggested = tip
             .await
             .map_or(1_000_000_000, |t| t.saturating_to::<u128>());
+        let rewards = history
+            .await
+            .ok()
+            .and_then(|h| h.reward)
+            .unwrap_or_default();
         Ok(FeeMarket {
             base_fee: u128::from(base_fee),
-            tip,
+            tips: Tips::from_history(&rewards, suggested),
         })
     }
 
@@ -297,6 +359,35 @@ mod tests {
             log_index,
             block_number: block,
         }
+    }
+
+    #[test]
+    fn tips_are_what_recent_blocks_paid_not_a_multiple_that_compounds() {
+        const GWEI: u128 = 1_000_000_000;
+        // A quiet chain: each block holds one transaction, all percentiles alike.
+        let quiet = vec![vec![2 * GWEI; 3]; 5];
+        let tips = Tips::from_history(&quiet, 9 * GWEI);
+        assert_eq!(
+            (tips.low, tips.middle, tips.high),
+            (2 * GWEI, 2 * GWEI, 2 * GWEI)
+        );
+        // A transaction paying the high tip leaves the next quote where it was.
+        let mut after = quiet[1..].to_vec();
+        after.push(vec![tips.high; 3]);
+        assert_eq!(Tips::from_history(&after, 9 * GWEI), tips);
+
+        // A busy chain: the median block's percentiles; empty blocks left out.
+        let busy = vec![vec![1, 2, 3], vec![0, 0, 0], vec![2, 4, 8], vec![3, 5, 90]];
+        let tips = Tips::from_history(&busy, GWEI);
+        assert_eq!((tips.low, tips.middle, tips.high), (2, 4, 8));
+
+        // No history, or only malformed rows: the node's suggestion, at least 1 wei.
+        assert_eq!(Tips::from_history(&[], GWEI).middle, GWEI);
+        assert_eq!(Tips::from_history(&[vec![5]], 0).high, 1);
+        // Rows past the asked count are not read (a hostile node's flood).
+        let mut flood = vec![vec![GWEI; 3]; 5];
+        flood.extend(vec![vec![1000 * GWEI; 3]; 1000]);
+        assert_eq!(Tips::from_history(&flood, 0).high, GWEI);
     }
 
     #[test]

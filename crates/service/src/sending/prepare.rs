@@ -7,6 +7,8 @@ use satchel_api::{
     AssetKind, BalanceChange, ChangeDirection, FeeLevel, FeeLevels, PrepareCallRequest,
     PrepareRequest, PreparedCall, PreparedTransaction,
 };
+#[cfg(test)]
+use satchel_chain::Tips;
 use satchel_chain::simulate::{Asset, AssetTransfer, SimulateError};
 use satchel_chain::{Address, Bytes, FeeMarket, Refusal, SendError, U256};
 
@@ -76,13 +78,13 @@ fn fee_levels(market: FeeMarket, gas_limit: u64, floor: Option<(u128, u128)>) ->
             max_fee: (U256::from(max_fee) * U256::from(gas_limit)).to_string(),
         }
     };
-    let tip = market.tip.max(1);
+    let tips = market.tips;
     FeeLevels {
-        // Room for one block of base-fee rise (12.5 %).
-        slow: level(tip, base + base / 8 + tip),
+        // Room for one block of base-fee rise (12.5 %), at the low tip.
+        slow: level(tips.low, base + base / 8 + tips.low),
         // Room for several full blocks in a row, as most wallets leave.
-        normal: level(tip * 3 / 2, 2 * base + tip * 3 / 2),
-        fast: level(tip * 2, 3 * base + tip * 2),
+        normal: level(tips.middle, 2 * base + tips.middle),
+        fast: level(tips.high, 3 * base + tips.high),
     }
 }
 
@@ -355,7 +357,11 @@ mod tests {
     fn fee_levels_rise_from_slow_to_fast_and_replacements_beat_the_pending_fees() {
         let market = FeeMarket {
             base_fee: 1_000_000_000,
-            tip: 1_000_000_000,
+            tips: Tips {
+                low: 1_000_000_000,
+                middle: 1_500_000_000,
+                high: 2_000_000_000,
+            },
         };
         let caps = |l: &FeeLevel| -> (u128, u128) {
             (
