@@ -14,6 +14,8 @@ use satchel_tests::{Backend, Stack, User, send};
 
 alloy::sol! {
     function transfer(address to, uint256 amount) returns (bool);
+    function approve(address spender, uint256 amount) returns (bool);
+    function setApprovalForAll(address operator, bool approved);
     function safeTransferFrom(address from, address to, uint256 tokenId);
     function ownerOf(uint256 tokenId) returns (address);
 }
@@ -123,6 +125,46 @@ pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backen
                 "amount": "2000000", "counterparty": bob.to_checksum(None)}]),
         "{body}"
     );
+    assert_eq!(
+        body.get("approvals"),
+        None,
+        "a transfer approves nothing: {body}"
+    );
+
+    // Approvals are among what the simulation shows: an unlimited allowance
+    // and an operator for the whole collection, with the account as owner.
+    let (status, body) = prepare(
+        stack.demo.dollar6,
+        approveCall {
+            spender: bob,
+            amount: U256::MAX,
+        }
+        .abi_encode(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["approvals"],
+        json!([{"kind": "allowance", "contract": stack.demo.dollar6.to_checksum(None),
+                "spender": bob.to_checksum(None), "value": U256::MAX.to_string()}]),
+        "{body}"
+    );
+    let (status, body) = prepare(
+        stack.demo.pals,
+        setApprovalForAllCall {
+            operator: bob,
+            approved: true,
+        }
+        .abi_encode(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["approvals"],
+        json!([{"kind": "operator", "contract": stack.demo.pals.to_checksum(None),
+                "spender": bob.to_checksum(None), "value": "1"}]),
+        "{body}"
+    );
     // Someone else's NFT: the call would revert, and is refused before signing.
     let (status, body) = prepare(
         stack.demo.pals,
@@ -193,5 +235,57 @@ pub async fn a_contract_call_is_prepared_with_what_it_moves_and_broadcast(backen
     assert_eq!(
         stack.nonce_of(&ada.address().to_string()).await,
         nonce_before
+    );
+}
+
+/// Runtime code of a bait contract: when `block.basefee` is 0 (a simulation that
+/// does not validate) it pays its caller 2 ETH; on chain it keeps the coin.
+///
+/// ```text
+/// BASEFEE ISZERO PUSH1 6 JUMPI STOP JUMPDEST
+/// PUSH1 0 PUSH1 0 PUSH1 0 PUSH1 0 PUSH8 2e18 CALLER GAS CALL STOP
+/// ```
+const BAIT: &str = "0x4815600657005b6000600060006000671bc16d674ec80000335af100";
+
+/// A contract cannot tell the simulation from the transaction (issue 45, item
+/// 2): the service simulates paying the quoted fees against the block's base
+/// fee, validated, so the bait that pays only simulations shows no payment.
+pub async fn a_contract_that_pays_only_simulations_shows_nothing_received(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let ada = stack.user("ada@example.com").await;
+    stack.demo.fund(ada.address()).await.expect("funded");
+    let bait = Address::repeat_byte(0xba);
+    stack.chain_rpc("anvil_setCode", json!([bait, BAIT])).await;
+    stack
+        .chain_rpc("anvil_setBalance", json!([bait, "0x56bc75e2d63100000"]))
+        .await;
+    let account = crate::first_account_id(&stack, &ada).await;
+    let (status, body) = post(
+        &stack,
+        &ada,
+        "/v1/transactions/prepare-call",
+        json!({"accountId": account, "to": bait, "value": "0", "data": "0x01"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["changes"],
+        json!([]),
+        "the simulation saw a payment the chain will not make: {body}"
+    );
+
+    // The same code does pay when the base fee is 0: the bait is real.
+    let paid = stack
+        .chain_rpc(
+            "eth_simulateV1",
+            json!([{"blockStateCalls": [{"calls": [{"from": ada.address(), "to": bait, "input": "0x01"}]}],
+                    "traceTransfers": true, "validation": false}, "latest"]),
+        )
+        .await;
+    let logs = &paid[0]["calls"][0]["logs"];
+    assert_eq!(
+        logs.as_array().map(Vec::len),
+        Some(1),
+        "unvalidated, the bait pays: {paid}"
     );
 }

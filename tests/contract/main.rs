@@ -69,6 +69,7 @@ on_every_backend!(
     device::chains_and_tokens_are_the_apps_own_not_the_services,
     device::an_inflated_fee_is_signed_only_when_the_person_accepts_it,
     calls::a_contract_call_is_prepared_with_what_it_moves_and_broadcast,
+    calls::a_contract_that_pays_only_simulations_shows_nothing_received,
     hardening::a_forwarded_address_cannot_escape_the_per_address_limits,
     hardening::what_takes_a_counter_or_cache_place_is_checked_first,
     hardening::a_refresh_retry_gets_the_same_next_token_and_no_second_live_one,

@@ -246,9 +246,11 @@ pub async fn many_fast_sends_leave_the_fees_honest_and_unflagged(backend: Backen
             })
             .await
             .expect("signed without accepting a high fee");
+        let settled = settled(&ada, &entry.tx_hash).await;
         assert_eq!(
-            settled(&ada, &entry.tx_hash).await.status,
-            TransactionStatus::Mined
+            settled.status,
+            TransactionStatus::Mined,
+            "send {n}: {settled:?}"
         );
     }
     let last = ada

@@ -25,6 +25,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::assets::ApprovalKind;
+
 #[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
@@ -178,6 +180,26 @@ pub struct PreparedCall {
     /// the node cannot simulate (its estimate then showed no revert).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<BalanceChange>>,
+    /// The approvals the account would give or withdraw, from the same
+    /// simulation's logs; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approvals: Vec<ApprovalChange>,
+}
+
+/// An approval a simulated transaction gives or withdraws, the account being
+/// the owner: an ERC-20 allowance or an operator for all NFTs of a contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalChange {
+    pub kind: ApprovalKind,
+    /// The token's or collection's contract (checksummed).
+    pub contract: String,
+    /// Who may spend or move (checksummed).
+    pub spender: String,
+    /// The allowance in smallest units; for an operator `1` granted, `0` withdrawn.
+    pub value: String,
 }
 
 /// `POST /v1/transactions`: a signed transaction, 0x-hex of its EIP-2718 bytes.

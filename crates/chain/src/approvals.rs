@@ -72,24 +72,7 @@ impl Chain {
             else {
                 continue;
             };
-            let found = if let Ok(approval) = IERC20::Approval::decode_log(&log.inner) {
-                // ERC-721's per-token Approval shares the signature with its id
-                // indexed (four topics): not an allowance.
-                (log.topics().len() == 3).then_some((
-                    approval.spender,
-                    ApprovalKind::Allowance,
-                    approval.value,
-                ))
-            } else if let Ok(operator) = IOperators::ApprovalForAll::decode_log(&log.inner) {
-                Some((
-                    operator.operator,
-                    ApprovalKind::Operator,
-                    U256::from(u8::from(operator.approved)),
-                ))
-            } else {
-                None
-            };
-            let Some((spender, kind, value)) = found else {
+            let Some((_, spender, kind, value)) = approval_in(&log.inner) else {
                 continue;
             };
             let key = (log.address(), spender, kind);
@@ -115,4 +98,26 @@ impl Chain {
         }
         Ok(newest.into_values().collect())
     }
+}
+
+/// The approval a log records, as (owner, spender, kind, value): an ERC-20
+/// `Approval` or an `ApprovalForAll` (value 1 granted, 0 withdrawn).
+pub fn approval_in(log: &alloy::primitives::Log) -> Option<(Address, Address, ApprovalKind, U256)> {
+    if let Ok(approval) = IERC20::Approval::decode_log(log) {
+        // ERC-721's per-token Approval shares the signature with its id
+        // indexed (four topics): not an allowance.
+        return (log.topics().len() == 3).then_some((
+            approval.owner,
+            approval.spender,
+            ApprovalKind::Allowance,
+            approval.value,
+        ));
+    }
+    let operator = IOperators::ApprovalForAll::decode_log(log).ok()?;
+    Some((
+        operator.owner,
+        operator.operator,
+        ApprovalKind::Operator,
+        U256::from(u8::from(operator.approved)),
+    ))
 }

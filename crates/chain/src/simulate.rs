@@ -8,6 +8,7 @@ use alloy::sol_types::SolEvent;
 use serde_json::{Value, json};
 
 use crate::abi::{IERC20, IERC1155};
+use crate::approvals::{ApprovalKind, approval_in};
 use crate::relay::RelayError;
 use crate::{Chain, ChainError};
 
@@ -40,6 +41,20 @@ pub struct Simulated {
     pub reverted: Option<String>,
     pub gas_used: u64,
     pub transfers: Vec<AssetTransfer>,
+    /// The approvals its logs record, whoever the owner (the caller keeps its own).
+    pub approvals: Vec<SimulatedApproval>,
+}
+
+/// An approval a simulated transaction records: ERC-20 `Approval` or
+/// `ApprovalForAll`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulatedApproval {
+    pub contract: Address,
+    pub owner: Address,
+    pub spender: Address,
+    pub kind: ApprovalKind,
+    /// The allowance, or 1/0 for an operator granted/withdrawn.
+    pub value: U256,
 }
 
 /// Why there is no simulation.
@@ -55,21 +70,41 @@ pub enum SimulateError {
 /// The most transfers taken from one simulation (a call can emit many logs).
 const MAX_TRANSFERS: usize = 64;
 
+/// What the simulated transaction pays, as the signed one will: its fee caps
+/// per gas and a gas limit it can afford. With them the node validates (the
+/// sender's balance, the fees against the block's base fee) and the contract
+/// sees the real `tx.gasprice` and `block.basefee`; without, both are 0 and a
+/// contract can tell a simulation from the real thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paying {
+    pub max_fee_per_gas: u128,
+    pub max_priority_fee_per_gas: u128,
+    pub gas: u64,
+}
+
 impl Chain {
-    /// Simulates `from` calling `to` with `value` and `data` on the latest block.
+    /// Simulates `from` calling `to` with `value` and `data` on the latest
+    /// block, paying as [`Paying`] says, validated as the network would. The
+    /// nonce is left to the node (the account's at that block): the nonce the
+    /// transaction will carry can be ahead of it while earlier sends are
+    /// pending, which a validating node would refuse.
     pub async fn simulate(
         &self,
         from: Address,
         to: Address,
         value: U256,
         data: &Bytes,
+        paying: Paying,
     ) -> Result<Simulated, SimulateError> {
         let request = json!([{
             "blockStateCalls": [{"calls": [{
                 "from": from, "to": to, "value": value, "input": data,
+                "maxFeePerGas": U256::from(paying.max_fee_per_gas),
+                "maxPriorityFeePerGas": U256::from(paying.max_priority_fee_per_gas),
+                "gas": U256::from(paying.gas),
             }]}],
             "traceTransfers": true,
-            "validation": false,
+            "validation": true,
         }, "latest"]);
         let answer = match self.relay("eth_simulateV1", request).await {
             Ok(answer) => answer,
@@ -106,6 +141,11 @@ impl Chain {
             } else {
                 Vec::new()
             },
+            approvals: if succeeded {
+                approvals_in(logs)
+            } else {
+                Vec::new()
+            },
         })
     }
 }
@@ -126,6 +166,37 @@ fn revert_reason(call: &Value) -> String {
                 .map(|m| m.chars().take(200).collect())
         })
         .unwrap_or_else(|| "reverted".to_owned())
+}
+
+/// The approvals among a simulation's logs, at most [`MAX_TRANSFERS`].
+pub fn approvals_in(logs: &[Value]) -> Vec<SimulatedApproval> {
+    logs.iter()
+        .filter_map(|log| {
+            let log = primitive_log(log)?;
+            let (owner, spender, kind, value) = approval_in(&log)?;
+            Some(SimulatedApproval {
+                contract: log.address,
+                owner,
+                spender,
+                kind,
+                value,
+            })
+        })
+        .take(MAX_TRANSFERS)
+        .collect()
+}
+
+/// A log of the node's JSON answer: its contract, topics and data.
+fn primitive_log(log: &Value) -> Option<alloy::primitives::Log> {
+    let address: Address = log.get("address")?.as_str()?.parse().ok()?;
+    let topics: Vec<B256> = log
+        .get("topics")?
+        .as_array()?
+        .iter()
+        .map(|t| t.as_str()?.parse().ok())
+        .collect::<Option<_>>()?;
+    let data = alloy::hex::decode(log.get("data")?.as_str()?).ok()?;
+    alloy::primitives::Log::new(address, topics, data.into())
 }
 
 /// The asset transfers among a simulation's logs.
@@ -245,5 +316,43 @@ mod tests {
         assert_eq!(found[2].to, me);
         let flood: Vec<Value> = (0..200).map(|_| logs[1].clone()).collect();
         assert_eq!(transfers_in(&flood).len(), MAX_TRANSFERS);
+    }
+
+    #[test]
+    fn approvals_and_operators_are_read_from_the_logs_but_not_per_token_approvals() {
+        use crate::abi::IOperators;
+        let (me, them, token) = (
+            Address::repeat_byte(1),
+            Address::repeat_byte(2),
+            Address::repeat_byte(9),
+        );
+        let approval = format!("{:#x}", IERC20::Approval::SIGNATURE_HASH);
+        let for_all = format!("{:#x}", IOperators::ApprovalForAll::SIGNATURE_HASH);
+        let max = format!("0x{}", "f".repeat(64));
+        let logs = vec![
+            json!({"address": token, "topics": [approval, word(me), word(them)], "data": max}),
+            json!({"address": token, "topics": [for_all, word(me), word(them)], "data": format!("0x{:064x}", 1)}),
+            // ERC-721's approval of one token: its id is a fourth topic.
+            json!({"address": token, "topics": [approval, word(me), word(them), format!("0x{:064x}", 7)], "data": "0x"}),
+            json!({"address": token, "topics": [approval, "not hex"], "data": max}),
+        ];
+        let found = approvals_in(&logs);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert_eq!(
+            (
+                found[0].kind,
+                found[0].owner,
+                found[0].spender,
+                found[0].value
+            ),
+            (ApprovalKind::Allowance, me, them, U256::MAX)
+        );
+        assert_eq!(found[0].contract, token);
+        assert_eq!(
+            (found[1].kind, found[1].value),
+            (ApprovalKind::Operator, U256::from(1))
+        );
+        let flood: Vec<Value> = (0..200).map(|_| logs[0].clone()).collect();
+        assert_eq!(approvals_in(&flood).len(), MAX_TRANSFERS);
     }
 }

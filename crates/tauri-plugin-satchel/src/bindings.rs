@@ -11,10 +11,11 @@ use satchel_api::{
 };
 use satchel_api::{AssetKind, ChangeDirection, TransactionDirection, TransactionStatus};
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ErrorCode, ExpectedChange,
-    ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus, LanguageRequest,
-    LoginOptions, LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt, ReplaceAction,
-    Replacement, SdkError, SdkErrorCode, SendForm, SendQuote, SendRequest, SendResult,
+    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ErrorCode, ExpectedApproval,
+    ExpectedChange, ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus,
+    LanguageRequest, LoginOptions, LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt,
+    ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote, SendRequest,
+    SendResult,
 };
 use satchel_sdk::{
     ApprovalEntry, CollectionChoices, ImportOutcome, NftSendForm, OwnToken, RecipientWarning,
@@ -104,6 +105,7 @@ fn declarations() -> String {
         AssetKind::decl(&cfg),
         ChangeDirection::decl(&cfg),
         ExpectedChange::decl(&cfg),
+        ExpectedApproval::decl(&cfg),
         CallQuote::decl(&cfg),
         TransactionPrompt::decl(&cfg),
         satchel_api::AddableToken::decl(&cfg),

@@ -499,7 +499,28 @@ amount: string,
  */
 symbol?: string, contract?: string, tokenId?: string, counterparty: string, };
 
-export type CallQuote = { quote: SendQuote, changes?: Array<ExpectedChange>, };
+export type ExpectedApproval = { kind: ApprovalKind, contract: string, spender: string, 
+/**
+ * An allowance in the token's units when the app knows it (else its
+ * smallest units); absent for an operator.
+ */
+amount?: string, symbol?: string, 
+/**
+ * An allowance with no practical limit (2^128 or more), or an operator
+ * granted: either can take everything of its kind (shown in red).
+ */
+takesEverything: boolean, 
+/**
+ * The approval is withdrawn: an allowance set to 0, an operator removed.
+ */
+withdrawn: boolean, };
+
+export type CallQuote = { quote: SendQuote, changes?: Array<ExpectedChange>, 
+/**
+ * The approvals the same simulation saw the account give or withdraw
+ * (absent when none): an allowance or an operator for a whole collection.
+ */
+approvals?: Array<ExpectedApproval>, };
 
 export type TransactionPrompt = { call: CallReview, prepared?: CallQuote, 
 /**

@@ -74,6 +74,7 @@ export type {
   ConnectedApp,
   DecodedCall,
   ErrorCode,
+  ExpectedApproval,
   ExpectedChange,
   ExternalLoginOutcome,
   FeeOption,

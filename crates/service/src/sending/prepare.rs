@@ -4,12 +4,12 @@
 
 use alloy::sol_types::SolCall;
 use satchel_api::{
-    AssetKind, BalanceChange, ChangeDirection, FeeLevel, FeeLevels, PrepareCallRequest,
-    PrepareRequest, PreparedCall, PreparedTransaction,
+    ApprovalChange, ApprovalKind, AssetKind, BalanceChange, ChangeDirection, FeeLevel, FeeLevels,
+    PrepareCallRequest, PrepareRequest, PreparedCall, PreparedTransaction,
 };
 #[cfg(test)]
 use satchel_chain::Tips;
-use satchel_chain::simulate::{Asset, AssetTransfer, SimulateError};
+use satchel_chain::simulate::{Asset, AssetTransfer, Paying, SimulateError, SimulatedApproval};
 use satchel_chain::{Address, Bytes, FeeMarket, Refusal, SendError, U256};
 
 use super::{own_account, transferCall, would_fail};
@@ -81,11 +81,20 @@ fn fee_levels(market: FeeMarket, gas_limit: u64, floor: Option<(u128, u128)>) ->
     let tips = market.tips;
     FeeLevels {
         // Room for one block of base-fee rise (12.5 %), at the low tip.
-        slow: level(tips.low, base + base / 8 + tips.low),
+        slow: level(tips.low, (base + base / 8).saturating_add(tips.low)),
         // Room for several full blocks in a row, as most wallets leave.
-        normal: level(tips.middle, 2 * base + tips.middle),
-        fast: level(tips.high, 3 * base + tips.high),
+        normal: {
+            let (max_fee, tip) = normal_caps(market);
+            level(tip, max_fee)
+        },
+        fast: level(tips.high, (3 * base).saturating_add(tips.high)),
     }
+}
+
+/// The normal speed's fee cap and tip per gas (what a simulation pays).
+fn normal_caps(market: FeeMarket) -> (u128, u128) {
+    let tip = market.tips.middle;
+    ((2 * market.base_fee).saturating_add(tip), tip)
 }
 
 /// `POST /v1/transactions/prepare`.
@@ -226,6 +235,8 @@ async fn pending_of(
 
 /// The largest call data taken, in bytes.
 const MAX_CALL_DATA: usize = 32 * 1024;
+/// The most gas a simulation is given (a block's worth on most networks).
+const SIMULATED_GAS_CAP: u64 = 30_000_000;
 
 /// `POST /v1/transactions/prepare-call`: nonce, fee levels and gas of any
 /// transaction from the caller's own account, and what it would move (the
@@ -248,15 +259,37 @@ pub async fn prepare_call(
         alloy::hex::decode(hex).map_err(|_| ApiError::bad_request("`data` is not hexadecimal"))?,
     );
     let chain = &network.chain;
-    let (nonce, market, simulated, balances, recipient_code) = tokio::join!(
+    let (nonce, market, balances, recipient_code) = tokio::join!(
         chain.next_nonce(from),
         chain.fee_market(),
-        chain.simulate(from, to, value, &input),
         chain.balances(from, &[]),
         chain.has_code(to),
     );
     let upstream = |e| ApiError::upstream(&network.config.name, e);
-    let (gas_used, changes) = match simulated {
+    let balances = balances.map_err(upstream)?;
+    let market = market.map_err(upstream)?;
+    // Simulated paying the normal fee with as much gas as the account can
+    // afford after the value, as the signed transaction will pay.
+    let (max_fee_per_gas, max_priority_fee_per_gas) = normal_caps(market);
+    let affordable = balances
+        .native
+        .checked_sub(value)
+        .map(|left| left / U256::from(max_fee_per_gas.max(1)))
+        .unwrap_or_default();
+    if affordable < U256::from(21_000) {
+        return Err(would_fail(format!(
+            "not enough {} for the value and the fee: the account has {}",
+            network.config.symbol,
+            in_units(balances.native, network.config.decimals)
+        )));
+    }
+    let paying = Paying {
+        max_fee_per_gas,
+        max_priority_fee_per_gas,
+        gas: affordable.saturating_to::<u64>().min(SIMULATED_GAS_CAP),
+    };
+    let simulated = chain.simulate(from, to, value, &input, paying).await;
+    let (gas_used, changes, approvals) = match simulated {
         Ok(simulated) => {
             if let Some(reason) = simulated.reverted {
                 return Err(would_fail(format!("the transaction would fail: {reason}")));
@@ -264,11 +297,12 @@ pub async fn prepare_call(
             (
                 simulated.gas_used,
                 Some(changes_of(from, &simulated.transfers)),
+                approvals_of(from, &simulated.approvals),
             )
         }
         Err(SimulateError::Unsupported) => {
             match chain.estimate_gas(from, to, value, input.clone()).await {
-                Ok(gas) => (gas, None),
+                Ok(gas) => (gas, None, Vec::new()),
                 Err(SendError::Refused(Refusal::Reverted(reason) | Refusal::Refused(reason))) => {
                     return Err(would_fail(format!("the transaction would fail: {reason}")));
                 }
@@ -283,8 +317,6 @@ pub async fn prepare_call(
     } else {
         gas_used.max(21_000).saturating_mul(6) / 5
     };
-    let balances = balances.map_err(upstream)?;
-    let market = market.map_err(upstream)?;
     let fees = fee_levels(market, gas_limit, None);
     let slowest: U256 = fees.slow.max_fee.parse().unwrap_or(U256::MAX);
     if balances.native < value.saturating_add(slowest) {
@@ -317,7 +349,25 @@ pub async fn prepare_call(
             recipient_is_contract: recipient_code.map_err(upstream)?,
         },
         changes,
+        approvals,
     })
+}
+
+/// The simulated approvals `account` gives or withdraws.
+fn approvals_of(account: Address, approvals: &[SimulatedApproval]) -> Vec<ApprovalChange> {
+    approvals
+        .iter()
+        .filter(|a| a.owner == account)
+        .map(|a| ApprovalChange {
+            kind: match a.kind {
+                satchel_chain::ApprovalKind::Allowance => ApprovalKind::Allowance,
+                satchel_chain::ApprovalKind::Operator => ApprovalKind::Operator,
+            },
+            contract: a.contract.to_checksum(None),
+            spender: a.spender.to_checksum(None),
+            value: a.value.to_string(),
+        })
+        .collect()
 }
 
 /// The simulated movements that leave or reach `account`, from its side.

@@ -89,6 +89,27 @@ describe('SendTransaction', () => {
     expect(screen.getByTestId('tx-takes-everything')).toHaveTextContent('every NFT of this collection');
   });
 
+  it('shows the approvals the simulation saw the call give, one that takes everything in red', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const prepared = {
+      quote: sendQuote({ to: NFT, amount: '0', recipientIsContract: true }),
+      changes: [],
+      approvals: [
+        { kind: 'allowance' as const, contract: NFT, spender: RECIPIENT, amount: '2.5', symbol: 'DEMO', takesEverything: false, withdrawn: false },
+        { kind: 'allowance' as const, contract: NFT, spender: RECIPIENT, amount: '1', takesEverything: true, withdrawn: false },
+        { kind: 'operator' as const, contract: NFT, spender: RECIPIENT, takesEverything: true, withdrawn: false },
+      ],
+    };
+    renderPage(<ConnectRequest prompt={prompt({ prepared })} loggedIn />);
+    const items = screen.getByTestId('tx-approvals').querySelectorAll('li');
+    expect(items[0]).toHaveTextContent(`${RECIPIENT} may spend 2.5 DEMO`);
+    expect(items[0]).not.toHaveClass('out');
+    expect(items[1]).toHaveTextContent(`${RECIPIENT} may spend ALL your tokens of ${NFT}`);
+    expect(items[1]).toHaveClass('out');
+    expect(items[2]).toHaveTextContent(`${RECIPIENT} may move ALL your NFTs of ${NFT}`);
+    expect(items[2]).toHaveClass('out');
+  });
+
   it('refuses a transaction that would fail before the PIN, with only Reject', async () => {
     const ipc = mockCommands({ answerConnectRequest: () => null, getPinStatus: () => pinStatus() });
     const refusal = 'the transaction would fail: execution reverted: sold out';

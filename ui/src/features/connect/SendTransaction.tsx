@@ -10,7 +10,7 @@ import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
 import { FeeFacts } from '../../components/FeeFacts';
 import { HighFeeNotice } from '../../components/HighFeeNotice';
-import { ExpectedChanges } from '../../components/ExpectedChanges';
+import { ExpectedApprovals, ExpectedChanges } from '../../components/ExpectedChanges';
 import { PinPrompt } from '../../components/Pin';
 import { formatUnits } from '../../lib/amount';
 import { AskingPage, Fact, SignAnswer, reject } from './Asking';
@@ -43,6 +43,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
           ) : (
             <ExpectedChanges changes={prepared.changes} testId="tx-changes" />
           )}
+          {prepared.approvals && <ExpectedApprovals approvals={prepared.approvals} testId="tx-approvals" />}
         </>
       )}
       <details className="typed-data">

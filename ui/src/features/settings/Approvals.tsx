@@ -8,7 +8,7 @@ import { useAction } from '../../hooks/useAction';
 import { useEscape } from '../../hooks/useEscape';
 import { useI18n } from '../../i18n';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { ExpectedChanges } from '../../components/ExpectedChanges';
+import { ExpectedApprovals, ExpectedChanges } from '../../components/ExpectedChanges';
 import { FeeFacts } from '../../components/FeeFacts';
 import { FullAddress } from '../../components/FullAddress';
 import { HighFeeNotice } from '../../components/HighFeeNotice';
@@ -199,6 +199,7 @@ function Revoke({ approval, onBack, onSent }: { approval: ApprovalEntry; onBack:
           {prepared && quote && option && (
             <>
               {prepared.changes !== undefined && prepared.changes.length > 0 && <ExpectedChanges changes={prepared.changes} />}
+              {prepared.approvals && <ExpectedApprovals approvals={prepared.approvals} testId="revoke-approvals" />}
               <SpeedPicker speed={speed} onChange={setSpeed} />
               <dl className="facts">
                 <FeeFacts quote={quote} option={option} />

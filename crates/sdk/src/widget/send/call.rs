@@ -8,8 +8,8 @@
 use alloy::primitives::{Address, Bytes, U256};
 use reqwest::Method;
 use satchel_api::{
-    Account, AssetKind, BalanceChange, ChangeDirection, PrepareCallRequest, PreparedCall,
-    ServiceErrorCode,
+    Account, ApprovalChange, ApprovalKind, AssetKind, BalanceChange, ChangeDirection,
+    PrepareCallRequest, PreparedCall, ServiceErrorCode,
 };
 use serde::Serialize;
 
@@ -58,6 +58,32 @@ pub struct CallQuote {
     pub quote: SendQuote,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<ExpectedChange>>,
+    /// The approvals the same simulation saw the account give or withdraw
+    /// (absent when none): an allowance or an operator for a whole collection.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<ExpectedApproval>>"))]
+    pub approvals: Vec<ExpectedApproval>,
+}
+
+/// One simulated approval the account gives or withdraws.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
+#[serde(rename_all = "camelCase")]
+pub struct ExpectedApproval {
+    pub kind: ApprovalKind,
+    pub contract: String,
+    pub spender: String,
+    /// An allowance in the token's units when the app knows it (else its
+    /// smallest units); absent for an operator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// An allowance with no practical limit (2^128 or more), or an operator
+    /// granted: either can take everything of its kind (shown in red).
+    pub takes_everything: bool,
+    /// The approval is withdrawn: an allowance set to 0, an operator removed.
+    pub withdrawn: bool,
 }
 
 /// One simulated movement to or from the account, in the asset's units where
@@ -223,7 +249,54 @@ impl Widget {
                     .collect::<Result<Vec<_>, _>>()
             })
             .transpose()?;
-        Ok(CallQuote { quote, changes })
+        let approvals = prepared
+            .approvals
+            .into_iter()
+            .take(MAX_CHANGES)
+            .map(|a| self.expected_approval(network, a))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(CallQuote {
+            quote,
+            changes,
+            approvals,
+        })
+    }
+
+    fn expected_approval(
+        &self,
+        network: &str,
+        approval: ApprovalChange,
+    ) -> Result<ExpectedApproval, SdkError> {
+        let malformed = || {
+            SdkError::service(
+                ServiceErrorCode::ApiRequestError,
+                "the service sent a malformed approval",
+            )
+        };
+        let value: U256 = approval.value.parse().map_err(|_| malformed())?;
+        let contract = check_address(&approval.contract).map_err(|_| malformed())?;
+        let spender = check_address(&approval.spender).map_err(|_| malformed())?;
+        let (amount, symbol) = match approval.kind {
+            ApprovalKind::Operator => (None, None),
+            ApprovalKind::Allowance => match self.known_asset(network, Some(&approval.contract)) {
+                Some((symbol, decimals)) => {
+                    (Some(format_units(&approval.value, decimals)?), Some(symbol))
+                }
+                None => (Some(approval.value), None),
+            },
+        };
+        Ok(ExpectedApproval {
+            kind: approval.kind,
+            contract: contract.to_checksum(None),
+            spender: spender.to_checksum(None),
+            amount,
+            symbol,
+            takes_everything: match approval.kind {
+                ApprovalKind::Allowance => value >= U256::from(1u8) << 128,
+                ApprovalKind::Operator => !value.is_zero(),
+            },
+            withdrawn: value.is_zero(),
+        })
     }
 
     fn expected_change(

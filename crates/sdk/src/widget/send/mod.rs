@@ -35,7 +35,7 @@ mod replace;
 mod requests;
 mod types;
 
-pub use call::{CallQuote, ExpectedChange, NftSendForm};
+pub use call::{CallQuote, ExpectedApproval, ExpectedChange, NftSendForm};
 use fees::{fee_caps, fee_options, high_fee};
 pub(super) use quotes::Sends;
 use quotes::{QUOTE_LIFETIME, StoredQuote};
