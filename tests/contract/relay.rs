@@ -111,12 +111,13 @@ pub async fn a_user_reads_the_chain_through_the_relay_and_nothing_else(backend: 
     ]);
     let (status, _) = rpc(&stack, &ada.token, "anvil", big).await;
     assert_eq!(status, 400);
-    // Eight calls a minute: five were made, three more go, the next waits.
-    let three = Value::Array(vec![
+    // Eight calls a minute: six were counted (the log query weighs two),
+    // two more go, the next waits.
+    let two = Value::Array(vec![
         json!({"jsonrpc": "2.0", "id": 1, "method": "eth_chainId"});
-        3
+        2
     ]);
-    let (status, body) = rpc(&stack, &ada.token, "anvil", three).await;
+    let (status, body) = rpc(&stack, &ada.token, "anvil", two).await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = rpc(
         &stack,
@@ -136,6 +137,30 @@ pub async fn a_user_reads_the_chain_through_the_relay_and_nothing_else(backend: 
     )
     .await;
     assert_eq!(status, 200);
+    // A state override that plants an endless loop is refused before the node
+    // runs it; a gas estimate weighs ten reads, past Bob's eight a minute.
+    let looping = json!({"0x00000000000000000000000000000000000000aa": {"code": "0x5b600056"}});
+    let call = json!({"to": "0x00000000000000000000000000000000000000aa"});
+    let (status, body) = rpc(
+        &stack,
+        &bob.token,
+        "anvil",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [call, "latest", looping]}),
+    )
+    .await;
+    assert_eq!(
+        (status.as_u16(), body["error"]["code"].clone()),
+        (200, json!(-32602)),
+        "{body}"
+    );
+    let (status, body) = rpc(
+        &stack,
+        &bob.token,
+        "anvil",
+        json!({"jsonrpc": "2.0", "id": 1, "method": "eth_estimateGas", "params": [call]}),
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
 }
 
 async fn head(

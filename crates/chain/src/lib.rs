@@ -15,12 +15,12 @@ pub mod safe_http;
 pub mod simulate;
 mod tokens;
 mod transactions;
+mod transport;
 pub mod units;
 
 use std::time::Duration;
 
 use alloy::rpc::client::{ClientBuilder, RpcClient};
-use alloy::transports::http::Http;
 
 pub use alloy::primitives::{Address, B256, Bytes, U256};
 pub use approvals::{ApprovalKind, ApprovalLog, MAX_APPROVAL_LOGS, SPENDERS_PER_CONTRACT};
@@ -33,6 +33,7 @@ pub use tokens::{TokenFacts, shown_text};
 pub use transactions::{
     FeeMarket, IncomingTransfer, IncomingTransfers, LOGS_KEPT, Mined, Refusal, SendError, Tips,
 };
+pub use transport::MAX_NODE_ANSWER;
 
 /// What went wrong talking to a node.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +65,7 @@ impl Chain {
         let is_local = url
             .host_str()
             .is_some_and(|h| h == "127.0.0.1" || h == "localhost" || h == "[::1]");
-        let transport = Http::with_client(http, url);
+        let transport = transport::BoundedHttp::new(http, url, transport::MAX_NODE_ANSWER);
         let client = ClientBuilder::default().transport(transport, is_local);
         Ok(Self { client })
     }

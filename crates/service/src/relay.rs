@@ -48,14 +48,53 @@ const UNAVAILABLE: i64 = -32603;
 /// EIP-1474: the limit a request exceeded.
 const LIMIT_EXCEEDED: i64 = -32005;
 
-/// How many calls `body` holds (a batch counts each), for the per-user limit;
-/// `None` when it is neither a call nor a batch of at most [`MAX_BATCH`].
-pub fn calls_in(body: &Value) -> Option<usize> {
+/// What `body` costs against the per-user limit: each call its [`weight`]
+/// (a batch the sum); `None` when it is neither a call nor a batch of at most
+/// [`MAX_BATCH`].
+pub fn cost_of(body: &Value) -> Option<usize> {
     match body {
-        Value::Array(calls) if !calls.is_empty() && calls.len() <= MAX_BATCH => Some(calls.len()),
-        Value::Object(_) => Some(1),
+        Value::Array(calls) if !calls.is_empty() && calls.len() <= MAX_BATCH => {
+            Some(calls.iter().map(weight).sum())
+        }
+        Value::Object(_) => Some(weight(body)),
         _ => None,
     }
+}
+
+/// How many plain reads a call is worth: a gas estimate runs the call many
+/// times over (a binary search, each run up to the node's gas cap), a
+/// simulation runs each of its calls, a log query reads a window of blocks.
+fn weight(call: &Value) -> usize {
+    match call.get("method").and_then(Value::as_str) {
+        Some("eth_estimateGas") => ESTIMATE_WEIGHT,
+        Some("eth_simulateV1") => {
+            SIMULATED_CALL_WEIGHT
+                * simulated_calls(call.get("params").unwrap_or(&Value::Null)).max(1)
+        }
+        Some("eth_getLogs") => 2,
+        _ => 1,
+    }
+}
+
+/// A gas estimate's weight: the node runs the call up to ~25 times.
+const ESTIMATE_WEIGHT: usize = 10;
+/// Each call of a simulation.
+const SIMULATED_CALL_WEIGHT: usize = 2;
+/// The most calls one simulation may hold (across its blocks).
+pub const MAX_SIMULATED_CALLS: usize = 16;
+
+/// How many calls an `eth_simulateV1`'s params hold, across its blocks.
+fn simulated_calls(params: &Value) -> usize {
+    params
+        .get(0)
+        .and_then(|p| p.get("blockStateCalls"))
+        .and_then(Value::as_array)
+        .map_or(0, |blocks| {
+            blocks
+                .iter()
+                .map(|b| b.get("calls").and_then(Value::as_array).map_or(0, Vec::len))
+                .sum()
+        })
 }
 
 /// Answers `body`, one call or a batch, as JSON-RPC 2.0 does: one answer per
@@ -133,10 +172,52 @@ fn checked<'a>(network: &Network, call: &'a Value) -> Result<(&'a str, Value), V
         Some(params @ Value::Array(_)) => params.clone(),
         Some(_) => return Err(error(INVALID_PARAMS, "params must be an array")),
     };
-    if method == "eth_getLogs" {
-        check_log_range(network, &params)?;
+    match method {
+        "eth_getLogs" => check_log_range(network, &params)?,
+        "eth_call" | "eth_estimateGas" => check_no_overrides(&params)?,
+        "eth_simulateV1" => check_simulation(&params)?,
+        _ => {}
     }
     Ok((method, params))
+}
+
+/// `eth_call` and `eth_estimateGas` run on the chain as it is: a state or
+/// block override (their third and fourth params) could plant code that runs
+/// the node to its gas cap on every run of an estimate.
+fn check_no_overrides(params: &Value) -> Result<(), Value> {
+    let overridden = params
+        .as_array()
+        .is_some_and(|p| p.iter().skip(2).any(|o| !o.is_null()));
+    if overridden {
+        return Err(error(
+            INVALID_PARAMS,
+            "state and block overrides are not relayed",
+        ));
+    }
+    Ok(())
+}
+
+/// A simulation holds at most [`MAX_SIMULATED_CALLS`] calls and no state
+/// overrides (block overrides, its time and number, are allowed).
+fn check_simulation(params: &Value) -> Result<(), Value> {
+    let blocks = params
+        .get(0)
+        .and_then(|p| p.get("blockStateCalls"))
+        .and_then(Value::as_array)
+        .ok_or_else(|| error(INVALID_PARAMS, "eth_simulateV1 takes blockStateCalls"))?;
+    if blocks
+        .iter()
+        .any(|b| b.get("stateOverrides").is_some_and(|o| !o.is_null()))
+    {
+        return Err(error(INVALID_PARAMS, "state overrides are not relayed"));
+    }
+    if simulated_calls(params) > MAX_SIMULATED_CALLS {
+        return Err(error(
+            LIMIT_EXCEEDED,
+            &format!("a simulation holds at most {MAX_SIMULATED_CALLS} calls"),
+        ));
+    }
+    Ok(())
 }
 
 /// A log query names its blocks by number (or one block by hash), and spans at
@@ -248,12 +329,66 @@ mod tests {
             call(json!({"jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [{"fromBlock": "0x0", "toBlock": "0x3e7"}]}))
                 .is_ok()
         );
-        assert_eq!(calls_in(&json!([{}, {}])), Some(2));
+        assert_eq!(cost_of(&json!([{}, {}])), Some(2));
+        assert_eq!(cost_of(&Value::Array(vec![json!({}); MAX_BATCH + 1])), None);
+        assert_eq!(cost_of(&json!([])), None);
+        assert_eq!(cost_of(&json!("eth_blockNumber")), None);
+    }
+
+    #[test]
+    fn overrides_are_refused_and_costly_calls_weigh_more() {
+        let network = network();
+        let call = |method: &str, params: Value| {
+            checked(
+                &network,
+                &json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}),
+            )
+            .map(|(m, _)| m.to_owned())
+        };
+        let loop_code =
+            json!({"0x00000000000000000000000000000000000000aa": {"code": "0x5b600056"}});
+        let tx = json!({"to": "0x00000000000000000000000000000000000000aa"});
+        // An endless loop planted by a state override, as an estimate or a call.
+        for method in ["eth_estimateGas", "eth_call"] {
+            let refused = call(method, json!([tx, "latest", loop_code])).expect_err("refused");
+            assert_eq!(refused["code"], INVALID_PARAMS, "{method}");
+            assert!(call(method, json!([tx, "latest"])).is_ok(), "{method}");
+            assert!(
+                call(method, json!([tx, "latest", null])).is_ok(),
+                "{method}"
+            );
+        }
+        let simulation = |blocks: Value| {
+            call(
+                "eth_simulateV1",
+                json!([{"blockStateCalls": blocks}, "latest"]),
+            )
+        };
+        let refused =
+            simulation(json!([{"stateOverrides": loop_code, "calls": [tx]}])).expect_err("refused");
+        assert_eq!(refused["code"], INVALID_PARAMS);
+        assert!(simulation(json!([{"calls": [tx, tx]}])).is_ok());
+        let crowded = vec![json!({"calls": vec![tx.clone(); 9]}); 2];
         assert_eq!(
-            calls_in(&Value::Array(vec![json!({}); MAX_BATCH + 1])),
-            None
+            simulation(json!(crowded)).expect_err("too many")["code"],
+            LIMIT_EXCEEDED
         );
-        assert_eq!(calls_in(&json!([])), None);
-        assert_eq!(calls_in(&json!("eth_blockNumber")), None);
+
+        let named = |method: &str, params: Value| json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        assert_eq!(cost_of(&named("eth_blockNumber", json!([]))), Some(1));
+        assert_eq!(
+            cost_of(&named("eth_estimateGas", json!([tx]))),
+            Some(ESTIMATE_WEIGHT)
+        );
+        assert_eq!(
+            cost_of(&named(
+                "eth_simulateV1",
+                json!([{"blockStateCalls": [{"calls": [tx, tx, tx]}]}])
+            )),
+            Some(3 * SIMULATED_CALL_WEIGHT)
+        );
+        // A batch of twenty estimates counts as two hundred reads.
+        let batch = Value::Array(vec![named("eth_estimateGas", json!([tx])); MAX_BATCH]);
+        assert_eq!(cost_of(&batch), Some(MAX_BATCH * ESTIMATE_WEIGHT));
     }
 }

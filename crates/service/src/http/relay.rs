@@ -35,19 +35,20 @@ pub async fn rpc(
     let network = state
         .network(&network)
         .ok_or_else(|| ApiError::not_found("network"))?;
-    let calls = relay::calls_in(&body).ok_or_else(|| {
+    let cost = relay::cost_of(&body).ok_or_else(|| {
         ApiError::bad_request(format!(
             "send one JSON-RPC call or a batch of 1 to {} calls",
             relay::MAX_BATCH
         ))
     })?;
-    count_calls(&state, &user, calls)?;
+    count_calls(&state, &user, cost)?;
     Ok(axum::Json(relay::relay(network, body).await))
 }
 
-/// Takes `calls` of the user's relayed calls (`rpc_calls_per_minute`).
-fn count_calls(state: &AppState, user: &AuthUser, calls: usize) -> ApiResult<()> {
-    for _ in 0..calls {
+/// Takes `cost` of the user's relayed calls (`rpc_calls_per_minute`): a
+/// plain read is 1, a gas estimate 10, each call of a simulation 2.
+fn count_calls(state: &AppState, user: &AuthUser, cost: usize) -> ApiResult<()> {
+    for _ in 0..cost {
         state
             .limits
             .check(LimitKey::RpcCalls {
