@@ -3,6 +3,7 @@
 //! never another user's.
 
 use alloy::primitives::{Address, U256, utils::parse_units};
+use satchel_service::assets::approvals::MAX_APPROVALS;
 use satchel_tests::{Backend, Stack};
 
 use crate::{assert_error, first_account_id};
@@ -105,4 +106,72 @@ pub async fn approvals_are_found_in_the_logs_and_withdrawn_ones_go(backend: Back
         .filter(|a| a["kind"] == "operator")
         .count();
     assert_eq!(operators, 1, "the operator is still listed: {body}");
+}
+
+/// Runtime code of a spam "token": called with one word (an owner), it logs
+/// `Approval(owner, caller, 1)`; asked anything else (`allowance`), it answers
+/// 1, so its approvals look alive on chain too.
+///
+/// ```text
+/// CALLDATASIZE PUSH1 32 EQ PUSH1 emit JUMPI
+/// PUSH1 1 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+/// emit: JUMPDEST PUSH1 1 PUSH1 0 MSTORE CALLER PUSH1 0 CALLDATALOAD
+/// PUSH32 Approval PUSH1 32 PUSH1 0 LOG3 STOP
+/// ```
+const SPAM_TOKEN: &str = "0x36602014601157600160005260206000f35b6001600052336000357f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92560206000a300";
+
+/// Logs of many cheap contracts cannot crowd out a real approval made after
+/// them (issue 45, item 9): past the account's 500 kept approvals, those worth
+/// nothing on chain give way first, and a new one is always kept (the oldest
+/// gives way), even when the spam answers that its approvals hold.
+pub async fn a_real_approval_is_kept_after_a_flood_of_spam_approvals(backend: Backend) {
+    let stack = Stack::start(backend).await;
+    let ada = stack.user("ada@example.com").await;
+    let account_id = first_account_id(&stack, &ada).await;
+    let path = format!("/v1/account/{account_id}/approvals");
+    let spammer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    let owner_word = format!("0x{:0>64}", alloy::hex::encode(ada.address()));
+    let spam = MAX_APPROVALS + 20;
+    for n in 0..spam {
+        let contract = Address::left_padding_from(&(0x5000_0000u64 + n as u64).to_be_bytes());
+        stack
+            .chain_rpc("anvil_setCode", serde_json::json!([contract, SPAM_TOKEN]))
+            .await;
+        let hash = stack
+            .chain_rpc(
+                "eth_sendTransaction",
+                serde_json::json!([{"from": spammer, "to": contract, "data": owner_word}]),
+            )
+            .await;
+        assert!(hash.is_string(), "{hash}");
+    }
+    let listed = |body: &serde_json::Value| body["approvals"].as_array().map_or(0, Vec::len);
+    let (status, body) = stack.get(&path, &ada.token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(listed(&body), MAX_APPROVALS, "full of spam");
+
+    // The drainer's real approval, made after the flood, is kept and listed.
+    let gas: U256 = parse_units("1", 18).expect("units").into();
+    stack
+        .demo
+        .send_ether(ada.address(), gas)
+        .await
+        .expect("gas");
+    let drainer = Address::repeat_byte(0xdd);
+    let demo = &stack.demo;
+    demo.approve_as(&ada.signer, demo.token18, drainer, U256::MAX)
+        .await
+        .expect("an unlimited allowance");
+    let (status, body) = stack.get(&path, &ada.token).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(listed(&body), MAX_APPROVALS);
+    assert!(
+        body["approvals"]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .any(|a| a["spender"] == drainer.to_checksum(None)
+                && a["value"] == U256::MAX.to_string()),
+        "the drainer's approval is shown"
+    );
 }

@@ -60,6 +60,7 @@ on_every_backend!(
     several_accounts::an_account_added_on_another_device_shows_once_the_pin_confirms_it,
     prices::prices_come_from_the_feeds_exactly_and_follow_them,
     approvals::approvals_are_found_in_the_logs_and_withdrawn_ones_go,
+    approvals::a_real_approval_is_kept_after_a_flood_of_spam_approvals,
     added_tokens::a_token_added_by_address_is_listed_with_its_exact_balance,
     added_tokens::an_account_adds_a_bounded_number_of_tokens,
     relay::a_user_reads_the_chain_through_the_relay_and_nothing_else,

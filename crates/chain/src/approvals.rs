@@ -5,12 +5,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use alloy::primitives::{Address, B256, U256};
-use alloy::rpc::types::{Filter, Log};
-use alloy::sol_types::SolEvent;
+use alloy::eips::BlockNumberOrTag;
+use alloy::primitives::{Address, B256, Bytes, U256};
+use alloy::rpc::types::{Filter, Log, TransactionRequest};
+use alloy::sol_types::{SolCall, SolEvent};
 
 use crate::abi::{IERC20, IOperators};
-use crate::{Chain, Result, rpc_error};
+use crate::balances::decode_or_none;
+use crate::{Chain, ChainError, Result, rpc_error};
 
 /// The most approval logs one read keeps (a spam contract can emit any number).
 pub const MAX_APPROVAL_LOGS: usize = 1_000;
@@ -97,6 +99,62 @@ impl Chain {
             );
         }
         Ok(newest.into_values().collect())
+    }
+}
+
+/// How many approvals one batch reads.
+const CHECKS_PER_BATCH: usize = 100;
+
+impl Chain {
+    /// What each approval of `owner` is worth now: the allowance, or 1/0 for an
+    /// operator; a call that fails or answers nonsense (not a real token) is 0.
+    /// Read in batches of [`CHECKS_PER_BATCH`].
+    pub async fn approvals_now(
+        &self,
+        owner: Address,
+        approvals: &[(Address, Address, ApprovalKind)],
+    ) -> Result<Vec<U256>> {
+        let latest = BlockNumberOrTag::Latest;
+        let mut values = Vec::with_capacity(approvals.len());
+        for chunk in approvals.chunks(CHECKS_PER_BATCH) {
+            let mut batch = self.client().new_batch();
+            let calls = chunk
+                .iter()
+                .map(|&(contract, spender, kind)| {
+                    let input: Bytes = match kind {
+                        ApprovalKind::Allowance => {
+                            IERC20::allowanceCall { owner, spender }.abi_encode()
+                        }
+                        ApprovalKind::Operator => IOperators::isApprovedForAllCall {
+                            owner,
+                            operator: spender,
+                        }
+                        .abi_encode(),
+                    }
+                    .into();
+                    let call = TransactionRequest::default()
+                        .to(contract)
+                        .input(input.into());
+                    batch.add_call::<_, Bytes>("eth_call", &(call, latest))
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()
+                .map_err(|e| ChainError::Node(e.to_string()))?;
+            batch.send().await.map_err(rpc_error)?;
+            for (call, &(_, _, kind)) in calls.into_iter().zip(chunk) {
+                let value = decode_or_none(call.await, |bytes| match kind {
+                    ApprovalKind::Allowance => {
+                        IERC20::allowanceCall::abi_decode_returns(bytes).ok()
+                    }
+                    ApprovalKind::Operator => {
+                        IOperators::isApprovedForAllCall::abi_decode_returns(bytes)
+                            .ok()
+                            .map(|approved| U256::from(u8::from(approved)))
+                    }
+                })?;
+                values.push(value.unwrap_or_default());
+            }
+        }
+        Ok(values)
     }
 }
 

@@ -16,6 +16,60 @@ const SCAN_WINDOWS: u64 = 10;
 /// The most approvals kept per account.
 pub const MAX_APPROVALS: usize = 500;
 
+/// Whether storing `rows` would pass [`MAX_APPROVALS`].
+async fn crowded(state: &AppState, account: &AccountRow, rows: &[ApprovalRow]) -> ApiResult<bool> {
+    let new = rows.iter().filter(|r| r.value != "0").count();
+    if new == 0 {
+        return Ok(false);
+    }
+    let kept = state.db.account_approvals(&account.id).await?.len();
+    Ok(kept + new > MAX_APPROVALS)
+}
+
+/// Forgets the account's stored approvals that are worth nothing on chain
+/// now (withdrawn since, or logged by a contract that is no token), so they
+/// give way before real ones do.
+async fn forget_worthless(
+    state: &AppState,
+    network: &Network,
+    account: &AccountRow,
+    owner: satchel_chain::Address,
+) -> ApiResult<()> {
+    let stored: Vec<_> = state
+        .db
+        .account_approvals(&account.id)
+        .await?
+        .into_iter()
+        .filter_map(|row| {
+            let kind = if row.kind == 2 {
+                Found::Operator
+            } else {
+                Found::Allowance
+            };
+            let key = (
+                parse_address(&row.contract).ok()?,
+                parse_address(&row.spender).ok()?,
+                kind,
+            );
+            Some((row, key))
+        })
+        .collect();
+    let keys: Vec<_> = stored.iter().map(|(_, key)| *key).collect();
+    let now = network
+        .chain
+        .approvals_now(owner, &keys)
+        .await
+        .map_err(|e| ApiError::upstream(&network.config.name, e))?;
+    let worthless: Vec<(String, String, i64)> = stored
+        .into_iter()
+        .zip(now)
+        .filter(|(_, value)| value.is_zero())
+        .map(|((row, _), _)| (row.contract, row.spender, row.kind))
+        .collect();
+    state.db.forget_approvals(&account.id, &worthless).await?;
+    Ok(())
+}
+
 /// Reads the account's logs on from its cursor, stores what they say, and
 /// lists the approvals found so far.
 pub async fn approvals(
@@ -31,6 +85,8 @@ pub async fn approvals(
         Some(next) => u64::try_from(next).unwrap_or(0),
         None => network.config.nft_start_block,
     };
+    // Whether the approvals worth nothing on chain were forgotten this read.
+    let mut made_room = false;
     for _ in 0..SCAN_WINDOWS {
         if next > latest {
             break;
@@ -56,6 +112,10 @@ pub async fn approvals(
             })
             .collect();
         next = last + 1;
+        if !made_room && crowded(state, account, &rows).await? {
+            forget_worthless(state, network, account, owner).await?;
+            made_room = true;
+        }
         state
             .db
             .store_approvals(

@@ -27,9 +27,12 @@ impl Db {
 
     /// Stores what a scan found (a zero value withdraws an approval) and where
     /// the next scan starts, in one transaction. An account keeps at most
-    /// `most` approvals, and `per_contract` spenders of one contract and kind:
-    /// new ones past either are not kept (a spam contract cannot grow the
-    /// list, nor crowd out the others), withdrawals always are.
+    /// `most` approvals, and `per_contract` spenders of one contract and kind.
+    /// Past `per_contract` a new one is not kept (one spam contract cannot
+    /// grow the list); past `most` a new non-zero one is always kept and the
+    /// oldest gives way (the caller first forgets those worth nothing on chain,
+    /// [`Db::forget_approvals`]), so logs of many cheap contracts cannot keep
+    /// a real approval made after them from being shown.
     pub async fn store_approvals(
         &self,
         account_id: &str,
@@ -81,7 +84,7 @@ impl Db {
             .bind(&row.tx_hash)
             .execute(&mut *tx)
             .await?;
-            if updated.rows_affected() > 0 || usize::try_from(kept).unwrap_or(usize::MAX) >= most {
+            if updated.rows_affected() > 0 {
                 continue;
             }
             let of_contract: i64 = sqlx::query_scalar(
@@ -94,6 +97,29 @@ impl Db {
             .await?;
             if usize::try_from(of_contract).unwrap_or(usize::MAX) >= per_contract {
                 continue;
+            }
+            if usize::try_from(kept).unwrap_or(usize::MAX) >= most {
+                let oldest: Option<(String, String, i64)> = sqlx::query_as(
+                    "SELECT contract, spender, kind FROM approvals WHERE account_id = $1 \
+                     ORDER BY block_number, contract, spender LIMIT 1",
+                )
+                .bind(account_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let Some((contract, spender, kind)) = oldest else {
+                    continue;
+                };
+                let gone = sqlx::query(
+                    "DELETE FROM approvals WHERE account_id = $1 AND contract = $2 \
+                     AND spender = $3 AND kind = $4",
+                )
+                .bind(account_id)
+                .bind(&contract)
+                .bind(&spender)
+                .bind(kind)
+                .execute(&mut *tx)
+                .await?;
+                kept -= i64::try_from(gone.rows_affected()).unwrap_or(0);
             }
             let inserted = sqlx::query(
                 "INSERT INTO approvals (account_id, contract, spender, kind, value, block_number, tx_hash) \
@@ -119,6 +145,29 @@ impl Db {
         .bind(next_block)
         .execute(&mut *tx)
         .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Forgets the account's approvals of these (contract, spender, kind).
+    pub async fn forget_approvals(
+        &self,
+        account_id: &str,
+        keys: &[(String, String, i64)],
+    ) -> DbResult<()> {
+        let mut tx = self.pool().begin().await?;
+        for (contract, spender, kind) in keys {
+            sqlx::query(
+                "DELETE FROM approvals WHERE account_id = $1 AND contract = $2 \
+                 AND spender = $3 AND kind = $4",
+            )
+            .bind(account_id)
+            .bind(contract)
+            .bind(spender)
+            .bind(kind)
+            .execute(&mut *tx)
+            .await?;
+        }
         tx.commit().await?;
         Ok(())
     }
