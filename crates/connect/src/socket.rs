@@ -225,7 +225,7 @@ pub(crate) async fn serve<W: Wallet>(
 /// Answers `eth_subscribe` and `eth_unsubscribe`; `None` for other methods.
 async fn subscribe<W: Wallet>(
     methods: &Arc<Methods<W>>,
-    heads: &Heads,
+    heads: &Arc<Heads>,
     origin: &Origin,
     subscriptions: &Subscriptions,
     outbox: &Outbox,
@@ -275,26 +275,17 @@ async fn subscribe<W: Wallet>(
                 }
                 if topic == Topic::NewHeads {
                     let (network, _) = methods.network_of(origin)?;
-                    let mut blocks = heads.subscribe(methods.wallet(), &network);
-                    let (id, subscriptions, outbox) =
-                        (id.clone(), subscriptions.clone(), outbox.clone());
-                    heads_tasks.spawn(async move {
-                        loop {
-                            let block = match blocks.recv().await {
-                                Ok(block) => block,
-                                Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                                Err(broadcast::error::RecvError::Closed) => break,
-                            };
-                            if !subscriptions
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .contains_key(&id)
-                            {
-                                break;
-                            }
-                            outbox.send(&notification(&id, block));
-                        }
-                    });
+                    heads_tasks.spawn(follow_heads(
+                        methods.clone(),
+                        heads.clone(),
+                        origin.clone(),
+                        Subscriber {
+                            id: id.clone(),
+                            subscriptions: subscriptions.clone(),
+                            outbox: outbox.clone(),
+                        },
+                        network,
+                    ));
                 }
                 Ok(json!(id))
             }
@@ -302,6 +293,74 @@ async fn subscribe<W: Wallet>(
         ),
         _ => None,
     }
+}
+
+/// One subscription of a socket: its id, the socket's subscriptions, and
+/// where its notifications go.
+struct Subscriber {
+    id: String,
+    subscriptions: Subscriptions,
+    outbox: Outbox,
+}
+
+impl Subscriber {
+    fn is_on(&self) -> bool {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&self.id)
+    }
+
+    fn end(&self) {
+        self.subscriptions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.id);
+    }
+}
+
+/// Tells a `newHeads` subscriber the blocks of its origin's network while the
+/// origin is connected: after a switch, the new network's (its
+/// `chainChanged` subscribers are told of the switch); a disconnect ends the
+/// subscription, and no block is told to an origin no longer connected.
+async fn follow_heads<W: Wallet>(
+    methods: Arc<Methods<W>>,
+    heads: Arc<Heads>,
+    origin: Origin,
+    subscriber: Subscriber,
+    mut network: String,
+) {
+    let mut blocks = heads.subscribe(methods.wallet(), &network);
+    let mut permissions = methods.permissions().watch();
+    let mut wallet = methods.wallet().changes();
+    loop {
+        tokio::select! {
+            block = blocks.recv() => match block {
+                Ok(block) => {
+                    if !subscriber.is_on() || !methods.permissions().is_connected(&origin) {
+                        break;
+                    }
+                    subscriber.outbox.send(&notification(&subscriber.id, block));
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            changed = permissions.changed() => if changed.is_err() { break },
+            changed = wallet.changed() => if changed.is_err() { break },
+        }
+        if !methods.permissions().is_connected(&origin) {
+            break;
+        }
+        match methods.network_of(&origin) {
+            Ok((now, _)) if now != network => {
+                network = now;
+                blocks = heads.subscribe(methods.wallet(), &network);
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    subscriber.end();
 }
 
 /// Tells the socket's `accountsChanged` and `chainChanged` subscribers what

@@ -212,6 +212,94 @@ async fn new_blocks_reach_every_subscriber() {
     assert!(head.get("transactions").is_none(), "a header: {head}");
 }
 
+/// Waits until the provider has asked `network`'s newest block `times` times.
+async fn heads_read(running: &Running, network: &str, times: usize) {
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            let read = running
+                .person
+                .reads
+                .lock()
+                .await
+                .iter()
+                .filter(|(n, m)| n == network && m == "head")
+                .count();
+            if read >= times {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{network}'s newest block was asked for {times} times"));
+}
+
+/// A `newHeads` subscription follows its site (issue 45, item 6): after
+/// `wallet_switchEthereumChain` it streams the new network's blocks, and once
+/// the site is disconnected in Settings it is told no block.
+#[tokio::test]
+async fn a_new_heads_subscription_follows_a_switch_and_ends_on_disconnect() {
+    const WITNESS: &str = "https://witness.example";
+    let mut running = start().await;
+    running.connect(DAPP).await;
+    running.connect(WITNESS).await;
+    let mut socket = open(&running, Some(DAPP)).await.expect("open");
+    let heads = subscribe(&mut socket, 1, "newHeads").await;
+    heads_read(&running, "anvil", 1).await;
+    assert_eq!(
+        running
+            .person
+            .reads
+            .lock()
+            .await
+            .iter()
+            .filter(|(n, _)| n == "ethereum")
+            .count(),
+        0
+    );
+
+    send(
+        &mut socket,
+        2,
+        "wallet_switchEthereumChain",
+        json!([{"chainId": "0x1"}]),
+    )
+    .await;
+    assert_eq!(answer(&mut socket, 2).await.0["result"], Value::Null);
+    // The subscription now reads the new network's blocks, and is told them.
+    heads_read(&running, "ethereum", 2).await;
+    running.person.block.store(2, Ordering::SeqCst);
+    assert_eq!(notified(&mut socket, &heads).await["number"], "0x2");
+
+    // A witness on the same network; then the site is disconnected.
+    let mut witness = open(&running, Some(WITNESS)).await.expect("open");
+    send(
+        &mut witness,
+        1,
+        "wallet_switchEthereumChain",
+        json!([{"chainId": "0x1"}]),
+    )
+    .await;
+    assert_eq!(answer(&mut witness, 1).await.0["result"], Value::Null);
+    let seen = subscribe(&mut witness, 2, "newHeads").await;
+    running
+        .provider_permissions()
+        .disconnect(&satchel_connect::Origin::Web(DAPP.into()))
+        .expect("forgotten");
+    running.person.block.store(3, Ordering::SeqCst);
+    assert_eq!(notified(&mut witness, &seen).await["number"], "0x3");
+    send(&mut socket, 3, "eth_chainId", json!([])).await;
+    let (_, notes) = answer(&mut socket, 3).await;
+    assert!(
+        notes
+            .iter()
+            .all(|n| n["params"]["subscription"] != json!(heads)),
+        "a disconnected site was told a block: {notes:?}"
+    );
+    send(&mut socket, 4, "eth_subscribe", json!(["newHeads"])).await;
+    assert_eq!(code(&answer(&mut socket, 4).await.0), 4100);
+}
+
 #[tokio::test]
 async fn sockets_and_subscriptions_are_bounded_and_a_client_that_never_reads_is_let_go() {
     let running = start().await;
