@@ -38,7 +38,15 @@ pub struct KnownNetwork {
     /// NFT collections this app vouches for: never hidden as likely spam.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub collections: Vec<Address>,
+    /// How old the coin's price may be before it is stale, in seconds: its
+    /// feed's heartbeat (absent: [`DEFAULT_PRICE_STALE_SECS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_stale_secs: Option<u64>,
 }
+
+/// A price's staleness bound when the table names none: a day, the longest
+/// heartbeat Chainlink feeds commonly have.
+pub const DEFAULT_PRICE_STALE_SECS: u64 = 24 * 60 * 60;
 
 /// An ERC-20 token as the app knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,6 +55,9 @@ pub struct KnownToken {
     pub contract: Address,
     pub symbol: String,
     pub decimals: u32,
+    /// As [`KnownNetwork::price_stale_secs`], for the token's price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_stale_secs: Option<u64>,
 }
 
 /// How an account the service listed disagrees with the table.
@@ -137,6 +148,22 @@ impl NetworkTable {
         }
     }
 
+    /// How old a price of the asset may be before it is stale: the table's
+    /// bound for it (its feed's heartbeat), else [`DEFAULT_PRICE_STALE_SECS`].
+    pub fn price_stale_secs(&self, network: &str, contract: Option<&str>) -> u64 {
+        let known = self.network(network);
+        let bound = match contract {
+            None => known.and_then(|n| n.price_stale_secs),
+            Some(contract) => {
+                let address = contract.parse::<Address>().ok();
+                known
+                    .and_then(|n| n.tokens.iter().find(|t| Some(t.contract) == address))
+                    .and_then(|t| t.price_stale_secs)
+            }
+        };
+        bound.unwrap_or(DEFAULT_PRICE_STALE_SECS)
+    }
+
     /// Whether an entry of the service's account list (its network, token
     /// contract, symbol and decimals) is what this table says.
     pub fn check(
@@ -187,10 +214,33 @@ mod tests {
                     contract: USDC.parse().expect("address"),
                     symbol: "USDC".into(),
                     decimals: 6,
+                    price_stale_secs: Some(86_400 + 600),
                 }],
                 collections: Vec::new(),
+                price_stale_secs: Some(3_600 + 600),
             }],
         }
+    }
+
+    #[test]
+    fn a_price_is_stale_past_its_own_feeds_bound_else_past_a_day() {
+        let t = table();
+        assert_eq!(t.price_stale_secs("ethereum", None), 4_200);
+        assert_eq!(
+            t.price_stale_secs("ethereum", Some(&USDC.to_lowercase())),
+            87_000
+        );
+        let unknown = "0x00000000000000000000000000000000000000d0";
+        assert_eq!(
+            t.price_stale_secs("ethereum", Some(unknown)),
+            DEFAULT_PRICE_STALE_SECS
+        );
+        assert_eq!(t.price_stale_secs("base", None), DEFAULT_PRICE_STALE_SECS);
+        let parsed: NetworkTable = serde_json::from_value(serde_json::json!({"networks": [
+            {"name": "ethereum", "chain_id": 1, "symbol": "ETH", "decimals": 18, "price_stale_secs": 4200}
+        ]}))
+        .expect("a table");
+        assert_eq!(parsed.price_stale_secs("ethereum", None), 4_200);
     }
 
     #[test]

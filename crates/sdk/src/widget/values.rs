@@ -60,6 +60,7 @@ fn value_in_cents(amount: U256, decimals: u32, price: (U256, u32)) -> Option<U25
 }
 
 /// One held or listed asset, as the device accepted it.
+#[derive(Clone)]
 pub(crate) struct Holding<'a> {
     pub network: &'a str,
     pub address: &'a str,
@@ -70,6 +71,9 @@ pub(crate) struct Holding<'a> {
     pub decimals: u32,
     /// Hidden by the person: valued, but left out of the total.
     pub hidden: bool,
+    /// How old its price may be before it is stale: the app's network table's
+    /// bound for its feed (never the service's word).
+    pub price_stale_secs: u64,
 }
 
 /// The values of `holdings` at `prices`, as of `now` (Unix seconds).
@@ -97,7 +101,7 @@ pub(crate) fn values_of(
         let quote = price_of(holding.network, holding.contract)
             .and_then(|p| decimal(&p.price).map(|d| (p, d)));
         let stale =
-            quote.is_some_and(|(p, _)| now.saturating_sub(p.updated_at) > prices.stale_after_secs);
+            quote.is_some_and(|(p, _)| now.saturating_sub(p.updated_at) > holding.price_stale_secs);
         let cents = quote
             .zip(amount)
             .and_then(|((_, price), amount)| value_in_cents(amount, holding.decimals, price));
@@ -196,6 +200,9 @@ impl Widget {
                     let key = format!("{}:{}", a.network, c.to_ascii_lowercase());
                     hidden.hidden.contains(&key)
                 }),
+                price_stale_secs: self
+                    .networks
+                    .price_stale_secs(&a.network, a.contract.as_deref()),
             })
             .collect();
         let now = std::time::SystemTime::now()
@@ -243,6 +250,7 @@ mod tests {
             balance,
             decimals,
             hidden: false,
+            price_stale_secs: 3_600,
         }
     }
 
@@ -281,14 +289,20 @@ mod tests {
         assert_eq!(missing.assets[0].value.as_deref(), Some("3000.00"));
         assert_eq!(missing.assets[1].value, None);
 
-        let stale = values_of(
-            &holdings,
-            &prices(&[(None, "3000", 7_200), (Some(token), "1", 0)]),
-            NOW,
-        );
+        // Two hours old past its feed's hour (the app's table): stale, however
+        // long the service says prices keep.
+        let mut lenient = prices(&[(None, "3000", 7_200), (Some(token), "1", 0)]);
+        lenient.stale_after_secs = u64::MAX;
+        let stale = values_of(&holdings, &lenient, NOW);
         assert_eq!(stale.total, None);
         assert!(stale.assets[0].stale);
         assert_eq!(stale.unpriced, ["ETH"]);
+        // A feed with a day's heartbeat keeps the same price fresh.
+        let mut daily = holdings.clone();
+        daily[0].price_stale_secs = 86_400;
+        let fresh = values_of(&daily, &lenient, NOW);
+        assert!(!fresh.assets[0].stale);
+        assert_eq!(fresh.total.as_deref(), Some("3000.00"));
 
         // Nothing held of the unpriced token, or the person hid it: a total.
         let mut holdings = holdings;

@@ -74,6 +74,7 @@ impl NetworkConfig {
                         contract: t.contract.parse().ok()?,
                         symbol: t.symbol.clone(),
                         decimals: t.decimals,
+                        price_stale_secs: None,
                     })
                 })
                 .collect(),
@@ -82,6 +83,7 @@ impl NetworkConfig {
                 .iter()
                 .filter_map(|c| c.parse().ok())
                 .collect(),
+            price_stale_secs: None,
         }
     }
 
