@@ -458,7 +458,7 @@ truncated: boolean, permit?: Permit,
  */
 refusal?: string, };
 
-export type DecodedCall = { "kind": "plain" } | { "kind": "transfer", to: string, amount: string, symbol?: string, decimals?: number, } | { "kind": "approve", spender: string, amount: string, symbol?: string, decimals?: number, unlimited: boolean, } | { "kind": "transferFrom", from: string, to: string, 
+export type DecodedCall = { "kind": "plain" } | { "kind": "transfer", to: string, amount: string, symbol?: string, decimals?: number, } | { "kind": "approve", spender: string, amount: string, symbol?: string, decimals?: number, unlimited: boolean, adds: boolean, } | { "kind": "permit2Approve", token: string, spender: string, amount: string, symbol?: string, decimals?: number, unlimited: boolean, until?: number, } | { "kind": "transferFrom", from: string, to: string, 
 /**
  * An amount of a known token in its units, else the raw value (an
  * amount or an NFT's id).

@@ -1,6 +1,7 @@
 //! Token permits recognised in typed data and said in words: EIP-2612's
-//! `Permit` and Uniswap's Permit2 ("allows <spender> to spend <amount> <token>
-//! until <deadline>"), unlimited amounts flagged.
+//! `Permit`, DAI's all-or-nothing one, and Uniswap's Permit2 with or without a
+//! witness ("allows <spender> to spend <amount> <token> until <deadline>"),
+//! unlimited amounts flagged.
 
 use alloy::dyn_abi::{DynSolValue, TypedData};
 use alloy::primitives::{Address, U256};
@@ -110,25 +111,49 @@ pub(super) fn permit_of(
     match data.primary_type.as_str() {
         "Permit" if !is_permit2 => {
             let contract = data.domain.verifying_contract?;
-            let owner = address_of(message, "owner")?;
-            let amount = uint_of(message, "value")?;
-            let until = deadline(uint_of(message, "deadline")?.0);
+            if let Some(owner) = address_of(message, "owner") {
+                let amount = uint_of(message, "value")?;
+                let until = deadline(uint_of(message, "deadline")?.0);
+                return Some((
+                    Permit {
+                        standard: "Permit".into(),
+                        spender: spender.to_checksum(None),
+                        allowances: vec![allowance(contract, amount)],
+                        until,
+                    },
+                    Some(owner),
+                ));
+            }
+            // DAI's: `Permit(holder, spender, nonce, expiry, allowed)`, all
+            // or nothing, and an expiry of 0 never ends.
+            let holder = address_of(message, "holder")?;
+            let allowed = prop(message, "allowed").and_then(DynSolValue::as_bool)?;
+            let expiry = uint_of(message, "expiry")?.0;
+            let amount = if allowed { U256::MAX } else { U256::ZERO };
             Some((
                 Permit {
                     standard: "Permit".into(),
                     spender: spender.to_checksum(None),
-                    allowances: vec![allowance(contract, amount)],
-                    until,
+                    allowances: vec![allowance(contract, (amount, 256))],
+                    until: if expiry.is_zero() {
+                        None
+                    } else {
+                        deadline(expiry)
+                    },
                 },
-                Some(owner),
+                Some(holder),
             ))
         }
         // Permit2's allowances (`details`, until each expiry) and one-time
         // transfers (`permitted`, until the signature's deadline): one shape.
+        // With a witness (UniswapX and other intents) the same transfer, plus
+        // the witness the tree below shows.
         kind @ ("PermitSingle"
         | "PermitBatch"
         | "PermitTransferFrom"
-        | "PermitBatchTransferFrom")
+        | "PermitBatchTransferFrom"
+        | "PermitWitnessTransferFrom"
+        | "PermitBatchWitnessTransferFrom")
             if is_permit2 =>
         {
             let allowance_kind = matches!(kind, "PermitSingle" | "PermitBatch");

@@ -22,6 +22,7 @@ pub const MAX_CALL_DATA: usize = 32 * 1024;
 sol! {
     function transfer(address to, uint256 amount) returns (bool);
     function approve(address spender, uint256 amount) returns (bool);
+    function increaseAllowance(address spender, uint256 addedValue) returns (bool);
     function transferFrom(address from, address to, uint256 amount) returns (bool);
     function safeTransferFrom(address from, address to, uint256 tokenId);
     function setApprovalForAll(address operator, bool approved);
@@ -30,6 +31,14 @@ sol! {
 mod with_data {
     alloy::sol! {
         function safeTransferFrom(address from, address to, uint256 tokenId, bytes data);
+    }
+}
+
+/// Uniswap's Permit2 contract: one approval in it lets a spender move a token
+/// the owner approved Permit2 for.
+mod permit2 {
+    alloy::sol! {
+        function approve(address token, address spender, uint160 amount, uint48 expiration);
     }
 }
 
@@ -61,7 +70,8 @@ pub enum DecodedCall {
         #[cfg_attr(feature = "ts", ts(optional))]
         decimals: Option<u32>,
     },
-    /// `approve`: a spender may take `amount` (ERC-20) of the contract's token.
+    /// `approve`: a spender may take `amount` (ERC-20) of the contract's token;
+    /// `increaseAllowance` (`adds`): `amount` more than it may now.
     Approve {
         spender: String,
         amount: String,
@@ -72,6 +82,24 @@ pub enum DecodedCall {
         #[cfg_attr(feature = "ts", ts(optional))]
         decimals: Option<u32>,
         unlimited: bool,
+        adds: bool,
+    },
+    /// Permit2's `approve`: a spender may move `amount` of `token` through
+    /// Permit2 (the contract called) until `until` (none: never ends).
+    Permit2Approve {
+        token: String,
+        spender: String,
+        amount: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        symbol: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        decimals: Option<u32>,
+        unlimited: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        until: Option<u64>,
     },
     /// `transferFrom` (ERC-20 or ERC-721: the same call).
     TransferFrom {
@@ -196,10 +224,11 @@ pub fn send_transaction(
             )
         }
     };
-    let facts = token(to);
-    let call = decode(&data, facts.as_ref());
+    let call = decode(&data, to, &token);
     let takes_everything = match &call {
-        DecodedCall::Approve { unlimited, .. } => *unlimited,
+        DecodedCall::Approve { unlimited, .. } | DecodedCall::Permit2Approve { unlimited, .. } => {
+            *unlimited
+        }
         DecodedCall::SetApprovalForAll { approved, .. } => *approved,
         _ => false,
     };
@@ -225,9 +254,15 @@ fn is_unlimited(amount: U256) -> bool {
     amount >= U256::from(1) << 128
 }
 
-/// The call `data` makes of a contract (`token`: the app's facts when it is a
+/// The call `data` makes of the contract `to` (`known`: the app's facts of a
 /// token it knows).
-pub fn decode(data: &[u8], token: Option<&TokenFacts>) -> DecodedCall {
+pub fn decode(
+    data: &[u8],
+    to: Address,
+    known: &impl Fn(Address) -> Option<TokenFacts>,
+) -> DecodedCall {
+    let facts = known(to);
+    let token = facts.as_ref();
     let address = |a: Address| a.to_checksum(None);
     if data.is_empty() {
         return DecodedCall::Plain;
@@ -247,6 +282,33 @@ pub fn decode(data: &[u8], token: Option<&TokenFacts>) -> DecodedCall {
             symbol: token.map(|t| t.symbol.clone()),
             decimals: token.map(|t| t.decimals),
             unlimited: is_unlimited(call.amount),
+            adds: false,
+        };
+    }
+    if let Ok(call) = increaseAllowanceCall::abi_decode(data) {
+        return DecodedCall::Approve {
+            spender: address(call.spender),
+            amount: call.addedValue.to_string(),
+            symbol: token.map(|t| t.symbol.clone()),
+            decimals: token.map(|t| t.decimals),
+            unlimited: is_unlimited(call.addedValue),
+            adds: true,
+        };
+    }
+    if let Ok(call) = permit2::approveCall::abi_decode(data) {
+        let amount = U256::from(call.amount);
+        let permitted = known(call.token);
+        let expiration = u64::try_from(call.expiration).unwrap_or(u64::MAX);
+        return DecodedCall::Permit2Approve {
+            token: address(call.token),
+            spender: address(call.spender),
+            amount: amount.to_string(),
+            symbol: permitted.as_ref().map(|t| t.symbol.clone()),
+            decimals: permitted.map(|t| t.decimals),
+            // uint160's largest, Permit2's "everything", is past 2^128.
+            unlimited: is_unlimited(amount),
+            // uint48's largest never comes; 0 is Permit2's "this block only".
+            until: (expiration < (1 << 47)).then_some(expiration),
         };
     }
     if let Ok(call) = transferFromCall::abi_decode(data) {
@@ -342,6 +404,68 @@ mod tests {
             }
         );
         assert!(!token.review.takes_everything);
+    }
+
+    #[test]
+    fn increase_allowance_and_permit2_approve_are_said_in_words() {
+        let more = increaseAllowanceCall {
+            spender: other(),
+            addedValue: U256::from(5u64) * U256::from(10u64).pow(U256::from(18u64)),
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": TOKEN, "data": hex(more)}))
+            .expect("increase")
+            .review;
+        assert_eq!(
+            review.call,
+            DecodedCall::Approve {
+                spender: OTHER.into(),
+                amount: "5000000000000000000".into(),
+                symbol: Some("DEMO".into()),
+                decimals: Some(18),
+                unlimited: false,
+                adds: true,
+            }
+        );
+        assert!(!review.takes_everything);
+        let everything = increaseAllowanceCall {
+            spender: other(),
+            addedValue: U256::MAX,
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": TOKEN, "data": hex(everything)}))
+            .expect("increase")
+            .review;
+        assert!(review.takes_everything);
+
+        // Permit2's own approve, sent to Permit2: the token is a parameter.
+        let permit2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+        let approve = permit2::approveCall {
+            token: TOKEN.parse().expect("token"),
+            spender: other(),
+            amount: alloy::primitives::Uint::<160, 3>::MAX,
+            expiration: alloy::primitives::Uint::<48, 1>::from(1_900_000_000u64),
+        }
+        .abi_encode();
+        let review = send(json!({"from": FROM, "to": permit2, "data": hex(approve)}))
+            .expect("permit2 approve")
+            .review;
+        let DecodedCall::Permit2Approve {
+            token,
+            spender,
+            symbol,
+            unlimited,
+            until,
+            ..
+        } = &review.call
+        else {
+            panic!("not read as Permit2's approve: {:?}", review.call);
+        };
+        assert_eq!((token.as_str(), spender.as_str()), (TOKEN, OTHER));
+        assert_eq!(symbol.as_deref(), Some("DEMO"));
+        assert!(*unlimited);
+        assert_eq!(*until, Some(1_900_000_000));
+        assert!(review.takes_everything);
     }
 
     #[test]

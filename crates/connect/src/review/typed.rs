@@ -376,6 +376,85 @@ mod tests {
     }
 
     #[test]
+    fn a_dai_permit_is_everything_and_permit2_with_a_witness_is_a_transfer() {
+        let dai = |holder: &str, allowed: bool, expiry: u64| {
+            json!({
+                "types": {
+                    "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                        {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+                    "Permit": [{"name": "holder", "type": "address"}, {"name": "spender", "type": "address"},
+                        {"name": "nonce", "type": "uint256"}, {"name": "expiry", "type": "uint256"},
+                        {"name": "allowed", "type": "bool"}]
+                },
+                "primaryType": "Permit",
+                "domain": {"name": "Dai Stablecoin", "version": "1", "chainId": 31337, "verifyingContract": TOKEN},
+                "message": {"holder": holder, "spender": SPENDER, "nonce": 0, "expiry": expiry, "allowed": allowed}
+            })
+        };
+        let review = sign_typed_data(
+            &json!([OWNER, dai(OWNER, true, 0)]),
+            &[owner()],
+            31337,
+            known,
+        )
+        .expect("dai")
+        .review;
+        let permit = review.permit.expect("recognised");
+        assert!(permit.allowances[0].unlimited, "allowed is everything");
+        assert_eq!(permit.until, None, "an expiry of 0 never ends");
+        assert_eq!(permit.spender, SPENDER);
+        assert_eq!(review.refusal, None);
+        let withdrawn = sign_typed_data(
+            &json!([OWNER, dai(OWNER, false, 1_900_000_000)]),
+            &[owner()],
+            31337,
+            known,
+        )
+        .expect("dai")
+        .review
+        .permit
+        .expect("recognised");
+        assert_eq!(withdrawn.allowances[0].amount, "0");
+        assert_eq!(withdrawn.until, Some(1_900_000_000));
+        // Another holder's DAI permit is refused, as an EIP-2612 one is.
+        let other = sign_typed_data(
+            &json!([OWNER, dai(SPENDER, true, 0)]),
+            &[owner()],
+            31337,
+            known,
+        )
+        .expect("reviewed")
+        .review;
+        assert!(other.refusal.is_some(), "another holder: {other:?}");
+
+        let witness = json!({
+            "types": {
+                "EIP712Domain": [{"name": "name", "type": "string"}, {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+                "PermitWitnessTransferFrom": [{"name": "permitted", "type": "TokenPermissions"}, {"name": "spender", "type": "address"},
+                    {"name": "nonce", "type": "uint256"}, {"name": "deadline", "type": "uint256"}, {"name": "witness", "type": "Order"}],
+                "TokenPermissions": [{"name": "token", "type": "address"}, {"name": "amount", "type": "uint256"}],
+                "Order": [{"name": "recipient", "type": "address"}, {"name": "minOut", "type": "uint256"}]
+            },
+            "primaryType": "PermitWitnessTransferFrom",
+            "domain": {"name": "Permit2", "chainId": 31337, "verifyingContract": "0x000000000022D473030F116dDEE9F6B43aC78BA3"},
+            "message": {"permitted": {"token": TOKEN, "amount": "2000000000000000000"}, "spender": SPENDER, "nonce": 1,
+                "deadline": 1_900_000_000u64, "witness": {"recipient": SPENDER, "minOut": 5}}
+        });
+        let review = sign_typed_data(&json!([OWNER, witness]), &[owner()], 31337, known)
+            .expect("witness")
+            .review;
+        let permit = review.permit.expect("recognised");
+        assert_eq!(permit.standard, "Permit2");
+        assert_eq!(permit.allowances[0].amount, "2000000000000000000");
+        assert_eq!(permit.allowances[0].symbol.as_deref(), Some("DEMO"));
+        assert_eq!(permit.until, Some(1_900_000_000));
+        assert_eq!(
+            review.message[4].type_name, "Order",
+            "the witness shown as a tree"
+        );
+    }
+
+    #[test]
     fn other_typed_data_is_shown_as_a_tree_and_broken_data_refused() {
         let mail = json!({
             "types": {

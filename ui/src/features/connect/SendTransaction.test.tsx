@@ -79,7 +79,7 @@ describe('SendTransaction', () => {
 
   it('shows an unlimited approval and an operator for every NFT in red', () => {
     mockCommands({ getPinStatus: () => pinStatus() });
-    const approve = call({ call: { kind: 'approve', spender: RECIPIENT, amount: '1', symbol: 'DEMO', decimals: 18, unlimited: true }, takesEverything: true });
+    const approve = call({ call: { kind: 'approve', spender: RECIPIENT, amount: '1', symbol: 'DEMO', decimals: 18, unlimited: true, adds: false }, takesEverything: true });
     const { unmount } = renderPage(<ConnectRequest prompt={prompt({ call: approve })} loggedIn />);
     expect(screen.getByTestId('tx-summary')).toHaveTextContent(`Allow ${RECIPIENT} to spend ALL your DEMO`);
     expect(screen.getByTestId('tx-takes-everything')).toHaveTextContent('take everything of this token');
@@ -108,6 +108,21 @@ describe('SendTransaction', () => {
     expect(items[1]).toHaveClass('out');
     expect(items[2]).toHaveTextContent(`${RECIPIENT} may move ALL your NFTs of ${NFT}`);
     expect(items[2]).toHaveClass('out');
+  });
+
+  it('says an increase of an allowance and a Permit2 approval in words', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const more = call({ call: { kind: 'approve', spender: RECIPIENT, amount: '5000000000000000000', symbol: 'DEMO', decimals: 18, unlimited: false, adds: true } });
+    const { unmount } = renderPage(<ConnectRequest prompt={prompt({ call: more })} loggedIn />);
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent(`Allow ${RECIPIENT} to spend 5 more DEMO`);
+    unmount();
+    const permit2 = call({
+      call: { kind: 'permit2Approve', token: NFT, spender: RECIPIENT, amount: '1', unlimited: true },
+      takesEverything: true,
+    });
+    renderPage(<ConnectRequest prompt={prompt({ call: permit2 })} loggedIn />);
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent(`Allow ${RECIPIENT} to spend ALL your tokens of ${NFT} through Permit2. Until no end date.`);
+    expect(screen.getByTestId('tx-takes-everything')).toBeInTheDocument();
   });
 
   it('refuses a transaction that would fail before the PIN, with only Reject', async () => {

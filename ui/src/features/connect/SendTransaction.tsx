@@ -13,6 +13,7 @@ import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { ExpectedApprovals, ExpectedChanges } from '../../components/ExpectedChanges';
 import { PinPrompt } from '../../components/Pin';
 import { formatUnits } from '../../lib/amount';
+import { dateTime } from '../../lib/format';
 import { AskingPage, Fact, SignAnswer, reject } from './Asking';
 import { RecipientWarnings, SPEEDS, optionFor } from '../send/SendReview';
 
@@ -132,7 +133,7 @@ function CallSummary({ review, coin }: { review: CallReview; coin: string }) {
 }
 
 function CallText({ call }: { call: DecodedCall }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   switch (call.kind) {
     case 'plain':
       return <>{t('tx.plain')}</>;
@@ -143,9 +144,21 @@ function CallText({ call }: { call: DecodedCall }) {
         <>
           {call.unlimited
             ? t('tx.approveUnlimited', { spender: call.spender, token: call.symbol ?? t('tx.thisToken') })
-            : t('tx.approve', { spender: call.spender, amount: units(call.amount, call.decimals), token: call.symbol ?? t('tx.thisToken') })}
+            : t(call.adds ? 'tx.approveMore' : 'tx.approve', { spender: call.spender, amount: units(call.amount, call.decimals), token: call.symbol ?? t('tx.thisToken') })}
         </>
       );
+    case 'permit2Approve': {
+      const token = call.symbol ?? t('tx.tokenOf', { contract: call.token });
+      const until = call.until === undefined ? t('sign.forever') : dateTime(call.until, language);
+      return (
+        <>
+          {call.unlimited
+            ? t('tx.permit2ApproveUnlimited', { spender: call.spender, token })
+            : t('tx.permit2Approve', { spender: call.spender, amount: units(call.amount, call.decimals), token })}{' '}
+          {t('sign.permitUntil', { until })}
+        </>
+      );
+    }
     case 'transferFrom':
       return <>{t('tx.transferFrom', { from: call.from, to: call.to, amount: units(call.amount, call.decimals), token: call.symbol ?? '' })}</>;
     case 'nftTransfer':
