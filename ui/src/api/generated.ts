@@ -438,7 +438,12 @@ spender: string, allowances: Array<Allowance>,
 /**
  * Seconds since 1970 until which it holds; none when it never ends.
  */
-until?: number, };
+until?: number, 
+/**
+ * The chain its domain names (a permit without one is valid on any that
+ * has the contract).
+ */
+chainId?: number, };
 
 export type TypedReview = { 
 /**

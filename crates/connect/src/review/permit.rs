@@ -48,6 +48,11 @@ pub struct Permit {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub until: Option<u64>,
+    /// The chain its domain names (a permit without one is valid on any that
+    /// has the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub chain_id: Option<u64>,
 }
 
 /// A struct's field by name.
@@ -107,6 +112,10 @@ pub(super) fn permit_of(
         }
     };
     let spender = address_of(message, "spender")?;
+    let chain_id = data
+        .domain
+        .chain_id
+        .and_then(|id| u64::try_from(id).ok());
     let is_permit2 = data.domain.name.as_deref() == Some("Permit2");
     match data.primary_type.as_str() {
         "Permit" if !is_permit2 => {
@@ -120,6 +129,7 @@ pub(super) fn permit_of(
                         spender: spender.to_checksum(None),
                         allowances: vec![allowance(contract, amount)],
                         until,
+                        chain_id,
                     },
                     Some(owner),
                 ));
@@ -140,6 +150,7 @@ pub(super) fn permit_of(
                     } else {
                         deadline(expiry)
                     },
+                    chain_id,
                 },
                 Some(holder),
             ))
@@ -184,6 +195,7 @@ pub(super) fn permit_of(
                 spender: spender.to_checksum(None),
                 allowances,
                 until,
+                chain_id,
             };
             Some((permit, None))
         }

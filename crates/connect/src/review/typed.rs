@@ -305,6 +305,7 @@ mod tests {
         assert_eq!(permit.standard, "Permit");
         assert_eq!(permit.spender, SPENDER);
         assert_eq!(permit.until, Some(1_900_000_000));
+        assert_eq!(permit.chain_id, Some(31337), "the summary names the chain");
         let allowance = &permit.allowances[0];
         assert_eq!(allowance.token, TOKEN);
         assert_eq!(allowance.symbol.as_deref(), Some("DEMO"));

@@ -36,6 +36,7 @@ const permit = (overrides: Partial<Permit['allowances'][number]> = {}): Permit =
   spender: SPENDER,
   allowances: [{ token: TOKEN, symbol: 'DEMO', decimals: 18, amount: '1500000000000000000', unlimited: false, ...overrides }],
   until: 1_900_000_000,
+  chainId: 31337,
 });
 
 describe('SignTypedData', () => {
@@ -70,6 +71,7 @@ describe('SignTypedData', () => {
     expect(screen.getByTestId('permit-spender').textContent).toBe(SPENDER);
     expect(screen.getByTestId('permit-allowance')).toHaveTextContent('1.5 DEMO');
     expect(screen.getByTestId('permit-until')).toHaveTextContent('2030');
+    expect(screen.getByTestId('permit-chain')).toHaveTextContent('On chain 31337.');
     // Said in words: what is signed is one click away.
     expect(screen.getByText('What is signed').closest('details')).not.toHaveAttribute('open');
   });

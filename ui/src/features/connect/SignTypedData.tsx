@@ -56,6 +56,7 @@ function PermitSummary({ permit }: { permit: Permit }) {
         ))}
       </ul>
       <p data-testid="permit-until">{t('sign.permitUntil', { until })}</p>
+      {permit.chainId !== undefined && <p data-testid="permit-chain">{t('sign.permitChain', { chainId: permit.chainId })}</p>}
     </div>
   );
 }
