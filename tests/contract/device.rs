@@ -73,6 +73,7 @@ pub async fn accounts_that_are_not_the_keys_are_never_shown_or_paid_into(backend
         device.key_status().refused_accounts >= 1,
         "the page can say so"
     );
+    assert!(liar.lies_on("/v1/account") > 0, "the lie was served");
     // The next-index entry waits for the PIN; opened, the phrase does not make
     // it: refused from then on, never shown, never signed for.
     assert_eq!(device.key_status().unconfirmed_accounts, 1);
@@ -212,6 +213,10 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
         .expect("quoted");
     assert!(faster.to.eq_ignore_ascii_case(bob), "{faster:?}");
     assert_eq!(faster.amount, "1");
+    assert!(
+        liar.lies_on("/v1/transactions/0x") > 0,
+        "the pending transaction's lie was served"
+    );
     // A replacement's quote at another nonce is refused.
     lie.store(2, Ordering::SeqCst);
     let e = ada
@@ -219,6 +224,10 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
         .await
         .expect_err("another nonce");
     assert!(e.message.contains("nonce"), "{e:?}");
+    assert!(
+        liar.lies_on("/v1/transactions/prepare") > 0,
+        "the nonce's lie was served"
+    );
     // A pending transaction this device never signed (made with the phrase
     // elsewhere, broadcast straight to the service) is not its to replace.
     lie.store(0, Ordering::SeqCst);
@@ -278,9 +287,9 @@ pub async fn a_replacement_is_built_from_what_the_device_signed(backend: Backend
 /// Chain ids, token contracts, symbols and decimals are the app's own network
 /// table's (issue 22, item 3): a service that moves a token to another contract,
 /// changes its decimals (a typed "1" would send a trillion times more), or
-/// announces another chain id in both its app answer and its preparation (the
-/// device used to compare two answers of the same service) gets nothing shown
-/// or signed.
+/// prepares for another chain id (the device's chain ids are its table's, never
+/// an answer of the service) gets nothing shown or signed. Each test asserts
+/// its lie was served.
 pub async fn chains_and_tokens_are_the_apps_own_not_the_services(backend: Backend) {
     use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -320,15 +329,8 @@ pub async fn chains_and_tokens_are_the_apps_own_not_the_services(backend: Backen
                 }
             }
         }
-        if lie_chain.load(Ordering::SeqCst) {
-            if path == "/v1/app" {
-                for network in body["networks"].as_array_mut().into_iter().flatten() {
-                    network["chainId"] = Value::from(1);
-                }
-            }
-            if path == "/v1/transactions/prepare" {
-                body["chainId"] = Value::from(1);
-            }
+        if lie_chain.load(Ordering::SeqCst) && path == "/v1/transactions/prepare" {
+            body["chainId"] = Value::from(1);
         }
     })
     .await;
@@ -375,12 +377,20 @@ pub async fn chains_and_tokens_are_the_apps_own_not_the_services(backend: Backen
         .prepare_send(&send)
         .await
         .expect("the coin as the table says");
+    assert!(
+        liar.lies_on("/v1/account") > 0,
+        "the token lies were served"
+    );
     other_chain.store(true, Ordering::SeqCst);
     let e = device
         .prepare_send(&send)
         .await
         .expect_err("another chain than the app's");
     assert!(e.message.contains("different transaction"), "{e:?}");
+    assert!(
+        liar.lies_on("/v1/transactions/prepare") > 0,
+        "the chain's lie was served"
+    );
 }
 
 /// Fees are the service's to quote, not to inflate (issue 22, item 3): a fee
@@ -448,6 +458,10 @@ pub async fn an_inflated_fee_is_signed_only_when_the_person_accepts_it(backend: 
         .find(|o| o.speed == FeeSpeed::Normal)
         .expect("normal");
     assert_eq!(normal.high_fee, Some(HighFee::AboveBaseFee), "{normal:?}");
+    assert!(
+        liar.lies_on("/v1/transactions/prepare") > 0,
+        "the lie was served"
+    );
     let nonce_before = stack.nonce_of(&address).await;
     let e = ada
         .confirm_send(ConfirmSend {

@@ -214,6 +214,23 @@ impl Stack {
         answer["result"].clone()
     }
 
+    /// Waits until the transaction `hash` (as a send answered it) is in a
+    /// block: anvil answers `eth_sendTransaction` before it mines.
+    pub async fn mined(&self, hash: &Value) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self
+            .chain_rpc("eth_getTransactionReceipt", serde_json::json!([hash]))
+            .await
+            .is_null()
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{hash} was never mined"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+
     /// The next nonce of `address` on the dev chain, pending transactions counted.
     pub async fn nonce_of(&self, address: &str) -> u64 {
         let count = self
@@ -428,6 +445,8 @@ pub fn keychain_store() -> Option<std::sync::Arc<dyn satchel_sdk::TokenStore>> {
 /// path), as a compromised service would. For the device's checks.
 pub struct LyingService {
     pub url: url::Url,
+    /// The lies served: how many answers the rewrite changed, by path.
+    lies: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
     _task: tokio::task::JoinHandle<()>,
 }
 
@@ -451,12 +470,23 @@ impl LyingService {
             .expect("url");
         let rewrite: std::sync::Arc<Rewrite> = std::sync::Arc::new(rewrite);
         let http = reqwest::Client::new();
+        let lies = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashMap::new()));
+        let counted = lies.clone();
         let task = tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                let (http, upstream, rewrite) = (http.clone(), upstream.clone(), rewrite.clone());
+                let (http, upstream, rewrite, counted) = (
+                    http.clone(),
+                    upstream.clone(),
+                    rewrite.clone(),
+                    counted.clone(),
+                );
                 let service = hyper::service::service_fn(move |request: Request<Incoming>| {
-                    let (http, upstream, rewrite) =
-                        (http.clone(), upstream.clone(), rewrite.clone());
+                    let (http, upstream, rewrite, counted) = (
+                        http.clone(),
+                        upstream.clone(),
+                        rewrite.clone(),
+                        counted.clone(),
+                    );
                     async move {
                         let (parts, body) = request.into_parts();
                         let body = body
@@ -487,7 +517,13 @@ impl LyingService {
                         let path = parts.uri.path().to_owned();
                         let bytes = match serde_json::from_slice::<Value>(&bytes) {
                             Ok(mut json) => {
+                                let truth = json.clone();
                                 rewrite(&method, &path, &mut json);
+                                if json != truth {
+                                    let mut lies =
+                                        counted.lock().unwrap_or_else(|e| e.into_inner());
+                                    *lies.entry(path.clone()).or_default() += 1;
+                                }
                                 Bytes::from(json.to_string())
                             }
                             Err(_) => bytes,
@@ -506,6 +542,22 @@ impl LyingService {
                 });
             }
         });
-        Self { url, _task: task }
+        Self {
+            url,
+            lies,
+            _task: task,
+        }
+    }
+
+    /// How many answers of paths starting with `prefix` were lies: a test
+    /// asserts the lie it is about was served, not merely switched on.
+    pub fn lies_on(&self, prefix: &str) -> usize {
+        self.lies
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter(|(path, _)| path.starts_with(prefix))
+            .map(|(_, n)| n)
+            .sum()
     }
 }

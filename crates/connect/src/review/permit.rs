@@ -112,10 +112,7 @@ pub(super) fn permit_of(
         }
     };
     let spender = address_of(message, "spender")?;
-    let chain_id = data
-        .domain
-        .chain_id
-        .and_then(|id| u64::try_from(id).ok());
+    let chain_id = data.domain.chain_id.and_then(|id| u64::try_from(id).ok());
     let is_permit2 = data.domain.name.as_deref() == Some("Permit2");
     match data.primary_type.as_str() {
         "Permit" if !is_permit2 => {
