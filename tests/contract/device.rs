@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use satchel_api::ServiceErrorCode;
 use satchel_sdk::vault::KdfStrength;
 use satchel_sdk::{AccountRef, Login, MemoryStore, TokenStore, Widget};
 use satchel_tests::{Backend, LyingService, Stack};
@@ -86,8 +87,18 @@ pub async fn accounts_that_are_not_the_keys_are_never_shown_or_paid_into(backend
     );
     assert_eq!(device.key_status().unconfirmed_accounts, 0);
     assert!(device.key_status().refused_accounts >= 2);
+    // The key opens for its own account, and never for the attacker's.
+    let own: alloy::primitives::Address = key_address.parse().expect("an address");
+    device
+        .unlock(PIN, own)
+        .await
+        .expect("the key's own account");
     let attacker: alloy::primitives::Address = ATTACKER.parse().expect("an address");
-    assert!(device.unlock(PIN, attacker).await.is_err());
+    let e = device
+        .unlock(PIN, attacker)
+        .await
+        .expect_err("not an account of the key");
+    assert!(e.is(ServiceErrorCode::InvalidParameters), "{e:?}");
     let token = stack.demo.dollar6.to_checksum(None);
     let e = device
         .receive(&AccountRef {

@@ -270,7 +270,12 @@ pub async fn a_pin_changed_elsewhere_makes_this_copy_stale_and_counts_nothing(ba
     let w = widget(&stack, store).await;
     assert_eq!(w.key_status().state, KeyState::Stale);
     assert_eq!(w.get_status(), ServiceLifeCycle::LoginBeforeRegister);
-    assert!(w.unlock(PIN, Address::ZERO).await.is_err());
+    // Not even for the wallet's own address, with the PIN that opened it.
+    let e = w
+        .unlock(PIN, address)
+        .await
+        .expect_err("a stale copy is not used");
+    assert!(e.is(ServiceErrorCode::InvalidLoginSession), "{e:?}");
     assert_eq!(
         w.pin_status().await.expect("status").tries_left,
         5,

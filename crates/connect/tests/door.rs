@@ -300,6 +300,51 @@ async fn a_flood_of_requests_is_answered_and_the_provider_keeps_serving() {
     );
 }
 
+/// The in-flight bound answers: with [`MAX_IN_FLIGHT`] requests held (each a
+/// connect from its own site, waiting for the person), the next is told 503
+/// at once; once they are answered, requests are served again.
+#[tokio::test]
+async fn past_the_in_flight_bound_a_request_is_told_to_ask_again() {
+    use satchel_connect::server::MAX_IN_FLIGHT;
+    let mut running = start().await;
+    let mut held = tokio::task::JoinSet::new();
+    for n in 0..MAX_IN_FLIGHT {
+        let (http, url) = (running.http.clone(), running.url());
+        held.spawn(async move {
+            http.post(url)
+                .header("origin", format!("https://site{n}.example"))
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_requestAccounts"}))
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+        });
+    }
+    let mut pages = Vec::new();
+    while pages.len() < MAX_IN_FLIGHT {
+        let (_, _, answer) = running.pages.recv().await.expect("a page");
+        pages.push(answer);
+    }
+    let refused = running
+        .http
+        .post(running.url())
+        .header("origin", DAPP)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_chainId"}))
+        .send()
+        .await
+        .expect("answered");
+    assert_eq!(refused.status().as_u16(), 503);
+    for answer in pages {
+        answer.send(true).expect("the page waits");
+    }
+    while let Some(status) = held.join_next().await {
+        assert_eq!(status.expect("joined").expect("answered"), 200);
+    }
+    assert_eq!(
+        running.call(Some(DAPP), "eth_chainId", json!([])).await["result"],
+        "0x7a69"
+    );
+}
+
 #[tokio::test]
 async fn a_page_sees_only_the_accounts_the_person_chose_for_it() {
     let mut running = start().await;
