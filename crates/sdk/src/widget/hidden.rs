@@ -67,12 +67,17 @@ fn invalid(message: impl Into<String>) -> SdkError {
     SdkError::service(satchel_api::ServiceErrorCode::InvalidParameters, message)
 }
 
-/// Whether an NFT that came as `origin` is likely spam: it did, and a stranger
-/// sent it (neither the transfer's sender nor the transaction's is one of
-/// `known`: the person's own accounts and saved addresses), and its collection
-/// is not one the app vouches for. An NFT the person minted or bought (their
-/// account sent the transaction) or got from someone they saved is not; one
-/// whose arrival the service did not see is not judged.
+/// Whether an NFT that came as `origin` is likely spam: it did, the
+/// transaction that brought it was sent by a stranger (not one of `known`: the
+/// person's own accounts and saved addresses), and its collection is not one
+/// the app vouches for. An NFT the person minted or bought (their account sent
+/// the transaction) or that someone they saved sent is not.
+///
+/// Only the transaction's sender counts: the `Transfer` event's `from` is
+/// whatever the contract writes, so a phishing contract can log the person
+/// (`Transfer(victim, victim, id)`) or a saved address as the sender. An
+/// arrival whose transaction sender the service did not give is a stranger's;
+/// one whose arrival the service did not see is not judged.
 ///
 /// The arrival is the service's word: a lying service can only show spam (as
 /// without this judgement) or hide what the person can show again.
@@ -84,12 +89,12 @@ pub(crate) fn likely_spam(
     let Some(origin) = origin else {
         return false;
     };
-    let is_known = |address: Option<&str>| {
-        address
-            .and_then(|a| a.parse::<Address>().ok())
-            .is_some_and(|a| known.contains(&a))
-    };
-    !vouched && !is_known(Some(&origin.from)) && !is_known(origin.sent_by.as_deref())
+    let sent_by_someone_known = origin
+        .sent_by
+        .as_deref()
+        .and_then(|a| a.parse::<Address>().ok())
+        .is_some_and(|a| known.contains(&a));
+    !vouched && !sent_by_someone_known
 }
 
 /// `list` with `key`, bounded.
@@ -209,13 +214,26 @@ mod tests {
             false,
             &known
         ));
-        // From a saved address, or between the person's accounts.
+        // Sent by a saved address, or between the person's accounts.
         assert!(!likely_spam(
-            Some(&origin(friend, Some(stranger))),
+            Some(&origin(friend, Some(friend))),
             false,
             &known
         ));
         assert!(!likely_spam(Some(&origin(me, Some(me))), false, &known));
+        // The event's `from` is the contract's to write: a stranger's
+        // transaction naming the person or a friend as the sender is spam.
+        assert!(likely_spam(
+            Some(&origin(me, Some(stranger))),
+            false,
+            &known
+        ));
+        assert!(likely_spam(
+            Some(&origin(friend, Some(stranger))),
+            false,
+            &known
+        ));
+        assert!(likely_spam(Some(&origin(friend, None)), false, &known));
         // A collection the app vouches for; an arrival the service did not see.
         assert!(!likely_spam(
             Some(&origin(Address::ZERO, Some(stranger))),
