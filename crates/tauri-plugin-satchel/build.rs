@@ -69,6 +69,7 @@ const COMMANDS: &[&str] = &[
     "firstPageShown",
     "openNftLink",
     "watchConnectRequests",
+    "watchSiteSwitches",
     "answerConnectRequest",
     "getConnectedApps",
     "disconnectApp",

@@ -274,9 +274,13 @@ impl<W: Wallet> Methods<W> {
                         "Satchel does not serve chain {chain}: it serves the networks its app was configured for"
                     )));
                 };
+                let before = self.network_of(origin).ok().map(|(network, _)| network);
                 self.permissions
                     .set_network(origin, &name)
                     .map_err(|e| ProviderError::internal(format!("not kept: {e}")))?;
+                if before.as_deref() != Some(name.as_str()) {
+                    self.wallet.switched(origin, &name, chain);
+                }
                 Ok(Value::Null)
             }
             "wallet_addEthereumChain" => {

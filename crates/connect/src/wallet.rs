@@ -100,6 +100,9 @@ pub trait Wallet: Send + Sync + 'static {
         network: &str,
         after: Option<u64>,
     ) -> impl Future<Output = Result<Value, ProviderError>> + Send;
+    /// `origin` switched to `network` (`wallet_switchEthereumChain`): what
+    /// its later pages check against changed, so the person is told.
+    fn switched(&self, _origin: &Origin, _network: &str, _chain_id: u64) {}
     /// Asks the person on an approval page showing `origin`: what they
     /// approved, or [`ProviderError::rejected`] when they reject it or close
     /// the window. A signature is made only for a review without a refusal.

@@ -151,6 +151,20 @@ async fn a_dapp_is_told_when_its_accounts_and_chain_change() {
     let (switched, _) = answer(&mut socket, 3).await;
     assert_eq!(switched["result"], Value::Null, "{switched}");
     assert_eq!(notified(&mut socket, &chain).await, "0x1");
+    // The window is told of the switch, once: switching to where the site
+    // already is tells nothing.
+    send(
+        &mut socket,
+        6,
+        "wallet_switchEthereumChain",
+        json!([{"chainId": "0x1"}]),
+    )
+    .await;
+    assert_eq!(answer(&mut socket, 6).await.0["result"], Value::Null);
+    assert_eq!(
+        *running.person.switches.lock().expect("lock"),
+        [(DAPP.to_owned(), "ethereum".to_owned(), 1)]
+    );
 
     // Logged out: the dapp sees no accounts; logged in again: they are back.
     running.person.logged_in.store(false, Ordering::SeqCst);

@@ -21,7 +21,8 @@ mod wallet;
 
 use prompts::Prepared;
 pub use prompts::{
-    ConnectPrompt, PromptRequest, SendChoice, TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
+    ConnectPrompt, PromptRequest, SendChoice, SiteSwitched, TransactionPrompt, UseWidgetPrompt,
+    WatchAssetPrompt,
 };
 
 /// Prompts waiting at once, from every origin; past it a request gets -32002.
@@ -68,6 +69,8 @@ pub struct Dapps {
     queue: Mutex<VecDeque<Waiting>>,
     next_id: Mutex<u64>,
     prompts: watch::Sender<Option<ConnectPrompt>>,
+    /// The newest network switch of a site, for the window's notice.
+    switches: watch::Sender<Option<SiteSwitched>>,
     /// Brings the window forward for a prompt.
     show: Box<dyn Fn() + Send + Sync>,
     provider: Mutex<Option<Provider>>,
@@ -91,6 +94,7 @@ impl Dapps {
             queue: Mutex::new(VecDeque::new()),
             next_id: Mutex::new(0),
             prompts: watch::Sender::new(None),
+            switches: watch::Sender::new(None),
             show: Box::new(show),
             provider: Mutex::new(None),
             logins: watch::Sender::new(0),
@@ -133,6 +137,25 @@ impl Dapps {
 
     pub fn watch_prompts(&self) -> watch::Receiver<Option<ConnectPrompt>> {
         self.prompts.subscribe()
+    }
+
+    /// The newest network switch of a site, and each one after.
+    pub fn watch_switches(&self) -> watch::Receiver<Option<SiteSwitched>> {
+        self.switches.subscribe()
+    }
+
+    /// Tells the window that `origin` switched to `network`.
+    fn tell_switch(&self, origin: &Origin, network: &str, chain_id: u64) {
+        self.switches.send_modify(|newest| {
+            let id = newest.as_ref().map_or(1, |s| s.id + 1);
+            *newest = Some(SiteSwitched {
+                id,
+                origin: origin.to_string(),
+                local: *origin == Origin::Local,
+                network: network.to_owned(),
+                chain_id,
+            });
+        });
     }
 
     /// Shows the head of the queue (and how many more wait), or nothing.

@@ -31,7 +31,7 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    ConnectPrompt, ConnectedApp, PromptRequest, TransactionPrompt, UseWidgetPrompt,
+    ConnectPrompt, ConnectedApp, PromptRequest, SiteSwitched, TransactionPrompt, UseWidgetPrompt,
     WatchAssetPrompt,
 };
 
@@ -113,6 +113,7 @@ fn declarations() -> String {
         UseWidgetPrompt::decl(&cfg),
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
+        SiteSwitched::decl(&cfg),
         ConnectedApp::decl(&cfg),
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),

@@ -589,6 +589,16 @@ waiting: number,
  */
 request: PromptRequest, };
 
+export type SiteSwitched = { 
+/**
+ * Counts the switches told, so two alike are two notices.
+ */
+id: number, origin: string, local: boolean, 
+/**
+ * The network's name in the app's table, and its chain id.
+ */
+network: string, chainId: number, };
+
 export type ConnectedApp = { 
 /**
  * What Disconnect names it by.

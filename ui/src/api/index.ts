@@ -24,6 +24,7 @@ import type {
   CollectionChoices,
   ConfirmSend,
   ConnectPrompt,
+  SiteSwitched,
   ConnectedApp,
   ExternalLoginOutcome,
   FeeSpeed,
@@ -71,6 +72,7 @@ export type {
   CallQuote,
   CallReview,
   ConnectPrompt,
+  SiteSwitched,
   ConnectedApp,
   DecodedCall,
   ErrorCode,
@@ -240,6 +242,9 @@ export const api = {
    * none does), now and at every change. */
   watchConnectRequests: (onPrompt: (prompt: ConnectPrompt | null) => void) =>
     widget<void>('watchConnectRequests', { onEvent: new Channel<ConnectPrompt | null>(onPrompt) }),
+  /** Calls `onSwitch` each time a connected site or program switches its network. */
+  watchSiteSwitches: (onSwitch: (switched: SiteSwitched) => void) =>
+    widget<void>('watchSiteSwitches', { onEvent: new Channel<SiteSwitched>(onSwitch) }),
   /** The person's answer to an application's approval prompt; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
   answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }, accounts?: string[]) =>

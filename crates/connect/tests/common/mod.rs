@@ -36,6 +36,8 @@ pub struct Person {
     pub more: std::sync::Mutex<Vec<String>>,
     /// What the person picks on a connect page (none: every account).
     pub picks: std::sync::Mutex<Option<Vec<String>>>,
+    /// The network switches the window was told of: origin, network, chain id.
+    pub switches: std::sync::Mutex<Vec<(String, String, u64)>>,
 }
 
 impl Wallet for Person {
@@ -50,6 +52,13 @@ impl Wallet for Person {
     }
     fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
         self.logins.subscribe()
+    }
+    fn switched(&self, origin: &Origin, network: &str, chain_id: u64) {
+        self.switches.lock().expect("lock").push((
+            origin.to_string(),
+            network.to_owned(),
+            chain_id,
+        ));
     }
     fn networks(&self) -> Vec<(String, u64)> {
         vec![("anvil".into(), 31337), ("ethereum".into(), 1)]
@@ -141,6 +150,7 @@ pub async fn start() -> Running {
         block: std::sync::atomic::AtomicU64::new(1),
         more: std::sync::Mutex::new(Vec::new()),
         picks: std::sync::Mutex::new(None),
+        switches: std::sync::Mutex::new(Vec::new()),
     });
     let permissions = Arc::new(Permissions::open(&dir.path().join("connected.json")));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")

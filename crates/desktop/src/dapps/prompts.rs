@@ -27,6 +27,21 @@ pub struct ConnectPrompt {
     pub request: PromptRequest,
 }
 
+/// A site or program switched its network (`wallet_switchEthereumChain`):
+/// the window tells the person, as its later pages check against it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SiteSwitched {
+    /// Counts the switches told, so two alike are two notices.
+    pub id: u64,
+    pub origin: String,
+    pub local: bool,
+    /// The network's name in the app's table, and its chain id.
+    pub network: String,
+    pub chain_id: u64,
+}
+
 /// What an application asks the person, as the page shows it.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

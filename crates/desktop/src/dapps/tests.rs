@@ -129,3 +129,27 @@ async fn disconnecting_a_site_rejects_what_it_asked_and_leaves_the_others() {
     assert_eq!(left.origin, "https://site2.example");
     others.abort();
 }
+
+#[tokio::test]
+async fn the_window_is_told_each_network_switch_of_a_site() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let dapps = dapps(&dir);
+    let mut window = dapps.watch_switches();
+    assert_eq!(*window.borrow_and_update(), None);
+    dapps.switched(&site(1), "ethereum", 1);
+    let told = window.borrow_and_update().clone().expect("told");
+    assert_eq!(
+        (
+            told.origin.as_str(),
+            told.local,
+            told.network.as_str(),
+            told.chain_id
+        ),
+        ("https://site1.example", false, "ethereum", 1)
+    );
+    // The same switch again is another notice; a program is named as one.
+    dapps.switched(&Origin::Local, "ethereum", 1);
+    let again = window.borrow_and_update().clone().expect("told");
+    assert!(again.id > told.id);
+    assert!(again.local);
+}

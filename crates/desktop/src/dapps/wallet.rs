@@ -39,6 +39,10 @@ impl Wallet for Dapps {
         self.logins.subscribe()
     }
 
+    fn switched(&self, origin: &Origin, network: &str, chain_id: u64) {
+        self.tell_switch(origin, network, chain_id);
+    }
+
     fn token(&self, network: &str, contract: Address) -> Option<TokenFacts> {
         let (symbol, decimals) = self
             .widget

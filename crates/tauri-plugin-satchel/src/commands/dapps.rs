@@ -9,7 +9,7 @@ use tauri::State;
 use tauri::ipc::Channel;
 
 use super::{Page, Start, forward_watch};
-use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice};
+use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice, SiteSwitched};
 
 type DappsState<'a> = State<'a, Arc<Dapps>>;
 
@@ -28,6 +28,22 @@ pub fn watchConnectRequests(
     forward_watch(dapps.watch_prompts(), on_event, Start::Now, |prompt| {
         Some(prompt.clone())
     });
+}
+
+/// Tells the page each time a site or program switches its network
+/// (`wallet_switchEthereumChain`), for the notice the window shows. Only to
+/// the host's own widget, as its prompts are.
+#[tauri::command]
+pub fn watchSiteSwitches(page: Page, dapps: DappsState<'_>, on_event: Channel<SiteSwitched>) {
+    if !page.is_own() {
+        return;
+    }
+    forward_watch(
+        dapps.watch_switches(),
+        on_event,
+        Start::NextChange,
+        |switch| switch.clone(),
+    );
 }
 
 /// The person's answer to an approval prompt, with their PIN where the key
