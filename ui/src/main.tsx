@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { SiteSwitchNotice } from './features/connect/SiteSwitchNotice';
 import { earlyStart, markStartStep, readStart } from './api';
 import { initialLanguage, loadLanguage } from './i18n';
 import { markPlatform } from './lib/platform';
@@ -32,7 +31,6 @@ void Promise.all([
   if (root)
     createRoot(root).render(
       <StrictMode>
-        <SiteSwitchNotice />
         <App />
       </StrictMode>,
     );

@@ -16,6 +16,7 @@ import {
   type ServiceUser,
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
+import { SiteSwitchNotice } from '../features/connect/SiteSwitchNotice';
 import { Wallet } from '../features/wallet/Wallet';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
@@ -354,6 +355,7 @@ function Widget() {
 export function App() {
   return (
     <I18nProvider>
+      <SiteSwitchNotice />
       <Widget />
     </I18nProvider>
   );

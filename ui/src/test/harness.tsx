@@ -58,6 +58,7 @@ const defaults: Partial<Record<Command, Handler>> = {
   // The local provider's prompts and connected apps, which the app watches and
   // Settings lists: none unless a test says otherwise.
   watchConnectRequests: () => null,
+  watchSiteSwitches: () => null,
   getConnectedApps: () => [],
   // The collections the person hid or chose to show: none unless a test says otherwise.
   getCollectionChoices: () => ({ hidden: [], shown: [] }),
