@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use alloy::primitives::Address;
 use futures::{SinkExt as _, StreamExt as _};
 use satchel_connect::{
-    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+    Approval, Approved, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts,
+    Wallet,
 };
 use satchel_sdk::Widget;
 use satchel_sdk::vault::KdfStrength;
@@ -136,7 +137,8 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");
-    let provider = Provider::serve(listener, device, permissions).expect("serving");
+    let extensions = Arc::new(Extensions::open(&folder.path().join("extensions.json")));
+    let provider = Provider::serve(listener, device, permissions, extensions).expect("serving");
     let endpoint = format!("http://127.0.0.1:{}/", provider.port);
 
     // A token's balanceOf(holder): a real contract call.

@@ -32,8 +32,33 @@ fn refuse(status: StatusCode, message: impl Into<String>) -> Refusal {
     }
 }
 
-/// Checks a request's headers; its origin when it may come in.
-pub fn admit(method: &Method, headers: &HeaderMap, port: u16) -> Result<Origin, Refusal> {
+/// Who opens a WebSocket: a page or a program (as [`admit`] knows them), or
+/// Satchel's browser extension (by its own origin), which names the page it
+/// speaks for once it is in (see [`crate::extension`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Opener {
+    Page(Origin),
+    Extension(String),
+}
+
+/// Checks a WebSocket's handshake: an extension's origin is let in to say
+/// hello, anything else is a page or program as [`admit`] decides.
+pub fn admit_socket(headers: &HeaderMap, port: u16) -> Result<Opener, Refusal> {
+    let extension = headers
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+        .and_then(crate::extension::extension_origin);
+    match extension {
+        Some(extension) => {
+            own_host(headers, port)?;
+            Ok(Opener::Extension(extension))
+        }
+        None => admit(&Method::GET, headers, port).map(Opener::Page),
+    }
+}
+
+/// The `Host` must be this server's own.
+fn own_host(headers: &HeaderMap, port: u16) -> Result<(), Refusal> {
     let host = headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -45,6 +70,12 @@ pub fn admit(method: &Method, headers: &HeaderMap, port: u16) -> Result<Origin, 
             "Satchel answers only requests to 127.0.0.1 or localhost with its port",
         ));
     }
+    Ok(())
+}
+
+/// Checks a request's headers; its origin when it may come in.
+pub fn admit(method: &Method, headers: &HeaderMap, port: u16) -> Result<Origin, Refusal> {
+    own_host(headers, port)?;
     let origin = headers
         .get(header::ORIGIN)
         .map(|o| {

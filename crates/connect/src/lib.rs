@@ -24,6 +24,7 @@
 //!   same way.
 
 pub mod door;
+pub mod extension;
 pub mod methods;
 pub mod origin;
 pub mod permissions;
@@ -33,6 +34,7 @@ pub mod server;
 pub mod socket;
 pub mod wallet;
 
+pub use extension::{Extensions, LinkedExtension};
 pub use origin::Origin;
 pub use permissions::Permissions;
 pub use review::permit::TokenFacts;

@@ -99,6 +99,10 @@ impl ProviderError {
         let shown: String = method.chars().take(64).collect();
         Self::new(-32601, format!("the method {shown:?} does not exist"))
     }
+    /// -32005: a bound was reached (EIP-1474's "limit exceeded").
+    pub fn limit_exceeded(message: impl Into<String>) -> Self {
+        Self::new(-32005, message)
+    }
     /// -32602: the method's parameters are wrong.
     pub fn invalid_params(message: impl Into<String>) -> Self {
         Self::new(-32602, message)

@@ -16,7 +16,8 @@ use axum::routing::get;
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
-use crate::door::{self, MAX_BODY};
+use crate::door::{self, MAX_BODY, Opener};
+use crate::extension::{self, Extensions, Greeting};
 use crate::methods::Methods;
 use crate::permissions::Permissions;
 use crate::rpc::{self, Call};
@@ -86,7 +87,11 @@ struct Shared<W> {
     /// Sockets open per web page origin (at most `MAX_SOCKETS` entries).
     sockets_by_site: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
     heads: Arc<Heads>,
+    extensions: Arc<Extensions>,
 }
+
+/// How long an extension's socket may take to say hello.
+const HELLO_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// One site's socket, counted while it is open.
 struct SiteSocket {
@@ -143,6 +148,7 @@ impl Provider {
         listener: tokio::net::TcpListener,
         wallet: Arc<W>,
         permissions: Arc<Permissions>,
+        extensions: Arc<Extensions>,
     ) -> std::io::Result<Self> {
         let port = listener.local_addr()?.port();
         let shared = Arc::new(Shared {
@@ -152,6 +158,7 @@ impl Provider {
             sockets: Arc::new(Semaphore::new(socket::MAX_SOCKETS)),
             sockets_by_site: Arc::default(),
             heads: Arc::default(),
+            extensions,
         });
         let router = Router::new()
             .route(
@@ -187,24 +194,26 @@ async fn open_socket<W: Wallet>(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let origin = match door::admit(&Method::GET, &headers, shared.port) {
-        Ok(origin) => origin,
+    let opener = match door::admit_socket(&headers, shared.port) {
+        Ok(opener) => opener,
         Err(refusal) => return (refusal.status, refusal.message).into_response(),
     };
     // One page cannot take every socket: a site holds a few at most (the
     // programs on this computer share the rest, as one origin they are all).
-    let site = match &origin {
-        crate::origin::Origin::Web(site) => match SiteSocket::open(&shared.sockets_by_site, site) {
-            Some(held) => Some(held),
-            None => {
-                return (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "this site has too many connections to Satchel open",
-                )
-                    .into_response();
+    let site = match &opener {
+        Opener::Page(crate::origin::Origin::Web(site)) => {
+            match SiteSocket::open(&shared.sockets_by_site, site) {
+                Some(held) => Some(held),
+                None => {
+                    return (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "this site has too many connections to Satchel open",
+                    )
+                        .into_response();
+                }
             }
-        },
-        crate::origin::Origin::Local => None,
+        }
+        Opener::Page(crate::origin::Origin::Local) | Opener::Extension(_) => None,
     };
     let Ok(slot) = shared.sockets.clone().try_acquire_owned() else {
         return (
@@ -213,14 +222,70 @@ async fn open_socket<W: Wallet>(
         )
             .into_response();
     };
-    let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
     upgrade
         .max_message_size(MAX_BODY)
         .max_frame_size(MAX_BODY)
         .on_upgrade(move |ws| async move {
-            socket::serve(methods, heads, origin, ws).await;
+            let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
+            match opener {
+                Opener::Page(origin) => socket::serve(methods, heads, origin, ws).await,
+                Opener::Extension(extension) => {
+                    extension_socket(&shared, &extension, ws).await;
+                }
+            }
             drop((slot, site));
         })
+}
+
+/// Serves a socket of Satchel's browser extension: its first message links
+/// it (the code from Settings) or names the page it speaks for (with its
+/// token); only then is it that page's socket. Anything else is answered
+/// 4100 and closed.
+async fn extension_socket<W: Wallet>(
+    shared: &Arc<Shared<W>>,
+    extension: &str,
+    mut ws: axum::extract::ws::WebSocket,
+) {
+    use axum::extract::ws::Message;
+    let first = tokio::time::timeout(HELLO_WAIT, ws.recv()).await;
+    let Ok(Some(Ok(Message::Text(text)))) = first else {
+        return;
+    };
+    let reply = |id: Value, outcome| Message::Text(rpc::answer(id, outcome).to_string().into());
+    match extension::greeting(&text) {
+        Err((id, refused)) => {
+            let _ = ws.send(reply(id, Err(refused))).await;
+        }
+        Ok((id, Greeting::Pair { code, browser })) => {
+            let linked = shared
+                .extensions
+                .pair(extension, &code, &browser)
+                .map(|token| serde_json::json!({ "token": token }));
+            let _ = ws.send(reply(id, linked)).await;
+        }
+        Ok((id, Greeting::Hello { token, origin })) => {
+            let page = match shared.extensions.admit(extension, &token, &origin) {
+                Ok(page) => page,
+                Err(refused) => {
+                    let _ = ws.send(reply(id, Err(refused))).await;
+                    return;
+                }
+            };
+            let site = SiteSocket::open(&shared.sockets_by_site, page.key());
+            if site.is_none() {
+                let refused = rpc::ProviderError::limit_exceeded(
+                    "this site has too many connections to Satchel open",
+                );
+                let _ = ws.send(reply(id, Err(refused))).await;
+                return;
+            }
+            if ws.send(reply(id, Ok(Value::Bool(true)))).await.is_err() {
+                return;
+            }
+            socket::serve(shared.methods.clone(), shared.heads.clone(), page, ws).await;
+            drop(site);
+        }
+    }
 }
 
 async fn rpc_call<W: Wallet>(

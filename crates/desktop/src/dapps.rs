@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 use satchel_api::ServiceErrorCode;
-use satchel_connect::{Approval, Approved, Origin, Permissions, Provider, ProviderError};
+use satchel_connect::{
+    Approval, Approved, Extensions, LinkedExtension, Origin, Permissions, Provider, ProviderError,
+};
 use satchel_sdk::{ConfirmSend, SdkError, Widget};
 use serde::Serialize;
 use tokio::sync::{oneshot, watch};
@@ -66,6 +68,8 @@ pub struct ConnectedApp {
 pub struct Dapps {
     widget: Arc<Widget>,
     permissions: Arc<Permissions>,
+    /// The browser extensions the person linked, which speak for pages.
+    extensions: Arc<Extensions>,
     queue: Mutex<VecDeque<Waiting>>,
     next_id: Mutex<u64>,
     prompts: watch::Sender<Option<ConnectPrompt>>,
@@ -86,11 +90,13 @@ impl Dapps {
     pub fn new(
         widget: Arc<Widget>,
         permissions: Arc<Permissions>,
+        extensions: Arc<Extensions>,
         show: impl Fn() + Send + Sync + 'static,
     ) -> Self {
         Self {
             widget,
             permissions,
+            extensions,
             queue: Mutex::new(VecDeque::new()),
             next_id: Mutex::new(0),
             prompts: watch::Sender::new(None),
@@ -118,7 +124,8 @@ impl Dapps {
                 return;
             }
         };
-        match Provider::serve(listener, self.clone(), self.permissions.clone()) {
+        let (permissions, extensions) = (self.permissions.clone(), self.extensions.clone());
+        match Provider::serve(listener, self.clone(), permissions, extensions) {
             Ok(provider) => *self.provider.lock() = Some(provider),
             Err(e) => {
                 tracing::warn!("the provider for applications is off: {e}");
@@ -379,6 +386,22 @@ impl Dapps {
         };
         self.reject_from(&origin);
         self.permissions.disconnect(&origin).unwrap_or(false)
+    }
+
+    /// A one-time code for the person to type into Satchel's browser
+    /// extension, which links it (see `satchel_connect::extension`).
+    pub fn extension_code(&self) -> String {
+        self.extensions.new_code()
+    }
+
+    /// The linked browser extensions, for Settings.
+    pub fn linked_extensions(&self) -> Vec<LinkedExtension> {
+        self.extensions.list()
+    }
+
+    /// Unlinks a browser extension: it speaks for no page from now.
+    pub fn unlink_extension(&self, extension: &str) -> bool {
+        self.extensions.unlink(extension).unwrap_or(false)
     }
 
     /// Rejects (4001) every prompt of `origin` waiting.

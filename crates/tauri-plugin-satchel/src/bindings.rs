@@ -115,6 +115,7 @@ fn declarations() -> String {
         ConnectPrompt::decl(&cfg),
         SiteSwitched::decl(&cfg),
         ConnectedApp::decl(&cfg),
+        satchel_connect::LinkedExtension::decl(&cfg),
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),
         CollectionChoices::decl(&cfg),

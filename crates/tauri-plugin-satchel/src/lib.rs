@@ -393,7 +393,11 @@ fn start<R: Runtime>(
     let permissions = Arc::new(satchel_connect::Permissions::open(
         &data_dir.join("connected-apps.json"),
     ));
-    let dapps = Dapps::new(widget, permissions.clone(), {
+    // The browser extensions the person linked, beside them.
+    let extensions = Arc::new(satchel_connect::Extensions::open(
+        &data_dir.join("linked-extensions.json"),
+    ));
+    let dapps = Dapps::new(widget, permissions.clone(), extensions, {
         let (app, own) = (app.clone(), own.clone());
         move || own.show(&app)
     })

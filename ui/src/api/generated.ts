@@ -609,6 +609,20 @@ key: string, origin: string, local: boolean,
  */
 connectedAt: number, };
 
+export type LinkedExtension = { 
+/**
+ * Its origin (`chrome-extension://…`): what Unlink names it by.
+ */
+extension: string, 
+/**
+ * The browser it said it runs in, for the person ("Chromium").
+ */
+browser: string, 
+/**
+ * Seconds since 1970.
+ */
+linkedAt: number, };
+
 export type SavedAddress = { 
 /**
  * EIP-55.

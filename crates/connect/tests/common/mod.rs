@@ -3,13 +3,16 @@
 //! answers are the test's).
 #![allow(dead_code)] // each test file uses its part
 
+pub mod socket;
+
 use std::sync::Arc;
 
 use alloy::primitives::Address;
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use satchel_connect::{
-    Approval, Approved, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
+    Approval, Approved, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts,
+    Wallet,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -134,6 +137,7 @@ pub struct Running {
     pub pages: mpsc::UnboundedReceiver<(Origin, Approval, oneshot::Sender<bool>)>,
     pub person: Arc<Person>,
     pub permissions: Arc<Permissions>,
+    pub extensions: Arc<Extensions>,
     pub http: reqwest::Client,
     pub _dir: tempfile::TempDir,
 }
@@ -156,12 +160,20 @@ pub async fn start() -> Running {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("a port");
-    let provider = Provider::serve(listener, person.clone(), permissions.clone()).expect("serving");
+    let extensions = Arc::new(Extensions::open(&dir.path().join("extensions.json")));
+    let provider = Provider::serve(
+        listener,
+        person.clone(),
+        permissions.clone(),
+        extensions.clone(),
+    )
+    .expect("serving");
     Running {
         provider,
         pages,
         person,
         permissions,
+        extensions,
         http: reqwest::Client::new(),
         _dir: dir,
     }

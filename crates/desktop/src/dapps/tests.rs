@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use satchel_connect::{Approval, Origin, Permissions, ProviderError, Wallet as _};
+use satchel_connect::{Approval, Extensions, Origin, Permissions, ProviderError, Wallet as _};
 use satchel_sdk::{Login, MemoryStore, Widget};
 use tokio::task::JoinHandle;
 
@@ -17,7 +17,8 @@ fn dapps(dir: &tempfile::TempDir) -> Arc<Dapps> {
         store,
     ));
     let permissions = Arc::new(Permissions::open(&dir.path().join("connected-apps.json")));
-    Arc::new(Dapps::new(widget, permissions, || {}))
+    let extensions = Arc::new(Extensions::open(&dir.path().join("extensions.json")));
+    Arc::new(Dapps::new(widget, permissions, extensions, || {}))
 }
 
 fn site(n: usize) -> Origin {

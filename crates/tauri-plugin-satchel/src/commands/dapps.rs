@@ -9,6 +9,7 @@ use tauri::State;
 use tauri::ipc::Channel;
 
 use super::{Page, Start, forward_watch};
+use satchel_connect::LinkedExtension;
 use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice, SiteSwitched};
 
 type DappsState<'a> = State<'a, Arc<Dapps>>;
@@ -76,4 +77,30 @@ pub fn getConnectedApps(dapps: DappsState<'_>) -> Vec<ConnectedApp> {
 #[tauri::command]
 pub fn disconnectApp(dapps: DappsState<'_>, key: String) -> bool {
     dapps.disconnect(&key)
+}
+
+/// A one-time code that links Satchel's browser extension, for the person to
+/// type into it. Only the host's own window may show one: a program's widget
+/// window could otherwise link itself and speak for any site.
+#[tauri::command]
+pub fn linkBrowserExtension(page: Page, dapps: DappsState<'_>) -> Result<String, SdkError> {
+    if !page.is_own() {
+        return Err(SdkError::service(
+            satchel_api::ServiceErrorCode::InvalidParameters,
+            "only Satchel's own window links a browser extension",
+        ));
+    }
+    Ok(dapps.extension_code())
+}
+
+/// The browser extensions the person linked, for Settings.
+#[tauri::command]
+pub fn getLinkedExtensions(dapps: DappsState<'_>) -> Vec<LinkedExtension> {
+    dapps.linked_extensions()
+}
+
+/// Unlinks a browser extension: new sockets from it are refused.
+#[tauri::command]
+pub fn unlinkBrowserExtension(dapps: DappsState<'_>, extension: String) -> bool {
+    dapps.unlink_extension(&extension)
 }
