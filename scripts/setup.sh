@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Satchel needs to build, run and test on Debian: system packages,
 # the npm packages of devstack/, ui/, packages/provider, packages/widget,
-# examples/dapp, examples/tauri-host and examples/node-host, and tauri-driver. Safe to run again.
+# examples/dapp, examples/tauri-host, examples/node-host and extension/, and tauri-driver. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,6 +20,8 @@ packages=(
   # the AppStream metadata, rpm to read an .rpm back, and what the AppImage
   # bundler's linuxdeploy (itself an AppImage) runs with
   desktop-file-utils appstream rpm file libfuse2
+  # the browser extension's zips (extension/build.mjs)
+  zip
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -60,6 +62,10 @@ npm_install packages/widget
 npm --prefix packages/widget run --silent build
 npm_install examples/tauri-host
 npm_install examples/node-host
+# Satchel Connector, the browser extension (extension/): built for Chromium and
+# Firefox (the desktop test loads extension/dist/chromium).
+npm_install extension
+npm --prefix extension run --silent build >/dev/null
 
 # tauri-driver: the WebDriver server the desktop UI tests drive the app through
 # (2.x, for Tauri 2; its 3.0 alphas are not for a product).

@@ -106,6 +106,9 @@ build_pages() {
   npm --prefix examples/dapp run --silent build >/dev/null
   # The example Tauri host's page (embedded in its binary, built below).
   npm --prefix examples/tauri-host run --silent build >/dev/null
+  # Satchel Connector, for Chromium and Firefox, unpacked and zipped (the
+  # extension's desktop test loads the Chromium build).
+  npm --prefix extension run --silent build >/dev/null
 }
 required_step "the widget's pages and the example dapp, built (Vite)" build_pages
 
@@ -118,6 +121,9 @@ lints() {
   npm --prefix packages/provider run --silent typecheck || rc=1
   npm --prefix packages/widget run --silent typecheck || rc=1
   npm --prefix examples/tauri-host run --silent typecheck || rc=1
+  # The extension: the Firefox linter (addons-linter) on its build, warnings
+  # as errors, and each script parsed.
+  npm --prefix extension run --silent lint || rc=1
   cargo clippy --workspace --all-targets --locked -- -D warnings || rc=1
   return $rc
 }

@@ -9,6 +9,7 @@ mod assets;
 mod connect;
 mod dapp;
 mod embed;
+mod extension;
 mod oauth;
 mod program;
 

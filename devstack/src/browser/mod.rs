@@ -368,6 +368,17 @@ impl Browser {
         bounded(&format!("click {css}"), element.click()).await
     }
 
+    /// Types `text` into the field `css` finds, replacing what it held.
+    pub async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
+        let field = bounded(
+            &format!("find {css}"),
+            self.client.wait().for_element(Locator::Css(css)),
+        )
+        .await?;
+        bounded(&format!("clear {css}"), field.clear()).await?;
+        bounded(&format!("type into {css}"), field.send_keys(text)).await
+    }
+
     /// The text of the element `css` finds once `wanted` holds for it (within
     /// [`PATIENCE`]); the text it last had otherwise, in the error.
     pub async fn text_when(

@@ -35,9 +35,11 @@ const show = (id: string, text: string, kind: 'ok' | 'error' | '' = '') => {
   out.className = kind;
 };
 const failure = (error: unknown) => {
-  const e = error as { code?: number; shortMessage?: string; message?: string; cause?: { code?: number } };
+  const e = error as { code?: number; shortMessage?: string; message?: string; details?: string; cause?: { code?: number } };
   const code = e.code ?? e.cause?.code;
-  return `${code !== undefined ? `${code}: ` : ''}${e.shortMessage ?? e.message ?? String(error)}`;
+  // viem names the error by its code; the wallet's own words are its details.
+  const details = e.details && e.details !== e.shortMessage ? ` (${e.details})` : '';
+  return `${code !== undefined ? `${code}: ` : ''}${e.shortMessage ?? e.message ?? String(error)}${details}`;
 };
 
 const config: Config = await fetch('./config.json')
@@ -50,8 +52,35 @@ const config: Config = await fetch('./config.json')
     providerUrl: 'http://127.0.0.1:1248',
   }));
 
-const provider = satchelProvider({ url: config.providerUrl });
-announceSatchel(provider);
+/** The wallets the page found by EIP-6963, as a dapp's wallet list shows them. */
+interface Announced {
+  info: { uuid: string; name: string; icon: string; rdns: string };
+  provider: EIP1193;
+}
+type EIP1193 = Parameters<typeof custom>[0] & { on(event: string, listener: (...args: unknown[]) => void): unknown };
+
+/** Satchel as a dapp that knows nothing of it finds it: the wallet a browser
+ * extension announced (EIP-6963) with Satchel's rdns. */
+function discoverSatchel(): Promise<EIP1193> {
+  const found: Announced[] = [];
+  return new Promise((resolve) => {
+    window.addEventListener('eip6963:announceProvider', (event) => {
+      const detail = (event as CustomEvent<Announced>).detail;
+      if (found.some((f) => f.info.uuid === detail.info.uuid)) return;
+      found.push(detail);
+      byId('wallets').textContent = found.map((f) => `${f.info.name} (${f.info.rdns})`).join(', ');
+      if (detail.info.rdns === 'dev.satchel') resolve(detail.provider);
+    });
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+  });
+}
+
+// `?wallet=discover`: find Satchel as any dapp would (the extension);
+// otherwise through @satchel/provider, announced for the page's libraries.
+const discovering = new URLSearchParams(location.search).get('wallet') === 'discover';
+byId('how').textContent = discovering ? 'found by EIP-6963' : '@satchel/provider';
+const provider: EIP1193 = discovering ? await discoverSatchel() : satchelProvider({ url: config.providerUrl });
+if (!discovering) announceSatchel(provider as ReturnType<typeof satchelProvider>);
 const wallet = createWalletClient({ transport: custom(provider) });
 const chain = createPublicClient({ transport: custom(provider) });
 let account: Address | undefined;

@@ -26,6 +26,7 @@ import type {
   ConnectPrompt,
   SiteSwitched,
   ConnectedApp,
+  LinkedExtension,
   ExternalLoginOutcome,
   FeeSpeed,
   ImportOutcome,
@@ -74,6 +75,7 @@ export type {
   ConnectPrompt,
   SiteSwitched,
   ConnectedApp,
+  LinkedExtension,
   DecodedCall,
   ErrorCode,
   ExpectedApproval,
@@ -253,6 +255,12 @@ export const api = {
   getConnectedApps: () => widget<ConnectedApp[]>('getConnectedApps'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */
   disconnectApp: (key: string) => widget<boolean>('disconnectApp', { key }),
+  /** A one-time code for the person to type into Satchel's browser extension (8 letters, 2 minutes). */
+  linkBrowserExtension: () => widget<string>('linkBrowserExtension'),
+  /** The browser extensions linked to Satchel, for Settings. */
+  getLinkedExtensions: () => widget<LinkedExtension[]>('getLinkedExtensions'),
+  /** Unlinks one: it speaks for no site from now. */
+  unlinkBrowserExtension: (extension: string) => widget<boolean>('unlinkBrowserExtension', { extension }),
   /** What the receive page shows for one of the user's accounts (and token): the
    * checksummed address, the network and its chain, and the EIP-681 payment URI
    * its QR code shows (see `qrSrc`). */

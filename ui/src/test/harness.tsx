@@ -60,6 +60,7 @@ const defaults: Partial<Record<Command, Handler>> = {
   watchConnectRequests: () => null,
   watchSiteSwitches: () => null,
   getConnectedApps: () => [],
+  getLinkedExtensions: () => [],
   // The collections the person hid or chose to show: none unless a test says otherwise.
   getCollectionChoices: () => ({ hidden: [], shown: [] }),
   // The send form's saved and recent recipients: none unless a test says otherwise.

@@ -8,6 +8,7 @@ import { RecoveryPhrase } from '../keys/RecoveryPhrase';
 import { ExportKey } from '../keys/ExportKey';
 import { AddressBook } from './AddressBook';
 import { Approvals } from './Approvals';
+import { BrowserExtension } from './BrowserExtension';
 import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
@@ -184,6 +185,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <ListButton id="settings-approvals" label={t('approvals.title')} hint={t('approvals.hint')} onClick={() => open('approvals')} />
       </section>
       <ConnectedApps />
+      <BrowserExtension />
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}
       </button>
