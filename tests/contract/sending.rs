@@ -799,6 +799,34 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
         "{:?}",
         by_an_app.quote.warnings
     );
+    // An application's own gas is the least the limit is, and the fees shown
+    // are for that limit; less than the service's changes nothing.
+    let with_gas = |gas| {
+        ada.prepare_call_with_gas(
+            "anvil",
+            ada_address,
+            poison,
+            U256::from(1_000u64),
+            Default::default(),
+            Some(gas),
+        )
+    };
+    let asked = with_gas(100_000).await.expect("prepared");
+    assert_eq!(asked.quote.gas_limit, 100_000);
+    let wei = |amount: &str, decimals: u8| -> U256 {
+        alloy::primitives::utils::parse_units(amount, decimals)
+            .expect("an amount")
+            .into()
+    };
+    for option in &asked.quote.options {
+        assert_eq!(
+            wei(&option.fee, 18),
+            wei(&option.max_fee_per_gas_gwei, 9) * U256::from(100_000u64),
+            "{option:?}"
+        );
+    }
+    let less = with_gas(1).await.expect("prepared");
+    assert_eq!(less.quote.gas_limit, by_an_app.quote.gas_limit);
 
     // A recent recipient, not saved, is known too; its look-alike is told.
     send_now(&ada, form(coin(ada_address), carol, "0.01")).await;

@@ -177,6 +177,8 @@ const bounds = [
   { file: 'crates/service/src/db/wallet_reads.rs', name: 'KEEP_QUEUE', doc: 'docs/architecture.md', phrase: 'a queue of at most {n} bodies' },
   { file: 'crates/service/src/heads.rs', name: 'MAX_WAITERS', doc: 'docs/service.md', phrase: 'at most {n} wait at once' },
   { file: 'crates/service/src/http/mod.rs', name: 'BODY_LIMIT', doc: 'docs/security.md', phrase: 'Request bodies are at most {n} KiB', unit: 1024n },
+  { file: 'crates/connect/src/allowance.rs', name: 'READ_BURST', doc: 'docs/local-provider.md', phrase: 'a burst of {n}, then' },
+  { file: 'crates/connect/src/allowance.rs', name: 'READS_PER_MINUTE', doc: 'docs/local-provider.md', phrase: 'then {n} a minute' },
   { file: 'crates/connect/src/extension.rs', name: 'MAX_LINKED', doc: 'docs/browser-extension.md', phrase: 'at most {n} of them' },
   { file: 'crates/connect/src/extension.rs', name: 'CODE_TRIES', doc: 'docs/browser-extension.md', phrase: '{n} wrong tries void it' },
   { file: 'crates/api/src/rules.rs', name: 'MAX_ACCOUNTS', doc: 'docs/desktop-app.md', phrase: 'at most {n} accounts a wallet' },

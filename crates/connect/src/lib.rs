@@ -23,6 +23,7 @@
 //!   WalletConnect transport would sit beside them and call [`methods`] the
 //!   same way.
 
+pub mod allowance;
 pub mod door;
 pub mod extension;
 pub mod methods;

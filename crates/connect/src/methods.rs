@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use alloy::primitives::Address;
 
+use crate::allowance::ReadAllowance;
 use crate::origin::Origin;
 use crate::permissions::Permissions;
 use crate::review::asset;
@@ -22,8 +23,9 @@ use crate::rpc::{ProviderError, Request};
 use crate::wallet::{Approval, Approved, Wallet};
 
 /// Read methods relayed to the network's node (the service's relay checks its
-/// own allow-list and limits too). Only a connected origin may read through the
-/// person's session: a page they never connected cannot spend their allowance.
+/// own allow-list and limits too). A page the person never connected reads
+/// within a small allowance of its own ([`ReadAllowance`]): it cannot spend
+/// the person's.
 pub const READS: &[&str] = &[
     "eth_blockNumber",
     "eth_call",
@@ -42,6 +44,17 @@ pub const READS: &[&str] = &[
     "eth_maxPriorityFeePerGas",
 ];
 
+/// Filter methods, which Satchel does not serve (a filter is state kept for a
+/// client that may never come back): refused with -32601 and what to use.
+const FILTERS: &[&str] = &[
+    "eth_newFilter",
+    "eth_newBlockFilter",
+    "eth_newPendingTransactionFilter",
+    "eth_getFilterChanges",
+    "eth_getFilterLogs",
+    "eth_uninstallFilter",
+];
+
 /// The widget's methods for programs that embed it: `satchel_init`,
 /// `satchel_loginWithUI`… (the widget SDK's names after the prefix).
 pub const WIDGET_PREFIX: &str = "satchel_";
@@ -52,6 +65,8 @@ pub struct Methods<W> {
     permissions: Arc<Permissions>,
     /// The prompts waiting, by origin and kind.
     asking: Mutex<HashSet<(Origin, &'static str)>>,
+    /// What pages not connected may still read.
+    reads_before_connecting: ReadAllowance,
 }
 
 /// A prompt marked waiting until dropped.
@@ -85,6 +100,7 @@ impl<W: Wallet> Methods<W> {
             wallet,
             permissions,
             asking: Mutex::new(HashSet::new()),
+            reads_before_connecting: ReadAllowance::default(),
         }
     }
 
@@ -245,6 +261,12 @@ impl<W: Wallet> Methods<W> {
         let params = &request.params;
         match request.method.as_str() {
             "eth_chainId" => Ok(json!(hex(self.network_of(origin)?.1))),
+            // Who answers: a page's library checks it is Satchel on the port,
+            // not another wallet (Frame uses the same one).
+            "web3_clientVersion" => Ok(json!(format!("Satchel/{}", env!("CARGO_PKG_VERSION")))),
+            filter if FILTERS.contains(&filter) => Err(ProviderError::not_served(format!(
+                "{filter}: Satchel keeps no filters; subscribe over the WebSocket (eth_subscribe newHeads) or read eth_getLogs"
+            ))),
             "net_version" => Ok(json!(self.network_of(origin)?.1.to_string())),
             "eth_accounts" => Ok(json!(self.accounts_of(origin).await)),
             "eth_requestAccounts" => Ok(json!(self.request_accounts(origin).await?)),
@@ -344,7 +366,9 @@ impl<W: Wallet> Methods<W> {
                     .await
             }
             read if READS.contains(&read) => {
-                self.require_connected(origin)?;
+                if !self.permissions.is_connected(origin) {
+                    self.reads_before_connecting.take(origin)?;
+                }
                 let (network, _) = self.network_of(origin)?;
                 self.wallet.read(&network, read, params.clone()).await
             }

@@ -7,23 +7,22 @@ use serde_json::{Value, json};
 /// The most requests one batch may hold.
 pub const MAX_BATCH: usize = 20;
 
-/// A refusal as the caller reads it: `{code, message}`, and for the widget's
-/// methods (`satchel_*`) `data: {code}`, the spec's error code.
+/// A refusal as the caller reads it: `{code, message}`, and `data` where there
+/// is more: for the widget's methods (`satchel_*`) `{code}`, the spec's error
+/// code; for a call the contract reverted (code 3), the revert bytes, so a
+/// dapp's library decodes the contract's own error.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ProviderError {
     pub code: i64,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<ErrorData>,
+    pub data: Option<Value>,
 }
 
-/// What a widget method's refusal adds: the spec's error code
-/// (`InvalidLoginSession`, `UserCancelled`…), as the widget SDK names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ErrorData {
-    pub code: String,
-}
+/// The most revert data passed on (hex characters): a contract's custom error
+/// with its arguments fits many times over.
+pub const MAX_REVERT_DATA: usize = 16 * 1024;
 
 impl ProviderError {
     fn new(code: i64, message: impl Into<String>) -> Self {
@@ -43,7 +42,7 @@ impl ProviderError {
             -32000
         };
         Self {
-            data: Some(ErrorData { code }),
+            data: Some(json!({ "code": code })),
             ..Self::new(rpc_code, message)
         }
     }
@@ -99,9 +98,30 @@ impl ProviderError {
         let shown: String = method.chars().take(64).collect();
         Self::new(-32601, format!("the method {shown:?} does not exist"))
     }
+    /// 3: the call reverted (EIP-1474, as nodes answer it), with the revert
+    /// bytes when they are hex of a reasonable size; otherwise without them.
+    pub fn reverted(message: impl Into<String>, data: Option<&Value>) -> Self {
+        let data = data
+            .and_then(Value::as_str)
+            .filter(|d| {
+                d.len() <= MAX_REVERT_DATA
+                    && d.strip_prefix("0x").is_some_and(|h| {
+                        h.len() % 2 == 0 && h.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
+            })
+            .map(|d| Value::String(d.to_owned()));
+        Self {
+            data,
+            ..Self::new(3, message)
+        }
+    }
     /// -32005: a bound was reached (EIP-1474's "limit exceeded").
     pub fn limit_exceeded(message: impl Into<String>) -> Self {
         Self::new(-32005, message)
+    }
+    /// -32601, saying what to do instead: a method Satchel knows and does not serve.
+    pub fn not_served(message: impl Into<String>) -> Self {
+        Self::new(-32601, message)
     }
     /// -32602: the method's parameters are wrong.
     pub fn invalid_params(message: impl Into<String>) -> Self {
@@ -185,6 +205,27 @@ pub fn answer(id: Value, outcome: Result<Value, ProviderError>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_revert_keeps_its_bytes_when_they_are_hex_of_a_sane_size() {
+        let custom_error =
+            json!("0x5c427cd9000000000000000000000000000000000000000000000000000000000000002a");
+        let reverted = ProviderError::reverted("execution reverted", Some(&custom_error));
+        assert_eq!(reverted.code, 3);
+        assert_eq!(reverted.data, Some(custom_error));
+        for dropped in [
+            json!("not hex"),
+            json!("0xabc"),
+            json!(7),
+            json!(format!("0x{}", "ab".repeat(MAX_REVERT_DATA))),
+        ] {
+            assert_eq!(
+                ProviderError::reverted("reverted", Some(&dropped)).data,
+                None,
+                "{dropped}"
+            );
+        }
+    }
 
     fn code(outcome: Result<Request, (Value, ProviderError)>) -> i64 {
         outcome.expect_err("refused").1.code

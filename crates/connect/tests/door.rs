@@ -114,7 +114,6 @@ async fn json_rpc_errors_come_with_their_codes() {
         "personal_sign",
         "eth_signTypedData_v4",
         "eth_sendTransaction",
-        "eth_call",
     ] {
         let answer = running.call(Some(DAPP), method, json!([])).await;
         assert_eq!(code(&answer), 4100, "{method} from an unconnected origin");
@@ -126,6 +125,24 @@ async fn json_rpc_errors_come_with_their_codes() {
     assert_eq!(
         running.call(Some(DAPP), "net_version", json!([])).await["result"],
         "31337"
+    );
+    let version = running
+        .call(Some(DAPP), "web3_clientVersion", json!([]))
+        .await;
+    assert!(
+        version["result"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("Satchel/")),
+        "{version}"
+    );
+    let filter = running
+        .call(Some(DAPP), "eth_newBlockFilter", json!([]))
+        .await;
+    assert_eq!(code(&filter), -32601);
+    assert!(
+        filter["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("eth_subscribe"))
     );
     let batch: Value = running
         .http
@@ -269,10 +286,32 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
         running.call(Some(DAPP), "eth_accounts", json!([])).await["result"],
         json!([])
     );
-    assert_eq!(
-        code(&running.call(Some(DAPP), "eth_blockNumber", json!([])).await),
-        4100
-    );
+    // Disconnected, it reads again within a page's own allowance.
+    let reads_before = running.person.reads.lock().await.len();
+    running.call(Some(DAPP), "eth_blockNumber", json!([])).await;
+    assert_eq!(running.person.reads.lock().await.len(), reads_before + 1);
+}
+
+#[tokio::test]
+async fn a_page_reads_before_it_connects_within_an_allowance_of_its_own() {
+    use satchel_connect::allowance::READ_BURST;
+    let mut running = start().await;
+    // Dapps read first: the block, a balance, a call; nobody is asked.
+    for _ in 0..READ_BURST {
+        let answer = running.call(Some(DAPP), "eth_blockNumber", json!([])).await;
+        assert!(answer.get("error").is_none(), "{answer}");
+    }
+    let spent = running.call(Some(DAPP), "eth_call", json!([{}])).await;
+    assert_eq!(code(&spent), -32005, "{spent}");
+    assert_eq!(running.person.reads.lock().await.len(), READ_BURST as usize);
+    // Another page has its own; once connected, the page reads on.
+    let other = running
+        .call(Some("https://other.example"), "eth_blockNumber", json!([]))
+        .await;
+    assert!(other.get("error").is_none(), "{other}");
+    running.connect(DAPP).await;
+    let connected = running.call(Some(DAPP), "eth_blockNumber", json!([])).await;
+    assert!(connected.get("error").is_none(), "{connected}");
 }
 
 #[tokio::test]

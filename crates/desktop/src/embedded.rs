@@ -302,7 +302,10 @@ mod tests {
     fn the_spec_code_reaches_the_program() {
         let e = refusal(SdkError::service(ServiceErrorCode::UserCancelled, "closed"));
         assert_eq!(
-            (e.code, e.data.map(|d| d.code)),
+            (
+                e.code,
+                e.data.and_then(|d| d["code"].as_str().map(str::to_owned))
+            ),
             (4001, Some("UserCancelled".into()))
         );
         let e = refusal(SdkError::service(
@@ -310,7 +313,10 @@ mod tests {
             "no",
         ));
         assert_eq!(
-            (e.code, e.data.map(|d| d.code)),
+            (
+                e.code,
+                e.data.and_then(|d| d["code"].as_str().map(str::to_owned))
+            ),
             (-32000, Some("InvalidLoginSession".into()))
         );
     }

@@ -16,7 +16,14 @@ use super::{Abandoned, Dapps, MAX_WAITING, Waiting};
 impl Dapps {
     pub(super) async fn prepare(&self, tx: &TransactionToSend) -> Result<CallQuote, SdkError> {
         self.widget
-            .prepare_call(&tx.network, tx.from, tx.to, tx.value, tx.data.clone())
+            .prepare_call_with_gas(
+                &tx.network,
+                tx.from,
+                tx.to,
+                tx.value,
+                tx.data.clone(),
+                tx.gas,
+            )
             .await
     }
 }
@@ -61,6 +68,8 @@ impl Wallet for Dapps {
             .await
             .map_err(|refusal| match refusal.code {
                 -32602 => ProviderError::invalid_params(refusal.message),
+                // A revert, with its bytes: the dapp decodes its contract's error.
+                3 => ProviderError::reverted(refusal.message, refusal.data.as_ref()),
                 _ => ProviderError::internal(refusal.message),
             })
     }

@@ -24,6 +24,8 @@ use crate::error::{SdkError, blocking};
 pub struct RelayRefusal {
     pub code: i64,
     pub message: String,
+    /// The node's `data` (a revert's bytes), as it came.
+    pub data: Option<Value>,
 }
 
 /// What a signature for an application signs.
@@ -113,7 +115,11 @@ impl Widget {
         method: &str,
         params: Value,
     ) -> Result<Value, RelayRefusal> {
-        let refusal = |code: i64, message: String| RelayRefusal { code, message };
+        let refusal = |code: i64, message: String| RelayRefusal {
+            code,
+            message,
+            data: None,
+        };
         if self.networks.network(network).is_none() {
             return Err(refusal(
                 -32602,
@@ -132,15 +138,18 @@ impl Widget {
             .await
             .map_err(|e| refusal(-32603, e.message))?;
         match answer.get("error") {
-            Some(error) => Err(refusal(
-                error["code"].as_i64().unwrap_or(-32603),
-                error["message"]
-                    .as_str()
-                    .unwrap_or("the node refused the call")
-                    .chars()
-                    .take(300)
-                    .collect(),
-            )),
+            Some(error) => Err(RelayRefusal {
+                data: error.get("data").cloned(),
+                ..refusal(
+                    error["code"].as_i64().unwrap_or(-32603),
+                    error["message"]
+                        .as_str()
+                        .unwrap_or("the node refused the call")
+                        .chars()
+                        .take(300)
+                        .collect(),
+                )
+            }),
             None => Ok(answer.get("result").cloned().unwrap_or(Value::Null)),
         }
     }
@@ -157,6 +166,7 @@ impl Widget {
             return Err(RelayRefusal {
                 code: -32602,
                 message: format!("{network} is not one of this app's networks"),
+                data: None,
             });
         }
         let after = after.map(|n| format!("?after={n}")).unwrap_or_default();
@@ -171,6 +181,7 @@ impl Widget {
             .map_err(|e| RelayRefusal {
                 code: -32603,
                 message: e.message,
+                data: None,
             })
     }
 }

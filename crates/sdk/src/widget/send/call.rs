@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use alloy::sol_types::SolCall as _;
 
-use super::{QuoteParts, SendQuote, check_address, fee_options, invalid};
+use super::{MAX_GAS_LIMIT, QuoteParts, SendQuote, check_address, fee_options, invalid};
 use crate::client::Caller;
 use crate::error::SdkError;
 use crate::widget::mapping::format_units;
@@ -174,6 +174,22 @@ impl Widget {
         value: U256,
         data: Bytes,
     ) -> Result<CallQuote, SdkError> {
+        self.prepare_call_with_gas(network, from, to, value, data, None)
+            .await
+    }
+
+    /// The same, with an application's own gas limit as the least the limit
+    /// may be (it knows its contract: a call whose gas depends on state the
+    /// simulation did not see). The fees shown are for the limit signed.
+    pub async fn prepare_call_with_gas(
+        &self,
+        network: &str,
+        from: Address,
+        to: Address,
+        value: U256,
+        data: Bytes,
+        gas_floor: Option<u64>,
+    ) -> Result<CallQuote, SdkError> {
         let entry: Account = self
             .own_account(&AccountRef {
                 network: network.to_owned(),
@@ -183,7 +199,7 @@ impl Widget {
             })
             .await?;
         let data_hex = format!("0x{}", alloy::hex::encode(&data));
-        let prepared: PreparedCall = self
+        let mut prepared: PreparedCall = self
             .login
             .authed(
                 Caller::Rest,
@@ -197,6 +213,10 @@ impl Widget {
                 }),
             )
             .await?;
+        if let Some(floor) = gas_floor {
+            let limit = &mut prepared.transaction.gas_limit;
+            *limit = (*limit).max(floor.min(MAX_GAS_LIMIT));
+        }
         let echoed = &prepared.transaction;
         let same = echoed.to.parse::<Address>().ok() == Some(to)
             && echoed.value.parse::<U256>().ok() == Some(value)

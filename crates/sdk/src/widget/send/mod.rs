@@ -48,6 +48,10 @@ use crate::error::{SdkError, blocking};
 use crate::timing::Step;
 use crate::widget::mapping::{format_units, parse_units};
 
+/// The largest gas limit signed: a block's worth on most networks; a
+/// service or an application asking for more is refused or capped.
+pub(crate) const MAX_GAS_LIMIT: u64 = 30_000_000;
+
 alloy::sol! {
     function transfer(address to, uint256 amount) returns (bool);
 }
@@ -213,7 +217,7 @@ impl Widget {
         if prepared.chain_id != chain_id
             || !prepared.from.eq_ignore_ascii_case(&entry.address)
             || prepared.gas_limit == 0
-            || prepared.gas_limit > 30_000_000
+            || prepared.gas_limit > MAX_GAS_LIMIT
         {
             return Err(SdkError::service(
                 ServiceErrorCode::ApiRequestError,
