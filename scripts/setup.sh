@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Satchel needs to build, run and test on Debian: system packages,
 # the npm packages of devstack/, ui/, packages/provider, packages/widget,
-# examples/dapp, examples/tauri-host, examples/node-host and extension/, and tauri-driver. Safe to run again.
+# examples/dapp, examples/wagmi-dapp, examples/tauri-host, examples/node-host and
+# extension/, and tauri-driver. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,6 +56,9 @@ npm_install ui
 npm_install packages/provider
 npm --prefix packages/provider run --silent build
 npm_install examples/dapp
+# A dapp written for any wallet (wagmi with EIP-6963), which finds Satchel only
+# through the extension.
+npm_install examples/wagmi-dapp
 # The widget SDK for applications (packages/widget), built (the example
 # Tauri host takes its dist/), and the example hosts that use it: a Tauri
 # app and a command-line program (Node) that uses the installed Satchel app.

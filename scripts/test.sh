@@ -104,6 +104,8 @@ build_pages() {
   npm --prefix ui run --silent build >/dev/null
   # The example dapp (served by the local stack in the dapp's end-to-end test).
   npm --prefix examples/dapp run --silent build >/dev/null
+  # The wagmi dapp (the extension's end-to-end test).
+  npm --prefix examples/wagmi-dapp run --silent build >/dev/null
   # The example Tauri host's page (embedded in its binary, built below).
   npm --prefix examples/tauri-host run --silent build >/dev/null
   # Satchel Connector, for Chromium and Firefox, unpacked and zipped (the
@@ -118,6 +120,7 @@ lints() {
   npm --prefix ui run --silent typecheck || rc=1
   npm --prefix ui run --silent lint || rc=1
   npm --prefix examples/dapp run --silent typecheck || rc=1
+  npm --prefix examples/wagmi-dapp run --silent typecheck || rc=1
   npm --prefix packages/provider run --silent typecheck || rc=1
   npm --prefix packages/widget run --silent typecheck || rc=1
   npm --prefix examples/tauri-host run --silent typecheck || rc=1

@@ -19,6 +19,9 @@ contract DemoNft {
     event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId);
     event ApprovalForAll(address indexed owner, address indexed operator, bool approved);
 
+    /// A custom error, for dapps' libraries to decode from a reverted call.
+    error NoSuchToken(uint256 id);
+
     constructor(string memory name_, string memory symbol_, string memory contractURI_) {
         name = name_;
         symbol = symbol_;
@@ -39,6 +42,12 @@ contract DemoNft {
     /// Anyone mints one for themselves: what the example dapp asks a wallet to send.
     function claim(string calldata uri) external returns (uint256 id) {
         id = _mint(msg.sender, uri);
+    }
+
+    /// The owner of `id`, or the custom error `NoSuchToken(id)`.
+    function ownerOfOrRevert(uint256 id) external view returns (address holder) {
+        holder = ownerOf[id];
+        if (holder == address(0)) revert NoSuchToken(id);
     }
 
     function _mint(address to, string calldata uri) private returns (uint256 id) {

@@ -20,7 +20,12 @@ pub fn dapp_dist() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/dapp/dist")
 }
 
-/// The example dapp, served until dropped.
+/// The built wagmi dapp: `examples/wagmi-dapp/dist`.
+pub fn wagmi_dapp_dist() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/wagmi-dapp/dist")
+}
+
+/// An example dapp, served until dropped.
 pub struct ExampleDapp {
     /// `http://localhost:<port>`: the origin Satchel's pages show.
     pub url: String,
@@ -37,11 +42,6 @@ impl ExampleDapp {
     /// Serves the built dapp on `127.0.0.1:port` (0: a free one) for the demo
     /// contracts of `demo`, using Satchel's endpoint at `provider_url`.
     pub async fn serve(port: u16, demo: &Demo, provider_url: &str) -> anyhow::Result<Self> {
-        let dist = dapp_dist();
-        anyhow::ensure!(
-            dist.join("index.html").is_file(),
-            "the example dapp is not built: npm --prefix examples/dapp run build (scripts/setup.sh does)"
-        );
         let config = json!({
             "chainId": crate::anvil::CHAIN_ID,
             "token": demo.token18,
@@ -49,6 +49,26 @@ impl ExampleDapp {
             "nft": demo.pals,
             "providerUrl": provider_url,
         });
+        Self::serve_built(port, dapp_dist(), "examples/dapp", config).await
+    }
+
+    /// Serves the wagmi dapp on `127.0.0.1:port` (0: a free one) for the demo
+    /// NFT of `demo`. It is given no endpoint: it finds its wallets itself.
+    pub async fn serve_wagmi(port: u16, demo: &Demo) -> anyhow::Result<Self> {
+        let config = json!({"chainId": crate::anvil::CHAIN_ID, "nft": demo.pals});
+        Self::serve_built(port, wagmi_dapp_dist(), "examples/wagmi-dapp", config).await
+    }
+
+    async fn serve_built(
+        port: u16,
+        dist: PathBuf,
+        source: &str,
+        config: serde_json::Value,
+    ) -> anyhow::Result<Self> {
+        anyhow::ensure!(
+            dist.join("index.html").is_file(),
+            "{source} is not built: npm --prefix {source} run build (scripts/setup.sh does)"
+        );
         let router = Router::new()
             .route("/config.json", get(move || async move { Json(config) }))
             .fallback_service(ServeDir::new(dist));

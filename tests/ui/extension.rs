@@ -11,9 +11,9 @@
 use std::path::PathBuf;
 
 use satchel_devstack::{Browser, ExampleDapp, LocalStack, StackOptions};
-use satchel_tests::desktop::{Desktop, screenshots};
+use satchel_tests::desktop::{App, Desktop, screenshots};
 
-use crate::connect::into_the_wallet;
+use crate::connect::{PIN, into_the_wallet};
 use crate::oauth::browser_tools_present;
 use crate::{ONE_APP_AT_A_TIME, app_env, application};
 
@@ -30,37 +30,21 @@ fn extension_build() -> anyhow::Result<PathBuf> {
     Ok(build.canonicalize()?)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extension()
--> anyhow::Result<()> {
-    if !browser_tools_present() {
-        return Ok(());
-    }
+/// Chromium with the extension loaded.
+async fn browser_with_extension() -> anyhow::Result<Browser> {
     let extension = extension_build()?;
-    let _alone = ONE_APP_AT_A_TIME.lock().await;
-    let data = tempfile::tempdir()?;
-    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
-    let port = satchel_devstack::free_port()?;
-    // The page is given no endpoint: it must find Satchel by itself.
-    let dapp = ExampleDapp::serve(0, &stack.demo, "http://127.0.0.1:9/").await?;
-    let page = format!("{}/?wallet=discover", dapp.url);
-    let mut env = app_env(&stack);
-    env.push(("SATCHEL_PROVIDER_PORT", port.to_string()));
     let load = format!("--load-extension={}", extension.display());
     let only = format!("--disable-extensions-except={}", extension.display());
-    let flags = [load.as_str(), only.as_str()];
-    let (desktop, browser) = tokio::join!(Desktop::start(&env), Browser::start_with(&flags));
-    let Some(desktop) = desktop? else {
-        return Ok(());
-    };
-    let browser = browser?;
-    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
-    let app = desktop.open(application(), &shots).await?;
-    into_the_wallet(&app).await?;
+    Browser::start_with(&[load.as_str(), only.as_str()]).await
+}
 
-    // The extension follows Satchel's port (a setting in its popup).
-    let popup = format!("chrome-extension://{EXTENSION_ID}/src/popup.html");
-    browser.open(&popup).await?;
+fn popup() -> String {
+    format!("chrome-extension://{EXTENSION_ID}/src/popup.html")
+}
+
+/// Points the extension at Satchel's `port` (a setting in its popup).
+async fn follow_port(browser: &Browser, port: u16) -> anyhow::Result<()> {
+    browser.open(&popup()).await?;
     browser.click("#advanced summary").await?;
     browser.type_into("#port", &port.to_string()).await?;
     browser.click("#save-port").await?;
@@ -69,26 +53,21 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
             t.contains("Link this browser")
         })
         .await?;
+    Ok(())
+}
 
-    // Found by EIP-6963 before any link; asking is told to link.
-    browser.open(&page).await?;
-    browser
-        .text_when("#wallets", |t| t.contains("Satchel (dev.satchel)"))
-        .await?;
-    browser.click("#connect").await?;
-    let refused = browser
-        .text_when("#account", |t| t.starts_with("4100"))
-        .await?;
-    assert!(refused.contains("not linked"), "{refused}");
-
-    // Linking: Settings shows a code; the person types it into the popup.
+/// Links the extension as the person does: Settings shows a code, typed
+/// into the popup; Settings then lists the browser.
+async fn link(app: &App, browser: &Browser, shot: Option<&str>) -> anyhow::Result<()> {
     app.click("#nav-settings").await?;
     app.click("[data-testid='extension-link']").await?;
     let code = app
         .text_when("[data-testid='extension-code']", |t| t.len() == 9)
         .await?;
-    app.shot("44-extension-code").await?;
-    browser.open(&popup).await?;
+    if let Some(shot) = shot {
+        app.shot(shot).await?;
+    }
+    browser.open(&popup()).await?;
     browser.type_into("#code", &code).await?;
     browser.click("#link-button").await?;
     browser
@@ -103,6 +82,48 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
         t.contains("Chromium") && t.contains(EXTENSION_ID)
     })
     .await?;
+    app.click("#nav-wallet").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extension()
+-> anyhow::Result<()> {
+    if !browser_tools_present() {
+        return Ok(());
+    }
+    let _alone = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir()?;
+    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
+    let port = satchel_devstack::free_port()?;
+    // The page is given no endpoint: it must find Satchel by itself.
+    let dapp = ExampleDapp::serve(0, &stack.demo, "http://127.0.0.1:9/").await?;
+    let page = format!("{}/?wallet=discover", dapp.url);
+    let mut env = app_env(&stack);
+    env.push(("SATCHEL_PROVIDER_PORT", port.to_string()));
+    let (desktop, browser) = tokio::join!(Desktop::start(&env), browser_with_extension());
+    let Some(desktop) = desktop? else {
+        return Ok(());
+    };
+    let browser = browser?;
+    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
+    let app = desktop.open(application(), &shots).await?;
+    into_the_wallet(&app).await?;
+
+    follow_port(&browser, port).await?;
+
+    // Found by EIP-6963 before any link; asking is told to link.
+    browser.open(&page).await?;
+    browser
+        .text_when("#wallets", |t| t.contains("Satchel (dev.satchel)"))
+        .await?;
+    browser.click("#connect").await?;
+    let refused = browser
+        .text_when("#account", |t| t.starts_with("4100"))
+        .await?;
+    assert!(refused.contains("not linked"), "{refused}");
+
+    // Linking: Settings shows a code; the person types it into the popup.
+    link(&app, &browser, Some("44-extension-code")).await?;
 
     // The page connects: Satchel's page names the page's real origin.
     browser.open(&page).await?;
@@ -123,6 +144,104 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
         .await?;
     browser
         .screenshot(&shots.join("46-extension-dapp-page.png"))
+        .await?;
+    browser.close().await;
+    app.quit().await?;
+    Ok(())
+}
+
+/// The wagmi dapp (`examples/wagmi-dapp`), written for any wallet, used with
+/// Satchel unchanged: it lists Satchel among the announced wallets, connects,
+/// signs in with Ethereum, decodes a contract's custom error from a call read
+/// through Satchel, mints; when Satchel stops the page is told (4900), and when
+/// it starts again the page is connected again without a reload.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unmodified_wagmi_dapp_works_with_satchel_and_survives_its_restart() -> anyhow::Result<()>
+{
+    if !browser_tools_present() {
+        return Ok(());
+    }
+    let _alone = ONE_APP_AT_A_TIME.lock().await;
+    let data = tempfile::tempdir()?;
+    let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
+    let port = satchel_devstack::free_port()?;
+    let dapp = ExampleDapp::serve_wagmi(0, &stack.demo).await?;
+    let mut env = app_env(&stack);
+    env.push(("SATCHEL_PROVIDER_PORT", port.to_string()));
+    let (desktop, browser) = tokio::join!(Desktop::start(&env), browser_with_extension());
+    let Some(desktop) = desktop? else {
+        return Ok(());
+    };
+    let browser = browser?;
+    let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
+    let app = desktop.open(application(), &shots).await?;
+    into_the_wallet(&app).await?;
+    follow_port(&browser, port).await?;
+    link(&app, &browser, None).await?;
+
+    // Satchel among the wallets; connecting names the page's own origin.
+    browser.open(&dapp.url).await?;
+    browser
+        .click("#wallets button[data-rdns='dev.satchel']")
+        .await?;
+    app.text_when("[data-testid='connect-origin']", |t| t == dapp.url)
+        .await?;
+    app.click("[data-testid='connect-approve']").await?;
+    let shown = browser
+        .text_when("#account", |t| t.starts_with("0x"))
+        .await?;
+    let account: alloy::primitives::Address = shown.trim().parse()?;
+    browser
+        .screenshot(&shots.join("47-wagmi-dapp-connected.png"))
+        .await?;
+
+    // Sign-In with Ethereum for the page's host, with the PIN.
+    browser.click("#sign-in").await?;
+    let host = dapp.url.trim_start_matches("http://").to_owned();
+    app.text_when("[data-testid='sign-in-domain']", |t| t.contains(&host))
+        .await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    browser
+        .text_when("#sign-in-result", |t| t.starts_with("signed in: "))
+        .await?;
+
+    // A read through Satchel that reverts: viem decodes the contract's error.
+    browser.click("#read-missing").await?;
+    browser
+        .text_when("#read-result", |t| t == "reverted: NoSuchToken(999999)")
+        .await?;
+
+    // A mint: approved on Satchel's page, mined, the NFT the wallet's.
+    let id = stack.demo.next_pal_id().await?;
+    browser.click("#mint").await?;
+    app.text_when("[data-testid='tx-changes']", |t| {
+        t.contains(&format!("You receive NFT #{id}"))
+    })
+    .await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    browser
+        .text_when("#mint-result", |t| t.starts_with("minted in block"))
+        .await?;
+    assert_eq!(stack.demo.pal_owner(id).await?, account);
+
+    // Satchel stops: the page is told (EIP-1193 disconnect, 4900).
+    app.quit().await?;
+    browser
+        .text_when("#events", |t| t.lines().last() == Some("disconnected"))
+        .await?;
+    // It starts again: the extension reconnects, the page is connected again
+    // and reads through it, without a reload.
+    let app = desktop.open(application(), &shots).await?;
+    browser
+        .text_when("#events", |t| {
+            t.lines().last() == Some(&format!("connected {account}"))
+        })
+        .await?;
+    browser.click("#read-missing").await?;
+    browser
+        .text_when("#read-result", |t| t == "reverted: NoSuchToken(999999)")
         .await?;
     browser.close().await;
     app.quit().await?;
