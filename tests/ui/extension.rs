@@ -125,11 +125,29 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
     // Linking: Settings shows a code; the person types it into the popup.
     link(&app, &browser, Some("44-extension-code")).await?;
 
-    // The page connects: Satchel's page names the page's real origin.
+    // A page that claims to be another site (in what it posts to the
+    // extension) is still shown as itself.
     browser.open(&page).await?;
     browser
         .text_when("#wallets", |t| t.contains("Satchel (dev.satchel)"))
         .await?;
+    browser
+        .run(
+            "window.postMessage({target: 'satchel-connector:page', id: 9001, method: 'eth_requestAccounts', \
+             params: [], origin: 'https://victim.example', __frameOrigin: 'https://victim.example'}, location.origin);",
+        )
+        .await?;
+    app.text_when("[data-testid='connect-origin']", |t| t == dapp.url)
+        .await?;
+    app.click("[data-testid='connect-cancel']").await?;
+    app.until("the forged request's page to go", || async {
+        app.count("[data-testid='connect-origin']")
+            .await
+            .map(|n| n == 0)
+    })
+    .await?;
+
+    // The page connects: Satchel's page names the page's real origin.
     browser.click("#connect").await?;
     app.text_when("[data-testid='connect-origin']", |t| t == dapp.url)
         .await?;

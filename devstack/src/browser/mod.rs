@@ -408,6 +408,15 @@ impl Browser {
         bounded(&format!("read {css}'s {name}"), element.attr(name)).await
     }
 
+    /// Runs `script` in the page (a function body; `return` gives its value).
+    pub async fn run(&self, script: &str) -> anyhow::Result<serde_json::Value> {
+        bounded(
+            "run a script in the page",
+            self.client.execute(script, Vec::new()),
+        )
+        .await
+    }
+
     /// A PNG of the page, written to `path`.
     pub async fn screenshot(&self, path: &Path) -> anyhow::Result<()> {
         let png = bounded("take a screenshot", self.client.screenshot()).await?;
