@@ -55,7 +55,11 @@ impl ExampleDapp {
     /// Serves the wagmi dapp on `127.0.0.1:port` (0: a free one) for the demo
     /// NFT of `demo`. It is given no endpoint: it finds its wallets itself.
     pub async fn serve_wagmi(port: u16, demo: &Demo) -> anyhow::Result<Self> {
-        let config = json!({"chainId": crate::anvil::CHAIN_ID, "nft": demo.pals});
+        let config = json!({
+            "chainId": crate::anvil::CHAIN_ID,
+            "nft": demo.pals,
+            "token": demo.token18,
+        });
         Self::serve_built(port, wagmi_dapp_dist(), "examples/wagmi-dapp", config).await
     }
 

@@ -244,6 +244,37 @@ async fn an_unmodified_wagmi_dapp_works_with_satchel_and_survives_its_restart() 
         .await?;
     assert_eq!(stack.demo.pal_owner(id).await?, account);
 
+    // A batch (EIP-5792): one page for both calls, sent one after another;
+    // both on chain after, the page told the batch succeeded, not atomic.
+    let id = stack.demo.next_pal_id().await?;
+    browser.click("#batch").await?;
+    app.text_when("[data-testid='connect-request']", |t| {
+        t.contains("Transaction 2 of 2")
+    })
+    .await?;
+    app.shot("48-wagmi-batch").await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let told = browser
+        .text_when("#batch-result", |t| {
+            t.starts_with("batch ") || t.starts_with("refused")
+        })
+        .await?;
+    assert_eq!(
+        told,
+        "batch success: 2 receipts, atomic false, atomic support unsupported"
+    );
+    let spender: alloy::primitives::Address =
+        "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC".parse()?;
+    assert_eq!(
+        stack
+            .demo
+            .allowance(stack.demo.token18, account, spender)
+            .await?,
+        alloy::primitives::U256::from(2_000_000_000_000_000_000u128)
+    );
+    assert_eq!(stack.demo.pal_owner(id).await?, account);
+
     // Satchel stops: the page is told (EIP-1193 disconnect, 4900).
     app.quit().await?;
     browser

@@ -24,6 +24,7 @@
 //!   same way.
 
 pub mod allowance;
+pub mod batches;
 pub mod door;
 pub mod extension;
 pub mod methods;

@@ -13,9 +13,11 @@ use serde_json::{Value, json};
 use alloy::primitives::Address;
 
 use crate::allowance::ReadAllowance;
+use crate::batches::{self, Batches, SentBatch};
 use crate::origin::Origin;
 use crate::permissions::Permissions;
 use crate::review::asset;
+use crate::review::calls;
 use crate::review::message;
 use crate::review::transaction;
 use crate::review::typed;
@@ -67,6 +69,8 @@ pub struct Methods<W> {
     asking: Mutex<HashSet<(Origin, &'static str)>>,
     /// What pages not connected may still read.
     reads_before_connecting: ReadAllowance,
+    /// The batches of calls sites sent (`wallet_sendCalls`).
+    batches: Batches,
 }
 
 /// A prompt marked waiting until dropped.
@@ -101,6 +105,7 @@ impl<W: Wallet> Methods<W> {
             permissions,
             asking: Mutex::new(HashSet::new()),
             reads_before_connecting: ReadAllowance::default(),
+            batches: Batches::default(),
         }
     }
 
@@ -231,6 +236,16 @@ impl<W: Wallet> Methods<W> {
             .ok_or_else(|| ProviderError::invalid_params("chainId is a 0x-prefixed hex number"))
     }
 
+    /// The batch id `wallet_getCallsStatus` and `wallet_showCallsStatus` name.
+    fn batch_id(params: &Value) -> Result<String, ProviderError> {
+        params
+            .get(0)
+            .and_then(Value::as_str)
+            .filter(|id| id.len() <= calls::MAX_ID)
+            .map(str::to_owned)
+            .ok_or_else(|| ProviderError::invalid_params("expected [id]"))
+    }
+
     /// The accounts a connected `origin` sees and its active chain, for a
     /// request that signs.
     async fn signing_context(&self, origin: &Origin) -> Result<(Vec<Address>, u64), ProviderError> {
@@ -349,6 +364,70 @@ impl<W: Wallet> Methods<W> {
                     Approved::Sent(hash) => Ok(json!(hash)),
                     _ => Err(ProviderError::internal("nothing was sent")),
                 }
+            }
+            "wallet_getCapabilities" => {
+                let (accounts, _) = self.signing_context(origin).await?;
+                if let Some(asked) = params.get(0).filter(|a| !a.is_null()) {
+                    crate::review::account_param(Some(asked), &accounts)?;
+                }
+                let served = self.wallet.networks().into_iter().map(|(_, id)| id);
+                let wanted: Option<Vec<String>> =
+                    params.get(1).and_then(Value::as_array).map(|ids| {
+                        ids.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_ascii_lowercase)
+                            .collect()
+                    });
+                Ok(calls::capabilities(served.filter(|id| {
+                    wanted.as_ref().is_none_or(|w| w.contains(&hex(*id)))
+                })))
+            }
+            "wallet_sendCalls" => {
+                let (accounts, chain_id) = self.signing_context(origin).await?;
+                let (network, _) = self.network_of(origin)?;
+                let batch = calls::send_calls(params, &accounts, &network, chain_id, |c| {
+                    self.wallet.token(&network, c)
+                })?;
+                if self.batches.knows(origin, &batch.id) {
+                    return Err(ProviderError::eip5792(
+                        calls::codes::DUPLICATE_ID,
+                        format!("a batch {:?} was sent already", batch.id),
+                    ));
+                }
+                let (id, count) = (batch.id.clone(), batch.calls.len());
+                match self.ask(origin, Approval::SendCalls(batch)).await? {
+                    Approved::SentCalls { hashes, .. } => {
+                        self.batches.keep(SentBatch {
+                            origin: origin.clone(),
+                            id: id.clone(),
+                            network,
+                            chain_id,
+                            calls: count,
+                            hashes,
+                        });
+                        Ok(json!({ "id": id }))
+                    }
+                    _ => Err(ProviderError::internal("nothing was sent")),
+                }
+            }
+            "wallet_getCallsStatus" => {
+                self.require_connected(origin)?;
+                let batch = self.batches.get(origin, &Self::batch_id(params)?)?;
+                let mut receipts = Vec::with_capacity(batch.hashes.len());
+                for hash in &batch.hashes {
+                    let receipt = self
+                        .wallet
+                        .read(&batch.network, "eth_getTransactionReceipt", json!([hash]))
+                        .await?;
+                    receipts.push(Some(receipt).filter(|r| !r.is_null()));
+                }
+                Ok(batches::status(&batch, &receipts))
+            }
+            "wallet_showCallsStatus" => {
+                self.require_connected(origin)?;
+                self.batches.get(origin, &Self::batch_id(params)?)?;
+                self.wallet.show_activity();
+                Ok(Value::Null)
             }
             "wallet_watchAsset" => {
                 self.require_connected(origin)?;

@@ -115,6 +115,10 @@ impl ProviderError {
             ..Self::new(3, message)
         }
     }
+    /// One of EIP-5792's codes (5700-5760), for a batch of calls.
+    pub fn eip5792(code: i64, message: impl Into<String>) -> Self {
+        Self::new(code, message)
+    }
     /// -32005: a bound was reached (EIP-1474's "limit exceeded").
     pub fn limit_exceeded(message: impl Into<String>) -> Self {
         Self::new(-32005, message)

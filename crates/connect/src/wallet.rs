@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::origin::Origin;
 use crate::review::asset::AssetToWatch;
+use crate::review::calls::CallsToSend;
 use crate::review::message::MessageToSign;
 use crate::review::permit::TokenFacts;
 use crate::review::transaction::TransactionToSend;
@@ -26,6 +27,8 @@ pub enum Approval {
     SignTypedData(TypedDataToSign),
     /// Sign and send a transaction (`eth_sendTransaction`).
     SendTransaction(TransactionToSend),
+    /// Sign and send a batch of calls, one after another (`wallet_sendCalls`).
+    SendCalls(CallsToSend),
     /// List a token (`wallet_watchAsset`).
     WatchAsset(AssetToWatch),
     /// Let a program use Satchel's widget for its own app (`satchel_init`):
@@ -51,6 +54,7 @@ impl Approval {
             Self::SignMessage(_) => "personal_sign",
             Self::SignTypedData(_) => "eth_signTypedData_v4",
             Self::SendTransaction(_) => "eth_sendTransaction",
+            Self::SendCalls(_) => "wallet_sendCalls",
             Self::WatchAsset(_) => "wallet_watchAsset",
             Self::UseWidget(_) => "satchel_init",
         }
@@ -67,6 +71,12 @@ pub enum Approved {
     Signed(String),
     /// A transaction signed after the person's PIN and broadcast: its hash.
     Sent(String),
+    /// A batch's calls signed and broadcast one after another: their hashes,
+    /// and why the rest were not sent when the batch stopped early.
+    SentCalls {
+        hashes: Vec<String>,
+        stopped: Option<String>,
+    },
     /// The token is listed (now, or it was already).
     Watched,
     /// The program may use the widget for its app.
@@ -111,6 +121,9 @@ pub trait Wallet: Send + Sync + 'static {
         origin: &Origin,
         approval: Approval,
     ) -> impl Future<Output = Result<Approved, ProviderError>> + Send;
+    /// Brings the wallet's window forward on its activity, where a batch's
+    /// transactions are (`wallet_showCallsStatus`); by default nothing.
+    fn show_activity(&self) {}
     /// The widget's methods for a program that embeds it (`satchel_<method>`,
     /// the spec's widget SDK names); by default there are none.
     fn widget_method(

@@ -608,3 +608,73 @@ async fn a_request_given_up_by_its_client_is_dropped_while_it_waits_on_the_perso
         .await
         .expect("the request waiting on the person was dropped");
 }
+
+#[tokio::test]
+async fn a_batch_of_calls_is_approved_on_one_page_and_its_status_read() {
+    use satchel_connect::review::calls::codes;
+    let mut running = start().await;
+    // Not connected: nothing, not even what Satchel can do.
+    let refused = running
+        .call(Some(DAPP), "wallet_getCapabilities", json!([ADDRESS]))
+        .await;
+    assert_eq!(code(&refused), 4100);
+    running.connect(DAPP).await;
+    let capabilities = running
+        .call(
+            Some(DAPP),
+            "wallet_getCapabilities",
+            json!([ADDRESS, ["0x7a69"]]),
+        )
+        .await;
+    assert_eq!(
+        capabilities["result"],
+        json!({"0x7a69": {"atomic": {"status": "unsupported"}}})
+    );
+
+    let batch = json!([{
+        "version": "2.0.0", "id": "mint-and-pay", "chainId": "0x7a69", "atomicRequired": false,
+        "calls": [{"to": ADDRESS, "value": "0x1"}, {"to": ADDRESS, "data": "0x1234"}]
+    }]);
+    let sending = running.spawn_call(DAPP, "wallet_sendCalls", batch.clone());
+    let (origin, approval, yes) = running.pages.recv().await.expect("one page");
+    assert_eq!(origin, Origin::Web(DAPP.into()));
+    let Approval::SendCalls(calls) = approval else {
+        panic!("the batch's page")
+    };
+    assert_eq!(calls.calls.len(), 2);
+    yes.send(true).expect("the page waits");
+    assert_eq!(
+        sending.await.expect("joined")["result"],
+        json!({"id": "mint-and-pay"})
+    );
+
+    let status = running
+        .call(Some(DAPP), "wallet_getCallsStatus", json!(["mint-and-pay"]))
+        .await;
+    assert_eq!(status["result"]["status"], 200, "{status}");
+    assert_eq!(status["result"]["atomic"], false);
+    assert_eq!(
+        status["result"]["receipts"].as_array().map(Vec::len),
+        Some(2)
+    );
+    // The same id again, another site's view of it, an unknown one.
+    let again = running.call(Some(DAPP), "wallet_sendCalls", batch).await;
+    assert_eq!(code(&again), codes::DUPLICATE_ID);
+    running.connect("https://other.example").await;
+    let other = running
+        .call(
+            Some("https://other.example"),
+            "wallet_getCallsStatus",
+            json!(["mint-and-pay"]),
+        )
+        .await;
+    assert_eq!(code(&other), codes::UNKNOWN_BUNDLE);
+    let shown = running
+        .call(
+            Some(DAPP),
+            "wallet_showCallsStatus",
+            json!(["mint-and-pay"]),
+        )
+        .await;
+    assert_eq!(shown["result"], Value::Null, "{shown}");
+}

@@ -18,13 +18,14 @@ use tokio::sync::{oneshot, watch};
 
 use crate::embedded::Embedded;
 
+mod batch;
 mod prompts;
 mod wallet;
 
 use prompts::Prepared;
 pub use prompts::{
-    ConnectPrompt, PromptRequest, SendChoice, SiteSwitched, TransactionPrompt, UseWidgetPrompt,
-    WatchAssetPrompt,
+    CallsPrompt, ConnectPrompt, PromptRequest, SendChoice, SiteSwitched, TransactionPrompt,
+    UseWidgetPrompt, WatchAssetPrompt,
 };
 
 /// Prompts waiting at once, from every origin; past it a request gets -32002.
@@ -316,6 +317,14 @@ impl Dapps {
                     })
                     .await?;
                 Approved::Sent(sent.tx_hash)
+            }
+            Approval::SendCalls(batch) => {
+                // The first call is sendable now (else only Reject is shown).
+                quote_id.ok_or_else(|| {
+                    refused("Satchel will not send this batch: see why on the page")
+                })?;
+                let send = send.ok_or_else(|| refused("choose the fee to send with"))?;
+                self.send_batch(&batch, &pin()?, send).await?
             }
             Approval::WatchAsset(asset) => {
                 let token = match &self.queue.lock().iter().find(|w| w.prompt.id == id) {

@@ -31,8 +31,8 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    ConnectPrompt, ConnectedApp, PromptRequest, SiteSwitched, TransactionPrompt, UseWidgetPrompt,
-    WatchAssetPrompt,
+    CallsPrompt, ConnectPrompt, ConnectedApp, PromptRequest, SiteSwitched, TransactionPrompt,
+    UseWidgetPrompt, WatchAssetPrompt,
 };
 
 fn declarations() -> String {
@@ -108,6 +108,7 @@ fn declarations() -> String {
         ExpectedApproval::decl(&cfg),
         CallQuote::decl(&cfg),
         TransactionPrompt::decl(&cfg),
+        CallsPrompt::decl(&cfg),
         satchel_api::AddableToken::decl(&cfg),
         WatchAssetPrompt::decl(&cfg),
         UseWidgetPrompt::decl(&cfg),

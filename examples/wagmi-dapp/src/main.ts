@@ -5,9 +5,12 @@
 import {
   connect,
   createConfig,
+  getCapabilities,
   readContract,
+  sendCalls,
   signMessage,
   unstable_connector,
+  waitForCallsStatus,
   waitForTransactionReceipt,
   watchConnection,
   watchConnectors,
@@ -15,11 +18,13 @@ import {
   injected,
   type Connector,
 } from '@wagmi/core';
-import { type Address, BaseError, ContractFunctionRevertedError, defineChain, verifyMessage } from 'viem';
+import { type Address, BaseError, ContractFunctionRevertedError, defineChain, encodeFunctionData, parseUnits, verifyMessage } from 'viem';
 import { createSiweMessage, generateSiweNonce } from 'viem/siwe';
 
 interface Config {
   chainId: number;
+  /** The demo ERC-20 the batch approves. */
+  token: Address;
   /** The demo ERC-721 with `claim(uri)` and `ownerOfOrRevert(id)`. */
   nft: Address;
 }
@@ -101,7 +106,7 @@ watchConnection(config, {
   onChange(connection) {
     account = connection.address;
     logLine(`${connection.status}${connection.address ? ` ${connection.address}` : ''}`);
-    for (const id of ['sign-in', 'mint', 'read-missing']) byId<HTMLButtonElement>(id).disabled = connection.status !== 'connected';
+    for (const id of ['sign-in', 'mint', 'batch', 'read-missing']) byId<HTMLButtonElement>(id).disabled = connection.status !== 'connected';
   },
 });
 
@@ -140,6 +145,35 @@ byId('mint').onclick = async () => {
     show('mint-result', `minted in block ${receipt.blockNumber}`, receipt.status === 'success' ? 'ok' : 'error');
   } catch (error) {
     show('mint-result', `refused: ${failure(error)}`, 'error');
+  }
+};
+
+const erc20Abi = [
+  { type: 'function', name: 'approve', stateMutability: 'nonpayable', inputs: [{ name: 'spender', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ name: '', type: 'bool' }] },
+] as const;
+/** Who the batch's approval is for (any address: the demo only shows it kept). */
+const SPENDER: Address = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
+// EIP-5792: what the wallet can do, then the batch; its status once mined.
+byId('batch').onclick = async () => {
+  show('batch-result', 'asking…');
+  try {
+    const capabilities = await getCapabilities(config, { chainId: chain.id });
+    const { id } = await sendCalls(config, {
+      chainId: chain.id,
+      calls: [
+        { to: settings.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [SPENDER, parseUnits('2', 18)] }) },
+        { to: settings.nft, data: encodeFunctionData({ abi: nftAbi, functionName: 'claim', args: ['data:application/json,{"name":"Pal from a batch"}'] }) },
+      ],
+    });
+    const { status, receipts, atomic } = await waitForCallsStatus(config, { id, pollingInterval: 500 });
+    show(
+      'batch-result',
+      `batch ${status}: ${receipts?.length ?? 0} receipts, atomic ${String(atomic)}, atomic support ${String(capabilities.atomic?.status)}`,
+      status === 'success' ? 'ok' : 'error',
+    );
+  } catch (error) {
+    show('batch-result', `refused: ${failure(error)}`, 'error');
   }
 };
 

@@ -533,6 +533,8 @@ export type TransactionPrompt = { call: CallReview, prepared?: CallQuote,
  */
 refusal?: string, };
 
+export type CallsPrompt = { calls: Array<TransactionPrompt>, };
+
 export type AddableToken = { 
 /**
  * The EIP-55 checksummed contract address.
@@ -569,7 +571,7 @@ name: string,
  */
 domain: string, };
 
-export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "watchAsset" } & WatchAssetPrompt | { "kind": "useWidget" } & UseWidgetPrompt;
+export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "sendCalls" } & CallsPrompt | { "kind": "watchAsset" } & WatchAssetPrompt | { "kind": "useWidget" } & UseWidgetPrompt;
 
 export type ConnectPrompt = { id: number, 
 /**

@@ -72,6 +72,7 @@ export type {
   Allowance,
   CallQuote,
   CallReview,
+  CallsPrompt,
   ConnectPrompt,
   SiteSwitched,
   ConnectedApp,

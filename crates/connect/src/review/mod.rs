@@ -6,6 +6,7 @@
 //! enforces whatever the page answers.
 
 pub mod asset;
+pub mod calls;
 pub mod message;
 pub mod permit;
 pub mod siwe;
@@ -19,7 +20,10 @@ use crate::rpc::ProviderError;
 
 /// The signing account a request names: one of the addresses the origin sees
 /// (`4100` for any other).
-fn account_param(param: Option<&Value>, accounts: &[Address]) -> Result<Address, ProviderError> {
+pub(crate) fn account_param(
+    param: Option<&Value>,
+    accounts: &[Address],
+) -> Result<Address, ProviderError> {
     let account: Address = param
         .and_then(Value::as_str)
         .and_then(|a| a.parse().ok())

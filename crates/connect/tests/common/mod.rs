@@ -70,12 +70,19 @@ impl Wallet for Person {
         &self,
         network: &str,
         method: &str,
-        _params: Value,
+        params: Value,
     ) -> Result<Value, ProviderError> {
+        let _params = params;
         self.reads
             .lock()
             .await
             .push((network.into(), method.into()));
+        if method == "eth_getTransactionReceipt" {
+            // Mined and successful, as anvil would have it at once.
+            return Ok(
+                json!({"status": "0x1", "logs": [], "blockHash": "0xb1", "blockNumber": "0x2", "gasUsed": "0x5208", "transactionHash": _params[0]}),
+            );
+        }
         if method == "eth_getBlockByNumber" {
             let number = self.block.load(std::sync::atomic::Ordering::SeqCst);
             return Ok(
@@ -124,6 +131,14 @@ impl Wallet for Person {
             Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
             // The app signs and broadcasts; the test stands in with a hash.
             Approval::SendTransaction(_) => return Ok(Approved::Sent(TX_HASH.into())),
+            Approval::SendCalls(batch) => {
+                return Ok(Approved::SentCalls {
+                    hashes: (1..=batch.calls.len())
+                        .map(|n| format!("{n:#066x}"))
+                        .collect(),
+                    stopped: None,
+                });
+            }
             Approval::WatchAsset(_) => return Ok(Approved::Watched),
             Approval::UseWidget(_) => return Ok(Approved::WidgetAllowed),
         };

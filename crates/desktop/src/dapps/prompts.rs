@@ -6,7 +6,7 @@ use satchel_api::AddableToken;
 use satchel_connect::Approval;
 use satchel_connect::review::asset::AssetToWatch;
 use satchel_connect::review::message::MessageReview;
-use satchel_connect::review::transaction::CallReview;
+use satchel_connect::review::transaction::{CallReview, TransactionToSend};
 use satchel_connect::review::typed::TypedReview;
 use satchel_sdk::{CallQuote, FeeSpeed, SdkError};
 use serde::Serialize;
@@ -55,6 +55,8 @@ pub enum PromptRequest {
     SignTypedData(TypedReview),
     /// Send a transaction.
     SendTransaction(Box<TransactionPrompt>),
+    /// Send a batch of calls, one after another (`wallet_sendCalls`).
+    SendCalls(CallsPrompt),
     /// List a token the application suggests.
     WatchAsset(Box<WatchAssetPrompt>),
     /// Use Satchel's widget for its own app (`satchel_init`).
@@ -118,6 +120,8 @@ pub(super) enum Prepared {
     Nothing,
     /// A transaction's preparation (fees, what it moves), or why it failed.
     Call(Box<Result<CallQuote, SdkError>>),
+    /// Each call's of a batch.
+    Calls(Vec<Result<CallQuote, SdkError>>),
     /// A suggested token's facts.
     Token(AddableToken),
 }
@@ -136,11 +140,44 @@ pub struct TransactionPrompt {
     pub refusal: Option<String>,
 }
 
+/// A batch of calls an application asks for, each as its own transaction
+/// page would show it. Each was prepared on today's state: a call after the
+/// first may fail alone yet succeed after the ones before it (an approval, then
+/// the swap that uses it); it is prepared again when its turn comes, and the
+/// batch stops at the first that would fail then.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct CallsPrompt {
+    pub calls: Vec<TransactionPrompt>,
+}
+
 /// How the person confirms a transaction on its page.
 #[derive(Debug, Clone, Copy)]
 pub struct SendChoice {
     pub speed: FeeSpeed,
     pub accept_high_fee: bool,
+}
+
+fn not_prepared() -> SdkError {
+    SdkError::service(
+        satchel_api::ServiceErrorCode::ApiRequestError,
+        "it was not prepared",
+    )
+}
+
+impl TransactionPrompt {
+    fn new(tx: &TransactionToSend, prepared: Result<CallQuote, SdkError>) -> Self {
+        let (prepared, refusal) = match prepared {
+            Ok(quote) => (Some(quote), None),
+            Err(e) => (None, Some(e.message)),
+        };
+        Self {
+            call: tx.review.clone(),
+            prepared,
+            refusal,
+        }
+    }
 }
 
 impl PromptRequest {
@@ -176,28 +213,45 @@ impl PromptRequest {
                 })),
             },
             Approval::SendTransaction(tx) => {
-                let (prepared, refusal) = match prepared {
-                    Prepared::Call(prepared) => match *prepared {
-                        Ok(quote) => (Some(quote), None),
-                        Err(e) => (None, Some(e.message)),
-                    },
-                    _ => (None, Some("it was not prepared".to_owned())),
+                let prepared = match prepared {
+                    Prepared::Call(prepared) => *prepared,
+                    _ => Err(not_prepared()),
                 };
-                Self::SendTransaction(Box::new(TransactionPrompt {
-                    call: tx.review.clone(),
-                    prepared,
-                    refusal,
-                }))
+                Self::SendTransaction(Box::new(TransactionPrompt::new(tx, prepared)))
+            }
+            Approval::SendCalls(batch) => {
+                let mut prepared = match prepared {
+                    Prepared::Calls(quotes) => quotes,
+                    _ => Vec::new(),
+                }
+                .into_iter();
+                Self::SendCalls(CallsPrompt {
+                    calls: batch
+                        .calls
+                        .iter()
+                        .map(|call| {
+                            TransactionPrompt::new(
+                                call,
+                                prepared.next().unwrap_or_else(|| Err(not_prepared())),
+                            )
+                        })
+                        .collect(),
+                })
             }
         }
     }
 
-    /// The quote a transaction's page confirms.
+    /// The quote a transaction's page confirms (a batch's first call's).
     pub(super) fn quote_id(&self) -> Option<String> {
+        let sendable = |tx: &TransactionPrompt| {
+            tx.refusal
+                .is_none()
+                .then(|| tx.prepared.as_ref().map(|p| p.quote.quote_id.clone()))
+                .flatten()
+        };
         match self {
-            Self::SendTransaction(tx) if tx.refusal.is_none() => {
-                tx.prepared.as_ref().map(|p| p.quote.quote_id.clone())
-            }
+            Self::SendTransaction(tx) => sendable(tx),
+            Self::SendCalls(batch) => batch.calls.first().and_then(sendable),
             _ => None,
         }
     }

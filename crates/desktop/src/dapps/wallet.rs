@@ -46,6 +46,10 @@ impl Wallet for Dapps {
         self.logins.subscribe()
     }
 
+    fn show_activity(&self) {
+        (self.show)();
+    }
+
     fn switched(&self, origin: &Origin, network: &str, chain_id: u64) {
         self.tell_switch(origin, network, chain_id);
     }
@@ -86,6 +90,13 @@ impl Wallet for Dapps {
         // that would fail shows why, with only Reject.
         let prepared = match &approval {
             Approval::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
+            Approval::SendCalls(batch) => {
+                let mut quotes = Vec::with_capacity(batch.calls.len());
+                for call in &batch.calls {
+                    quotes.push(self.prepare(call).await);
+                }
+                Prepared::Calls(quotes)
+            }
             Approval::WatchAsset(asset) => {
                 let token = self
                     .widget

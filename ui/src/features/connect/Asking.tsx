@@ -33,6 +33,7 @@ export function AskingPage({
     signMessage: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
     signTypedData: prompt.local ? 'sign.askLocal' : 'sign.askWeb',
     sendTransaction: prompt.local ? 'tx.askLocal' : 'tx.askWeb',
+    sendCalls: prompt.local ? 'calls.askLocal' : 'calls.askWeb',
     watchAsset: prompt.local ? 'tokens.askLocal' : 'tokens.askWeb',
     useWidget: prompt.local ? 'embed.askLocal' : 'embed.askWeb',
   } as const satisfies Record<ConnectPrompt['request']['kind'], TextId>;

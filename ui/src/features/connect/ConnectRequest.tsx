@@ -1,6 +1,6 @@
 // An application's request through the local provider, over whatever page is
 // open: connect (who asks, what it will see), sign a message, sign typed data,
-// send a transaction, list a token, use the widget for a program's own app.
+// send a transaction or a batch of them, list a token, use the widget for a program's own app.
 // Closing the window rejects it (the shell answers 4001).
 import { useState } from 'react';
 import { api, type ConnectPrompt } from '../../api';
@@ -12,6 +12,7 @@ import { AskingPage, reject } from './Asking';
 import { SignMessage } from './SignMessage';
 import { SignTypedData } from './SignTypedData';
 import { SendTransaction } from './SendTransaction';
+import { SendCalls } from './SendCalls';
 import { WatchAsset } from './WatchAsset';
 import { UseWidget } from './UseWidget';
 
@@ -27,6 +28,8 @@ export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectP
       return <SignTypedData prompt={prompt} review={prompt.request} />;
     case 'sendTransaction':
       return <SendTransaction prompt={prompt} request={prompt.request} />;
+    case 'sendCalls':
+      return <SendCalls prompt={prompt} request={prompt.request} />;
     case 'watchAsset':
       return <WatchAsset prompt={prompt} asset={prompt.request} />;
     case 'useWidget':

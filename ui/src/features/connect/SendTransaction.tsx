@@ -4,7 +4,7 @@
 // service's node expects it to move, and the fee as the send page shows it;
 // then the PIN. A transaction that would fail is refused before the PIN.
 import { useState } from 'react';
-import type { CallReview, ConnectPrompt, DecodedCall, FeeSpeed, TransactionPrompt } from '../../api';
+import type { CallQuote, CallReview, ConnectPrompt, DecodedCall, FeeSpeed, TransactionPrompt } from '../../api';
 import { api } from '../../api';
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
@@ -30,23 +30,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
   return (
     <AskingPage prompt={prompt} title={t('tx.title')} refusal={request.refusal}>
       <CallSummary review={call} coin={quote?.coinSymbol ?? ''} />
-      {prepared && (
-        <>
-          <h3 className="small">{t('tx.changes')}</h3>
-          {prepared.changes === undefined ? (
-            <p className="muted small" data-testid="tx-no-simulation">
-              {t('tx.noSimulation')}
-            </p>
-          ) : prepared.changes.length === 0 ? (
-            <p className="muted small" data-testid="tx-changes-none">
-              {t('tx.changesNone')}
-            </p>
-          ) : (
-            <ExpectedChanges changes={prepared.changes} testId="tx-changes" />
-          )}
-          {prepared.approvals && <ExpectedApprovals approvals={prepared.approvals} testId="tx-approvals" />}
-        </>
-      )}
+      {prepared && <CallChanges prepared={prepared} />}
       <details className="typed-data">
         <summary>{t('tx.data')}</summary>
         <pre className="sign-message hex" translate="no" data-testid="tx-data">
@@ -105,7 +89,29 @@ function units(amount: string, decimals: number | undefined): string {
   return decimals === undefined ? amount : formatUnits(BigInt(amount), decimals);
 }
 
-function CallSummary({ review, coin }: { review: CallReview; coin: string }) {
+/** What a call will move and the approvals it gives, as simulated. */
+export function CallChanges({ prepared }: { prepared: CallQuote }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <h3 className="small">{t('tx.changes')}</h3>
+      {prepared.changes === undefined ? (
+        <p className="muted small" data-testid="tx-no-simulation">
+          {t('tx.noSimulation')}
+        </p>
+      ) : prepared.changes.length === 0 ? (
+        <p className="muted small" data-testid="tx-changes-none">
+          {t('tx.changesNone')}
+        </p>
+      ) : (
+        <ExpectedChanges changes={prepared.changes} testId="tx-changes" />
+      )}
+      {prepared.approvals && <ExpectedApprovals approvals={prepared.approvals} testId="tx-approvals" />}
+    </>
+  );
+}
+
+export function CallSummary({ review, coin }: { review: CallReview; coin: string }) {
   const { t } = useI18n();
   const sendsCoin = review.value !== '0';
   return (
