@@ -4,7 +4,7 @@
 //! [`serve`] runs it on a listener until a shutdown future resolves, so the binary,
 //! the local stack and the tests all start it the same way.
 
-// From the bottom up, and no file imports in a circle (tests/module_graph.rs):
+// From the bottom up, and no file imports in a circle (the workspace's tests/architecture):
 // the foundations (clock to mail) use nothing above them; the state is made of
 // them and of the identity concern's own foundations (tokens, providers, login
 // failures); the concerns' operations take the state; `http` routes to them.

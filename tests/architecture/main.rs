@@ -1,20 +1,59 @@
-//! No Rust file of the workspace's crates imports in a circle: a file reached
-//! from another through `crate::`/`super::` paths never reaches back to it. A
-//! circle is where a foundation stops being readable and testable alone.
+//! The workspace's shape, checked from the workspace: no Rust file of any of
+//! its crates imports in a circle (a file reached from another through
+//! `crate::`/`super::` paths never reaches back to it). A circle is where a
+//! foundation stops being readable and testable alone. The crates are the
+//! workspace's members, read from its `Cargo.toml`: a new crate is checked
+//! without being listed here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The crates whose `src/` folders are checked, from the workspace root.
-const CRATES: [&str; 7] = [
-    "crates/service/src",
-    "crates/connect/src",
-    "crates/sdk/src",
-    "crates/chain/src",
-    "crates/api/src",
-    "src-tauri/src",
-    "devstack/src",
-];
+/// The workspace's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every member crate's source folder (`src/`, or `src-tauri/src` for the
+/// app's package at the root), from the workspace's `members`, globs expanded.
+fn crate_sources() -> Vec<PathBuf> {
+    let root = root();
+    let manifest =
+        std::fs::read_to_string(root.join("Cargo.toml")).expect("the workspace's Cargo.toml");
+    let members = manifest
+        .split("members = [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("the workspace's members");
+    let mut sources = Vec::new();
+    for member in members
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+    {
+        let dirs: Vec<PathBuf> = match member.strip_suffix("/*") {
+            Some(parent) => std::fs::read_dir(root.join(parent))
+                .expect("a members folder")
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.join("Cargo.toml").is_file())
+                .collect(),
+            None => vec![root.join(member)],
+        };
+        for dir in dirs {
+            // The app's package keeps its sources in src-tauri/.
+            let src = if member == "." {
+                dir.join("src-tauri/src")
+            } else {
+                dir.join("src")
+            };
+            if src.is_dir() {
+                sources.push(src);
+            }
+        }
+    }
+    sources.sort();
+    sources
+}
 
 type Module = Vec<String>;
 
@@ -201,12 +240,26 @@ fn graph_of(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
 
 #[test]
 fn no_file_imports_in_a_circle() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let sources = crate_sources();
+    // Every member: the service, the connect crate, the plugin, the app…
+    for expected in [
+        "crates/service/src",
+        "crates/desktop/src",
+        "crates/tauri-plugin-satchel/src",
+        "src-tauri/src",
+        "devstack/src",
+        "tests/src",
+    ] {
+        assert!(
+            sources.contains(&root().join(expected)),
+            "{expected} is not checked: {sources:?}"
+        );
+    }
     let mut found = Vec::new();
-    for krate in CRATES {
-        for group in circles(&graph_of(&root.join(krate))) {
+    for src in &sources {
+        for group in circles(&graph_of(src)) {
             let names: Vec<String> = group.iter().map(|m| m.join("::")).collect();
-            found.push(format!("{krate}: {}", names.join(" <-> ")));
+            found.push(format!("{}: {}", src.display(), names.join(" <-> ")));
         }
     }
     assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
