@@ -76,6 +76,8 @@ const COMMANDS: &[&str] = &[
     "linkBrowserExtension",
     "getLinkedExtensions",
     "unlinkBrowserExtension",
+    "watchEndpoint",
+    "moveEndpoint",
     "getSavedAddresses",
     "saveAddress",
     "forgetAddress",

@@ -110,7 +110,9 @@ pub fn run() {
             let _setup = Step::start("start: the app's setup");
             if provider_port != 0 {
                 let dapps = app.satchel().dapps().clone();
-                tauri::async_runtime::spawn(async move { dapps.serve(provider_port).await });
+                let from_variable = std::env::var_os(config::PROVIDER_PORT).is_some();
+                let port = dapps.port_at_start(provider_port, from_variable);
+                tauri::async_runtime::spawn(async move { dapps.serve(port).await });
             }
             if let Some((service_url, pubkey)) = updates {
                 updates::watch(app.handle().clone(), service_url, pubkey);

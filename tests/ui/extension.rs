@@ -6,7 +6,9 @@
 //! a code in Satchel's Settings and types it into the extension's popup; the
 //! page's connect then reaches Satchel's approval page under the page's own
 //! origin (which the browser gave the extension, not the page), and the
-//! account comes back to the page. Settings lists the linked browser.
+//! account comes back to the page. Settings lists the linked browser. Before
+//! all that, the port Satchel was given is held by another program: the window
+//! says so, and the person moves the endpoint in Settings.
 
 use std::path::PathBuf;
 
@@ -94,12 +96,14 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
     let _alone = ONE_APP_AT_A_TIME.lock().await;
     let data = tempfile::tempdir()?;
     let stack = LocalStack::start(StackOptions::on_free_ports(data.path().join("stack"))).await?;
-    let port = satchel_devstack::free_port()?;
+    // Another program (another wallet) holds the port Satchel is given.
+    let other_program = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let taken = other_program.local_addr()?.port();
     // The page is given no endpoint: it must find Satchel by itself.
     let dapp = ExampleDapp::serve(0, &stack.demo, "http://127.0.0.1:9/").await?;
     let page = format!("{}/?wallet=discover", dapp.url);
     let mut env = app_env(&stack);
-    env.push(("SATCHEL_PROVIDER_PORT", port.to_string()));
+    env.push(("SATCHEL_PROVIDER_PORT", taken.to_string()));
     let (desktop, browser) = tokio::join!(Desktop::start(&env), browser_with_extension());
     let Some(desktop) = desktop? else {
         return Ok(());
@@ -108,6 +112,24 @@ async fn a_dapp_that_knows_nothing_of_satchel_finds_it_through_the_linked_extens
     let shots = screenshots(env!("CARGO_TARGET_TMPDIR"), "ui");
     let app = desktop.open(application(), &shots).await?;
     into_the_wallet(&app).await?;
+
+    // The window says dapps cannot reach Satchel; Settings moves it.
+    app.text_when("[data-testid='endpoint-off']", |t| {
+        t.contains(&format!("port {taken} is taken"))
+    })
+    .await?;
+    app.click("#nav-settings").await?;
+    let port = satchel_devstack::free_port()?;
+    app.type_into("[data-testid='endpoint-port']", &port.to_string())
+        .await?;
+    app.click("[data-testid='endpoint-move']").await?;
+    app.text_when("[data-testid='endpoint-status']", |t| {
+        t.contains(&format!("127.0.0.1:{port}"))
+    })
+    .await?;
+    app.shot("43b-endpoint-moved").await?;
+    app.click("#nav-wallet").await?;
+    drop(other_program);
 
     follow_port(&browser, port).await?;
 

@@ -101,7 +101,7 @@ const APP_DOMAIN: Setting = Setting {
     default: Some("localhost"),
 };
 /// The variable of the provider's port; the settings file's `provider_port`.
-const PROVIDER_PORT: &str = "SATCHEL_PROVIDER_PORT";
+pub const PROVIDER_PORT: &str = "SATCHEL_PROVIDER_PORT";
 const KEYCHAIN: Setting = Setting {
     env: "SATCHEL_KEYCHAIN_SERVICE",
     key: "keychain_service",

@@ -19,9 +19,11 @@ use tokio::sync::{oneshot, watch};
 use crate::embedded::Embedded;
 
 mod batch;
+mod endpoint;
 mod prompts;
 mod wallet;
 
+pub use endpoint::{EndpointStatus, chosen_port};
 use prompts::Prepared;
 pub use prompts::{
     CallsPrompt, ConnectPrompt, PromptRequest, SendChoice, SiteSwitched, TransactionPrompt,
@@ -79,6 +81,10 @@ pub struct Dapps {
     /// Brings the window forward for a prompt.
     show: Box<dyn Fn() + Send + Sync>,
     provider: Mutex<Option<Provider>>,
+    /// Where the endpoint listens, or why it cannot, for the window.
+    endpoint: watch::Sender<EndpointStatus>,
+    /// Where the port the person chose is kept.
+    port_file: Option<std::path::PathBuf>,
     /// Bumped when the widget's life cycle changes (a login, a logout): the
     /// accounts applications see may have changed.
     logins: watch::Sender<u64>,
@@ -104,6 +110,8 @@ impl Dapps {
             switches: watch::Sender::new(None),
             show: Box::new(show),
             provider: Mutex::new(None),
+            endpoint: watch::Sender::new(EndpointStatus::off()),
+            port_file: None,
             logins: watch::Sender::new(0),
             embedded: None,
         }
@@ -116,23 +124,14 @@ impl Dapps {
     }
 
     /// Serves the provider on `127.0.0.1:port` until the app ends; a port in
-    /// use is logged and the app goes on without it.
+    /// use is told to the window (Settings moves it) and the app goes on
+    /// without it.
     pub async fn serve(self: &Arc<Self>, port: u16) {
-        let listener = match tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
-            Ok(listener) => listener,
-            Err(e) => {
-                tracing::warn!("the provider for applications is off: 127.0.0.1:{port}: {e}");
-                return;
-            }
-        };
-        let (permissions, extensions) = (self.permissions.clone(), self.extensions.clone());
-        match Provider::serve(listener, self.clone(), permissions, extensions) {
-            Ok(provider) => *self.provider.lock() = Some(provider),
-            Err(e) => {
-                tracing::warn!("the provider for applications is off: {e}");
-                return;
-            }
+        let outcome = self.listen(port).await;
+        if let Err(why) = &outcome {
+            tracing::warn!("the provider for applications is off: {why}");
         }
+        self.tell_endpoint(port, &outcome);
         let mut status = self.widget.watch_status();
         let dapps = Arc::downgrade(self);
         tokio::spawn(async move {

@@ -31,8 +31,8 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    CallsPrompt, ConnectPrompt, ConnectedApp, PromptRequest, SiteSwitched, TransactionPrompt,
-    UseWidgetPrompt, WatchAssetPrompt,
+    CallsPrompt, ConnectPrompt, ConnectedApp, EndpointStatus, PromptRequest, SiteSwitched,
+    TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
 };
 
 fn declarations() -> String {
@@ -116,6 +116,7 @@ fn declarations() -> String {
         ConnectPrompt::decl(&cfg),
         SiteSwitched::decl(&cfg),
         ConnectedApp::decl(&cfg),
+        EndpointStatus::decl(&cfg),
         satchel_connect::LinkedExtension::decl(&cfg),
         SavedAddress::decl(&cfg),
         ImportOutcome::decl(&cfg),

@@ -401,6 +401,7 @@ fn start<R: Runtime>(
         let (app, own) = (app.clone(), own.clone());
         move || own.show(&app)
     })
+    .with_port_file(data_dir.join("endpoint-port"))
     .with_embedding(Embedded::new(
         config.clone(),
         Arc::new(GuestWindows {

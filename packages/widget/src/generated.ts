@@ -611,6 +611,16 @@ key: string, origin: string, local: boolean,
  */
 connectedAt: number, };
 
+export type EndpointStatus = { 
+/**
+ * The port it listens on, or would.
+ */
+port: number, serving: boolean, 
+/**
+ * Why it does not serve (the port is taken…).
+ */
+problem?: string, };
+
 export type LinkedExtension = { 
 /**
  * Its origin (`chrome-extension://…`): what Unlink names it by.

@@ -25,6 +25,7 @@ import type {
   ConfirmSend,
   ConnectPrompt,
   SiteSwitched,
+  EndpointStatus,
   ConnectedApp,
   LinkedExtension,
   ExternalLoginOutcome,
@@ -75,6 +76,7 @@ export type {
   CallsPrompt,
   ConnectPrompt,
   SiteSwitched,
+  EndpointStatus,
   ConnectedApp,
   LinkedExtension,
   DecodedCall,
@@ -248,6 +250,11 @@ export const api = {
   /** Calls `onSwitch` each time a connected site or program switches its network. */
   watchSiteSwitches: (onSwitch: (switched: SiteSwitched) => void) =>
     widget<void>('watchSiteSwitches', { onEvent: new Channel<SiteSwitched>(onSwitch) }),
+  /** Calls `onChange` with where the local endpoint listens (or why it cannot), now and at every change. */
+  watchEndpoint: (onChange: (status: EndpointStatus) => void) =>
+    widget<void>('watchEndpoint', { onEvent: new Channel<EndpointStatus>(onChange) }),
+  /** Moves the local endpoint to `port`, kept for the next start; a taken port is refused. */
+  moveEndpoint: (port: number) => widget<EndpointStatus>('moveEndpoint', { port }),
   /** The person's answer to an application's approval prompt; `pin` where the key signs (a wrong PIN
    * is an error, and the request still waits). */
   answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }, accounts?: string[]) =>

@@ -17,6 +17,7 @@ import {
 } from '../api';
 import { I18nProvider, useI18n } from '../i18n';
 import { SiteSwitchNotice } from '../features/connect/SiteSwitchNotice';
+import { EndpointNotice } from '../features/endpoint/EndpointNotice';
 import { Wallet } from '../features/wallet/Wallet';
 import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
@@ -356,6 +357,7 @@ export function App() {
   return (
     <I18nProvider>
       <SiteSwitchNotice />
+      <EndpointNotice />
       <Widget />
     </I18nProvider>
   );

@@ -59,6 +59,7 @@ const defaults: Partial<Record<Command, Handler>> = {
   // Settings lists: none unless a test says otherwise.
   watchConnectRequests: () => null,
   watchSiteSwitches: () => null,
+  watchEndpoint: () => null,
   getConnectedApps: () => [],
   getLinkedExtensions: () => [],
   // The collections the person hid or chose to show: none unless a test says otherwise.

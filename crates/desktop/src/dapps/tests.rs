@@ -18,7 +18,10 @@ fn dapps(dir: &tempfile::TempDir) -> Arc<Dapps> {
     ));
     let permissions = Arc::new(Permissions::open(&dir.path().join("connected-apps.json")));
     let extensions = Arc::new(Extensions::open(&dir.path().join("extensions.json")));
-    Arc::new(Dapps::new(widget, permissions, extensions, || {}))
+    Arc::new(
+        Dapps::new(widget, permissions, extensions, || {})
+            .with_port_file(dir.path().join("endpoint-port")),
+    )
 }
 
 fn site(n: usize) -> Origin {
@@ -153,4 +156,41 @@ async fn the_window_is_told_each_network_switch_of_a_site() {
     let again = window.borrow_and_update().clone().expect("told");
     assert!(again.id > told.id);
     assert!(again.local);
+}
+
+#[tokio::test]
+async fn a_taken_port_is_told_and_the_endpoint_moves_to_another_kept_for_the_next_start() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let dapps = dapps(&dir);
+    // Another program holds the port.
+    let other = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let taken = other.local_addr().expect("its address").port();
+    dapps.serve(taken).await;
+    let told = dapps.watch_endpoint().borrow().clone();
+    assert_eq!((told.port, told.serving), (taken, false));
+    assert!(
+        told.problem.as_deref().is_some_and(|p| p.contains("taken")),
+        "{told:?}"
+    );
+    // A port taken too is refused, saying so; a free one is moved to.
+    let refused = dapps.move_endpoint(taken).await.expect_err("taken");
+    assert!(refused.message.contains("taken"), "{}", refused.message);
+    assert!(dapps.move_endpoint(80).await.is_err(), "a system port");
+    let free = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+        probe.local_addr().expect("its address").port()
+    };
+    let moved = dapps.move_endpoint(free).await.expect("moved");
+    assert_eq!(
+        (moved.port, moved.serving, moved.problem),
+        (free, true, None)
+    );
+    let answer = tokio::net::TcpStream::connect(("127.0.0.1", free)).await;
+    assert!(answer.is_ok(), "the endpoint listens on the new port");
+    // Kept for the next start, unless the variable names one.
+    assert_eq!(dapps.port_at_start(1248, false), free);
+    assert_eq!(dapps.port_at_start(1248, true), 1248);
+    assert_eq!(dapps.port_at_start(0, false), 0, "0 keeps it off");
 }

@@ -10,7 +10,9 @@ use tauri::ipc::Channel;
 
 use super::{Page, Start, forward_watch};
 use satchel_connect::LinkedExtension;
-use satchel_desktop::dapps::{ConnectPrompt, ConnectedApp, Dapps, SendChoice, SiteSwitched};
+use satchel_desktop::dapps::{
+    ConnectPrompt, ConnectedApp, Dapps, EndpointStatus, SendChoice, SiteSwitched,
+};
 
 type DappsState<'a> = State<'a, Arc<Dapps>>;
 
@@ -103,4 +105,33 @@ pub fn getLinkedExtensions(dapps: DappsState<'_>) -> Vec<LinkedExtension> {
 #[tauri::command]
 pub fn unlinkBrowserExtension(dapps: DappsState<'_>, extension: String) -> bool {
     dapps.unlink_extension(&extension)
+}
+
+/// Where the local endpoint listens, or why it cannot (its port taken), now
+/// and at every change. Only to the host's own window.
+#[tauri::command]
+pub fn watchEndpoint(page: Page, dapps: DappsState<'_>, on_event: Channel<EndpointStatus>) {
+    if !page.is_own() {
+        return;
+    }
+    forward_watch(dapps.watch_endpoint(), on_event, Start::Now, |status| {
+        Some(status.clone())
+    });
+}
+
+/// Moves the local endpoint to another port (the person chose it in
+/// Settings), kept for the next start; a taken port is refused, saying so.
+#[tauri::command]
+pub async fn moveEndpoint(
+    page: Page,
+    dapps: DappsState<'_>,
+    port: u16,
+) -> Result<EndpointStatus, SdkError> {
+    if !page.is_own() {
+        return Err(SdkError::service(
+            satchel_api::ServiceErrorCode::InvalidParameters,
+            "only Satchel's own window moves its endpoint",
+        ));
+    }
+    dapps.move_endpoint(port).await
 }

@@ -9,6 +9,7 @@ import { ExportKey } from '../keys/ExportKey';
 import { AddressBook } from './AddressBook';
 import { Approvals } from './Approvals';
 import { BrowserExtension } from './BrowserExtension';
+import { EndpointSettings } from '../endpoint/EndpointSettings';
 import { ConnectedApps } from './ConnectedApps';
 
 const languages: { id: Language; name: string }[] = [
@@ -186,6 +187,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
       </section>
       <ConnectedApps />
       <BrowserExtension />
+      <EndpointSettings />
       <button id="settings-logout" className="danger" onClick={logout}>
         {t('settings.logout')}
       </button>
