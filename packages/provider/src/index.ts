@@ -32,6 +32,14 @@ export class ProviderRpcError extends Error {
   }
 }
 
+/** Another program answers on Satchel's port (Frame uses the same one). */
+export class NotSatchelError extends ProviderRpcError {
+  constructor(url: string, says: unknown) {
+    super(4900, `the program at ${url} is not Satchel (it says it is ${JSON.stringify(says)}): start Satchel, or give this provider Satchel's port`);
+    this.name = 'NotSatchelError';
+  }
+}
+
 /** Satchel is not running on this computer (or not on this port). */
 export class SatchelNotRunningError extends ProviderRpcError {
   constructor(url: string) {
@@ -41,9 +49,12 @@ export class SatchelNotRunningError extends ProviderRpcError {
 }
 
 export type ProviderEvent = 'connect' | 'disconnect' | 'accountsChanged' | 'chainChanged' | 'message';
+
+/** How Satchel says who it is (`web3_clientVersion`). */
+const IS_SATCHEL = /^Satchel\//;
 type Listener = (...args: unknown[]) => void;
 
-/** The EIP-1193 provider. */
+/** The EIP-1193 provider (viem's `EIP1193Provider` takes it: `custom(provider)`). */
 export interface SatchelProvider {
   request(args: RequestArguments): Promise<unknown>;
   on(event: ProviderEvent, listener: Listener): SatchelProvider;
@@ -67,6 +78,9 @@ export interface SatchelProviderOptions {
   /** How long a connection attempt may take, in ms (a request waiting for the
    * person's approval has no time limit). */
   connectTimeoutMs?: number;
+  /** The longest wait between attempts to reconnect after Satchel went away
+   * while events were listened to, in ms (from 1 s, doubling; 30 s by default). */
+  maxReconnectDelayMs?: number;
 }
 
 interface RpcAnswer {
@@ -93,8 +107,10 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
   const Socket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
   const useSocket = options.transport !== 'http' && Socket !== undefined;
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
+  const maxReconnectDelay = options.maxReconnectDelayMs ?? 30_000;
   const listeners = new Map<ProviderEvent, Set<Listener>>();
   let nextId = 1;
+  let closed = false;
 
   function emit(event: ProviderEvent, ...args: unknown[]) {
     for (const listener of listeners.get(event) ?? []) {
@@ -106,7 +122,23 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
     }
   }
 
+  // Over HTTP, whether the program on the port is Satchel is asked once.
+  let checked: Promise<void> | null = null;
   async function overHttp(args: RequestArguments): Promise<unknown> {
+    checked ??= post({ method: 'web3_clientVersion' }).then(
+      (says) => {
+        if (typeof says !== 'string' || !IS_SATCHEL.test(says)) throw new NotSatchelError(httpUrl, says);
+      },
+      (error: unknown) => {
+        checked = null;
+        throw error;
+      },
+    );
+    await checked;
+    return post(args);
+  }
+
+  async function post(args: RequestArguments): Promise<unknown> {
     let response: Response;
     try {
       response = await fetch(`${httpUrl}/`, {
@@ -128,6 +160,32 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
   let opening: Promise<WebSocket> | null = null;
   const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   const topics = new Map<string, 'accountsChanged' | 'chainChanged'>();
+  /** The page's own subscriptions (newHeads, logs): the id it was given, and
+   * the params and the socket's id now (renewed after a reconnection). */
+  const own = new Map<string, { params: unknown; current: string }>();
+  let reconnectDelay = 1_000;
+  /** A socket opened before: the next one is a reconnection. */
+  let reconnecting = false;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Whether anything listens for events (then Satchel's return is waited for). */
+  const listening = () => own.size > 0 || [...listeners.values()].some((set) => set.size > 0);
+
+  function scheduleReconnect() {
+    if (closed || reconnectTimer || !listening()) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      open().then(
+        () => {
+          reconnectDelay = 1_000;
+        },
+        () => {
+          reconnectDelay = Math.min(reconnectDelay * 2, maxReconnectDelay);
+          scheduleReconnect();
+        },
+      );
+    }, reconnectDelay);
+  }
 
   function sendOn(ws: WebSocket, method: string, params: unknown): Promise<unknown> {
     const id = nextId++;
@@ -148,16 +206,31 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
       }, connectTimeout);
       ws.onopen = () => {
         clearTimeout(timer);
-        socket = ws;
-        resolve(ws);
         void (async () => {
           try {
+            // Frame listens on the same port: be sure it is Satchel.
+            const says = await sendOn(ws, 'web3_clientVersion', []);
+            if (typeof says !== 'string' || !IS_SATCHEL.test(says)) {
+              reject(new NotSatchelError(httpUrl, says));
+              ws.close();
+              return;
+            }
+            socket = ws;
+            resolve(ws);
             for (const topic of ['accountsChanged', 'chainChanged'] as const) {
               topics.set(String(await sendOn(ws, 'eth_subscribe', [topic])), topic);
             }
+            // The page's own subscriptions, renewed on the new socket.
+            for (const subscription of own.values()) {
+              subscription.current = String(await sendOn(ws, 'eth_subscribe', subscription.params));
+            }
             emit('connect', { chainId: await sendOn(ws, 'eth_chainId', []) });
-          } catch {
+            // Back after Satchel went away: the accounts as they are now.
+            if (reconnecting) emit('accountsChanged', await sendOn(ws, 'eth_accounts', []));
+            reconnecting = true;
+          } catch (error) {
             // The socket closed meanwhile: `disconnect` says so.
+            reject(error);
           }
         })();
       };
@@ -173,7 +246,10 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
         topics.clear();
         for (const { reject: fail } of waiting.values()) fail(new SatchelNotRunningError(httpUrl));
         waiting.clear();
-        if (wasOpen) emit('disconnect', new ProviderRpcError(4900, 'Satchel closed the connection'));
+        if (wasOpen) {
+          emit('disconnect', new ProviderRpcError(4900, 'Satchel closed the connection'));
+          scheduleReconnect();
+        }
       };
       ws.onmessage = (event: MessageEvent) => {
         let message: RpcAnswer;
@@ -184,8 +260,14 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
         }
         if (message.method === 'eth_subscription' && message.params?.subscription) {
           const topic = topics.get(message.params.subscription);
-          if (topic) emit(topic, message.params.result);
-          else emit('message', { type: 'eth_subscription', data: message.params });
+          if (topic) {
+            emit(topic, message.params.result);
+            return;
+          }
+          // Named by the id the page was given, however often it was renewed.
+          const current = message.params.subscription;
+          const original = [...own].find(([, s]) => s.current === current)?.[0] ?? current;
+          emit('message', { type: 'eth_subscription', data: { ...message.params, subscription: original } });
           return;
         }
         const id = typeof message.id === 'number' ? message.id : NaN;
@@ -207,7 +289,19 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
     async request(args: RequestArguments) {
       if (!args || typeof args.method !== 'string') throw new ProviderRpcError(-32600, 'request({ method, params }) needs a method');
       if (!useSocket) return overHttp(args);
-      return sendOn(await open(), args.method, args.params);
+      const ws = await open();
+      if (args.method === 'eth_subscribe') {
+        const id = String(await sendOn(ws, 'eth_subscribe', args.params));
+        own.set(id, { params: args.params ?? [], current: id });
+        return id;
+      }
+      if (args.method === 'eth_unsubscribe' && Array.isArray(args.params)) {
+        const id = String(args.params[0]);
+        const subscription = own.get(id);
+        own.delete(id);
+        return sendOn(ws, 'eth_unsubscribe', [subscription?.current ?? id]);
+      }
+      return sendOn(ws, args.method, args.params);
     },
     on(event, listener) {
       if (!listeners.has(event)) listeners.set(event, new Set());
@@ -221,6 +315,8 @@ export function satchelProvider(options: SatchelProviderOptions = {}): SatchelPr
       return provider;
     },
     close() {
+      closed = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
       socket?.close();
     },
   };
@@ -234,6 +330,15 @@ export interface ProviderInfo {
   icon: string;
   rdns: string;
 }
+
+/** EIP-6963's announcement: what `eip6963:announceProvider` carries. */
+export interface EIP6963ProviderDetail {
+  info: ProviderInfo;
+  provider: SatchelProvider;
+}
+
+/** An EIP-1193 provider, as viem names it. */
+export type EIP1193Provider = SatchelProvider;
 
 /** Satchel's mark, as a data URI (EIP-6963 wants an image URI). */
 export const SATCHEL_ICON =
@@ -255,8 +360,8 @@ export function announceSatchel(provider: SatchelProvider = satchelProvider(), t
     icon: SATCHEL_ICON,
     rdns: 'dev.satchel',
   });
-  const announce = () =>
-    target.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }));
+  const detail: EIP6963ProviderDetail = Object.freeze({ info, provider });
+  const announce = () => target.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
   announce();
   target.addEventListener('eip6963:requestProvider', announce);
   return () => target.removeEventListener('eip6963:requestProvider', announce);

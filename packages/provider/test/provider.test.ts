@@ -9,15 +9,20 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { createPublicClient, createWalletClient, custom } from 'viem';
-import { ProviderRpcError, SatchelNotRunningError, announceSatchel, satchelProvider, type SatchelProvider } from '../src/index';
+import { NotSatchelError, ProviderRpcError, SatchelNotRunningError, announceSatchel, satchelProvider, type SatchelProvider } from '../src/index';
 
 const ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** Who the stand-in says it is (`web3_clientVersion`). */
+let says = 'Satchel/0.1.0';
 
 /** What the stand-in answers, as Satchel does for a connected page. */
 function answer(method: string): { result?: unknown; error?: { code: number; message: string } } {
   switch (method) {
     case 'eth_chainId':
       return { result: '0x7a69' };
+    case 'web3_clientVersion':
+      return { result: says };
     case 'eth_accounts':
     case 'eth_requestAccounts':
       return { result: [ADDRESS] };
@@ -34,9 +39,11 @@ interface StandIn {
   sockets: Set<WebSocket>;
   /** Tells every socket's accountsChanged subscribers `accounts`. */
   accountsChanged: (accounts: string[]) => void;
+  /** Tells every socket's newHeads subscribers `block`. */
+  newHead: (block: unknown) => void;
 }
 
-async function standIn(): Promise<StandIn> {
+async function standIn(onPort = 0): Promise<StandIn> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -49,21 +56,24 @@ async function standIn(): Promise<StandIn> {
   const wss = new WebSocketServer({ server });
   const sockets = new Set<WebSocket>();
   const subscribed = new Map<WebSocket, string>();
+  const heads = new Map<WebSocket, string>();
+  let next = 0;
   wss.on('connection', (ws) => {
     sockets.add(ws);
     ws.on('close', () => sockets.delete(ws));
     ws.on('message', (data) => {
       const request = JSON.parse(String(data)) as { id: number; method: string; params: unknown[] };
       if (request.method === 'eth_subscribe') {
-        const id = `0x${request.params[0] === 'accountsChanged' ? 'a' : 'c'}${sockets.size}`;
+        const id = `0x${(next += 1).toString(16)}`;
         if (request.params[0] === 'accountsChanged') subscribed.set(ws, id);
+        if (request.params[0] === 'newHeads') heads.set(ws, id);
         ws.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: id }));
         return;
       }
       ws.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer(request.method) }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(onPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
@@ -72,6 +82,11 @@ async function standIn(): Promise<StandIn> {
     accountsChanged: (accounts) => {
       for (const [ws, id] of subscribed) {
         ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result: accounts } }));
+      }
+    },
+    newHead: (block) => {
+      for (const [ws, id] of heads) {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result: block } }));
       }
     },
   };
@@ -138,6 +153,42 @@ describe('satchelProvider', () => {
     expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69');
   });
 
+  it('checks that the program on the port is Satchel, not another wallet', async () => {
+    says = 'Frame/v0.6.9';
+    try {
+      for (const transport of ['http', 'websocket'] as const) {
+        const provider = make({ url: satchel.url, transport, WebSocket: WebSocket as never });
+        const error = await provider.request({ method: 'eth_chainId' }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(NotSatchelError);
+        expect((error as Error).message).toContain('Frame/v0.6.9');
+      }
+    } finally {
+      says = 'Satchel/0.1.0';
+    }
+  });
+
+  it('reconnects when Satchel comes back, with its events and the page\'s own subscriptions', async () => {
+    const provider = make({ url: satchel.url, WebSocket: WebSocket as never, maxReconnectDelayMs: 200 });
+    await first(provider, 'connect');
+    const subscription = String(await provider.request({ method: 'eth_subscribe', params: ['newHeads'] }));
+    // Satchel stops, and starts again on the same port.
+    const port = (satchel.server.address() as AddressInfo).port;
+    const gone = first(provider, 'disconnect');
+    for (const ws of satchel.sockets) ws.terminate();
+    await new Promise((resolve) => satchel.server.close(resolve));
+    await gone;
+    satchel = await standIn(port);
+    const back = first(provider, 'connect');
+    const accounts = first(provider, 'accountsChanged');
+    await back;
+    expect(await accounts).toStrictEqual([ADDRESS]);
+    // The page's newHeads goes on under the id it was given.
+    // (renewed before `connect` was emitted)
+    const told = new Promise((resolve) => provider.on('message', resolve));
+    satchel.newHead({ number: '0x2' });
+    expect(await told).toStrictEqual({ type: 'eth_subscription', data: { subscription, result: { number: '0x2' } } });
+  });
+
   it("is what viem's custom transport takes", async () => {
     const provider = make({ url: satchel.url, WebSocket: WebSocket as never });
     const client = createPublicClient({ transport: custom(provider) });
@@ -165,5 +216,31 @@ describe('announceSatchel', () => {
     stop();
     target.dispatchEvent(new Event('eip6963:requestProvider'));
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('the wagmi connector', () => {
+  it('connects wagmi to Satchel and reads through it', async () => {
+    const { createConfig, connect, getConnection, getChainId } = await import('@wagmi/core');
+    const { defineChain, http } = await import('viem');
+    const { satchel } = await import('../src/wagmi');
+    // wagmi's injected connectors are for pages: a window, as a page has.
+    const global = globalThis as { window?: unknown };
+    const hadWindow = 'window' in global;
+    global.window ??= globalThis;
+    const endpoint = await standIn();
+    try {
+      const chain = defineChain({ id: 31337, name: 'Local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [endpoint.url] } } });
+      const config = createConfig({ chains: [chain], transports: { [chain.id]: http(endpoint.url) }, connectors: [satchel({ url: endpoint.url, transport: 'http' })], storage: null, multiInjectedProviderDiscovery: false });
+      const connector = config.connectors[0]!;
+      expect([connector.id, connector.name]).toStrictEqual(['dev.satchel', 'Satchel']);
+      const { accounts } = await connect(config, { connector });
+      expect(accounts).toStrictEqual([ADDRESS]);
+      expect(getConnection(config).status).toBe('connected');
+      expect(getChainId(config)).toBe(31337);
+    } finally {
+      if (!hadWindow) delete global.window;
+      await new Promise((resolve) => endpoint.server.close(resolve));
+    }
   });
 });
