@@ -445,6 +445,53 @@ until?: number,
  */
 chainId?: number, };
 
+export type OrderItemKind = "coin" | "erc20" | "erc721" | "erc1155" | "anyErc721" | "anyErc1155";
+
+export type OrderItem = { kind: OrderItemKind, 
+/**
+ * The token's contract (checksummed; the zero address for the coin).
+ */
+token: string, 
+/**
+ * The NFT's id, for one NFT.
+ */
+tokenId?: string, 
+/**
+ * In the token's smallest unit; the larger of the order's start and end
+ * amounts (a falling or rising price moves at most that).
+ */
+amount: string, symbol?: string, decimals?: number, 
+/**
+ * Who receives it (for what others receive).
+ */
+recipient?: string, };
+
+export type SeaportOrder = { 
+/**
+ * Whose assets the order offers (checksummed).
+ */
+offerer: string, 
+/**
+ * What the signer gives.
+ */
+gives: Array<OrderItem>, 
+/**
+ * What comes back to the signer.
+ */
+receives: Array<OrderItem>, 
+/**
+ * What goes to anyone else: fees, royalties, a buyer.
+ */
+othersReceive: Array<OrderItem>, 
+/**
+ * Seconds since 1970 until which it can be filled; none: for ever.
+ */
+until?: number, 
+/**
+ * It gives something and brings the signer nothing back (red).
+ */
+givesForNothing: boolean, };
+
 export type TypedReview = { 
 /**
  * The account that would sign (checksummed).
@@ -458,6 +505,10 @@ domain: Array<TypedField>, message: Array<TypedField>,
  * More fields than the page shows.
  */
 truncated: boolean, permit?: Permit, 
+/**
+ * A Seaport order (an NFT market's listing or offer), in words.
+ */
+order?: SeaportOrder, 
 /**
  * Why Satchel will not sign it (shown in red, with no way to approve).
  */

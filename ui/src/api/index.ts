@@ -96,6 +96,8 @@ export type {
   NftSendForm,
   OwnToken,
   Permit,
+  OrderItem,
+  SeaportOrder,
   PinStatus,
   PromptRequest,
   Provider,

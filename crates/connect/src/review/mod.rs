@@ -9,6 +9,7 @@ pub mod asset;
 pub mod calls;
 pub mod message;
 pub mod permit;
+pub mod seaport;
 pub mod siwe;
 pub mod transaction;
 pub mod typed;

@@ -56,7 +56,7 @@ pub struct Permit {
 }
 
 /// A struct's field by name.
-fn prop<'a>(value: &'a DynSolValue, name: &str) -> Option<&'a DynSolValue> {
+pub(super) fn prop<'a>(value: &'a DynSolValue, name: &str) -> Option<&'a DynSolValue> {
     let DynSolValue::CustomStruct {
         prop_names, tuple, ..
     } = value
@@ -69,11 +69,11 @@ fn prop<'a>(value: &'a DynSolValue, name: &str) -> Option<&'a DynSolValue> {
         .and_then(|i| tuple.get(i))
 }
 
-fn address_of(value: &DynSolValue, name: &str) -> Option<Address> {
+pub(super) fn address_of(value: &DynSolValue, name: &str) -> Option<Address> {
     prop(value, name).and_then(DynSolValue::as_address)
 }
 
-fn uint_of(value: &DynSolValue, name: &str) -> Option<(U256, usize)> {
+pub(super) fn uint_of(value: &DynSolValue, name: &str) -> Option<(U256, usize)> {
     prop(value, name).and_then(DynSolValue::as_uint)
 }
 
@@ -90,7 +90,7 @@ fn is_unlimited(amount: U256, bits: usize) -> bool {
 
 /// A deadline: none when it is so far it never comes (uint48's or uint256's
 /// largest values, as permits write "for ever").
-fn deadline(value: U256) -> Option<u64> {
+pub(super) fn deadline(value: U256) -> Option<u64> {
     u64::try_from(value).ok().filter(|s| *s < 1 << 47)
 }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::permit::{Permit, TokenFacts, permit_of};
+use super::seaport::{SeaportOrder, order_of};
 use crate::rpc::ProviderError;
 
 /// The largest typed data read, as JSON text.
@@ -49,6 +50,10 @@ pub struct TypedReview {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub permit: Option<Permit>,
+    /// A Seaport order (an NFT market's listing or offer), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub order: Option<SeaportOrder>,
     /// Why Satchel will not sign it (shown in red, with no way to approve).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -104,13 +109,14 @@ pub fn sign_typed_data(
         other => vec![field("message", other, 0, &mut budget)],
     };
     let permit = permit_of(&data, &message, &token);
+    let order = order_of(&data, &message, &token);
     let truncated = budget == 0;
-    let refusal = refusal(
-        &data,
-        chain_id,
-        account,
-        permit.as_ref().map(|(_, owner)| *owner),
-    )
+    // A permit's owner, or an order's offerer: whose assets it moves.
+    let owner = permit
+        .as_ref()
+        .map(|(_, owner)| *owner)
+        .or_else(|| order.as_ref().map(|(_, offerer)| Some(*offerer)));
+    let refusal = refusal(&data, chain_id, account, owner)
     .or_else(|| {
         // What the person cannot read in full is not signed.
         truncated.then(|| {
@@ -126,6 +132,7 @@ pub fn sign_typed_data(
             message: fields,
             truncated,
             permit: permit.map(|(permit, _)| permit),
+            order: order.map(|(order, _)| order),
             refusal,
         },
         data,
@@ -147,7 +154,7 @@ fn refusal(
     }
     match permit_owner {
         Some(Some(owner)) if owner != account => Some(format!(
-            "This permit is for the account {}, not the account that would sign it.",
+            "This moves the assets of the account {}, not the account that would sign it.",
             owner.to_checksum(None)
         )),
         _ => None,

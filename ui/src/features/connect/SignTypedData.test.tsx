@@ -106,4 +106,41 @@ describe('SignTypedData', () => {
     renderPage(<ConnectRequest prompt={prompt({ truncated: true })} loggedIn />);
     expect(screen.getByText('It has more fields than shown here.')).toBeInTheDocument();
   });
+
+  it('says a market order in words, and one that gives an NFT for nothing in red', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const NFT = '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0';
+    const gives = [{ kind: 'erc721' as const, token: NFT, tokenId: '4', amount: '1' }];
+    const { unmount } = renderPage(
+      <ConnectRequest
+        prompt={prompt({
+          primaryType: 'OrderComponents',
+          order: {
+            offerer: ACCOUNT,
+            gives,
+            receives: [{ kind: 'coin', token: '0x0000000000000000000000000000000000000000', amount: '975000000000000000', decimals: 18 }],
+            othersReceive: [{ kind: 'coin', token: '0x0000000000000000000000000000000000000000', amount: '25000000000000000', decimals: 18, recipient: SPENDER }],
+            until: 1_900_000_000,
+            givesForNothing: false,
+          },
+        })}
+        loggedIn
+      />,
+    );
+    expect(screen.getByText('Sign a market order?')).toBeInTheDocument();
+    expect(screen.getByTestId('order-gives')).toHaveTextContent(`NFT #4 of ${NFT}`);
+    expect(screen.getByTestId('order-receives')).toHaveTextContent('0.975 ETH');
+    expect(screen.getByTestId('order-others')).toHaveTextContent('0.025 ETH');
+    expect(screen.getByTestId('order-summary')).not.toHaveClass('danger');
+    unmount();
+    renderPage(
+      <ConnectRequest
+        prompt={prompt({ primaryType: 'OrderComponents', order: { offerer: ACCOUNT, gives, receives: [], othersReceive: [], givesForNothing: true } })}
+        loggedIn
+      />,
+    );
+    expect(screen.getByTestId('order-receives')).toHaveTextContent('Nothing.');
+    expect(screen.getByTestId('order-for-nothing')).toHaveTextContent('You give this for nothing');
+    expect(screen.getByTestId('order-summary')).toHaveClass('danger');
+  });
 });

@@ -1,7 +1,7 @@
 // eth_signTypedData_v4: a permit said in words first ("allows … to spend … until
 // …", unlimited amounts in red), then the domain and the message as a tree, as
 // the device read them from what it signs.
-import type { Allowance, ConnectPrompt, Permit, TypedField, TypedReview } from '../../api';
+import type { Allowance, ConnectPrompt, OrderItem, Permit, SeaportOrder, TypedField, TypedReview } from '../../api';
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
 import { formatUnits } from '../../lib/amount';
@@ -11,10 +11,11 @@ import { AskingPage, Fact, SignAnswer } from './Asking';
 export function SignTypedData({ prompt, review }: { prompt: ConnectPrompt; review: TypedReview }) {
   const { t } = useI18n();
   return (
-    <AskingPage prompt={prompt} title={t(review.permit ? 'sign.permitTitle' : 'sign.typedTitle')} refusal={review.refusal}>
+    <AskingPage prompt={prompt} title={t(review.permit ? 'sign.permitTitle' : review.order ? 'order.title' : 'sign.typedTitle')} refusal={review.refusal}>
       {review.permit && <PermitSummary permit={review.permit} />}
-      {/* A permit is said in words above; what is signed stays one click away. */}
-      <details className="typed-data" open={review.permit === undefined}>
+      {review.order && <OrderSummary order={review.order} />}
+      {/* A permit or an order is said in words above; what is signed stays one click away. */}
+      <details className="typed-data" open={review.permit === undefined && review.order === undefined}>
         <summary>{t('sign.signedData')}</summary>
         <h3 className="small">{t('sign.domain')}</h3>
         <Fields fields={review.domain} testId="typed-domain" />
@@ -59,6 +60,80 @@ function PermitSummary({ permit }: { permit: Permit }) {
       {permit.chainId !== undefined && <p data-testid="permit-chain">{t('sign.permitChain', { chainId: permit.chainId })}</p>}
     </div>
   );
+}
+
+/** A Seaport order: what the signer gives, what comes back, what others get. */
+function OrderSummary({ order }: { order: SeaportOrder }) {
+  const { t, language } = useI18n();
+  const until = order.until === undefined ? t('sign.forever') : dateTime(order.until, language);
+  return (
+    <div className={`notice ${order.givesForNothing ? 'danger' : 'warning'}`} role="note" data-testid="order-summary">
+      <p>
+        <strong>{t('order.gives')}</strong>
+      </p>
+      <ul className="permit-allowances" data-testid="order-gives">
+        {order.gives.map((item, i) => (
+          <li key={i}>
+            <OrderItemText item={item} />
+          </li>
+        ))}
+      </ul>
+      <p>
+        <strong>{t('order.receives')}</strong>
+      </p>
+      {order.receives.length === 0 ? (
+        <p data-testid="order-receives">{t('order.nothing')}</p>
+      ) : (
+        <ul className="permit-allowances" data-testid="order-receives">
+          {order.receives.map((item, i) => (
+            <li key={i}>
+              <OrderItemText item={item} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {order.othersReceive.length > 0 && (
+        <>
+          <p>{t('order.others')}</p>
+          <ul className="permit-allowances" data-testid="order-others">
+            {order.othersReceive.map((item, i) => (
+              <li key={i}>
+                <OrderItemText item={item} /> → <FullAddress address={item.recipient ?? ''} className="compact" />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {order.givesForNothing && (
+        <p data-testid="order-for-nothing">
+          <strong>{t('order.forNothing')}</strong>
+        </p>
+      )}
+      <p>{t('order.until', { until })}</p>
+    </div>
+  );
+}
+
+function OrderItemText({ item }: { item: OrderItem }) {
+  const { t } = useI18n();
+  switch (item.kind) {
+    case 'coin':
+      return <>{formatUnits(BigInt(item.amount), 18)} ETH</>;
+    case 'erc20':
+      return item.decimals !== undefined ? (
+        <>
+          {formatUnits(BigInt(item.amount), item.decimals)} {item.symbol ?? t('sign.unknownToken', { token: item.token })}
+        </>
+      ) : (
+        <>{t('sign.units', { token: item.token })} {item.amount}</>
+      );
+    case 'erc721':
+    case 'erc1155':
+      return <>{t('order.nft', { id: item.tokenId ?? '', amount: item.amount, contract: item.token })}</>;
+    case 'anyErc721':
+    case 'anyErc1155':
+      return <>{t('order.anyNft', { amount: item.amount, contract: item.token })}</>;
+  }
 }
 
 function AllowanceText({ allowance }: { allowance: Allowance }) {

@@ -236,3 +236,104 @@ fn a_long_array_is_cut_to_the_field_budget_and_not_signed() {
     let refusal = review.refusal.expect("refused");
     assert!(refusal.contains("cannot read"), "{refusal}");
 }
+
+/// A Seaport listing as OpenSea asks for it: `offer` given by `offerer`, each
+/// `consideration` item `(itemType, token, amount, recipient)`.
+fn seaport_order(offerer: &str, offer: Value, consideration: &[(u8, &str, &str, &str)]) -> Value {
+    let item = json!([
+        {"name": "itemType", "type": "uint8"}, {"name": "token", "type": "address"},
+        {"name": "identifierOrCriteria", "type": "uint256"}, {"name": "startAmount", "type": "uint256"},
+        {"name": "endAmount", "type": "uint256"}]);
+    let mut consideration_item = item.as_array().expect("fields").clone();
+    consideration_item.push(json!({"name": "recipient", "type": "address"}));
+    json!({
+        "types": {
+            "EIP712Domain": [
+                {"name": "name", "type": "string"}, {"name": "version", "type": "string"},
+                {"name": "chainId", "type": "uint256"}, {"name": "verifyingContract", "type": "address"}],
+            "OrderComponents": [
+                {"name": "offerer", "type": "address"}, {"name": "zone", "type": "address"},
+                {"name": "offer", "type": "OfferItem[]"}, {"name": "consideration", "type": "ConsiderationItem[]"},
+                {"name": "orderType", "type": "uint8"}, {"name": "startTime", "type": "uint256"},
+                {"name": "endTime", "type": "uint256"}, {"name": "zoneHash", "type": "bytes32"},
+                {"name": "salt", "type": "uint256"}, {"name": "conduitKey", "type": "bytes32"},
+                {"name": "counter", "type": "uint256"}],
+            "OfferItem": item,
+            "ConsiderationItem": consideration_item,
+        },
+        "primaryType": "OrderComponents",
+        "domain": {"name": "Seaport", "version": "1.6", "chainId": 31337, "verifyingContract": "0x0000000000000068F116a894984e2DB1123eB395"},
+        "message": {
+            "offerer": offerer, "zone": "0x0000000000000000000000000000000000000000",
+            "offer": offer,
+            "consideration": consideration.iter().map(|(kind, token, amount, recipient)| json!({
+                "itemType": kind, "token": token, "identifierOrCriteria": 0,
+                "startAmount": amount, "endAmount": amount, "recipient": recipient})).collect::<Vec<_>>(),
+            "orderType": 0, "startTime": 1_700_000_000u64, "endTime": 1_900_000_000u64,
+            "zoneHash": format!("0x{}", "00".repeat(32)), "salt": 7,
+            "conduitKey": format!("0x{}", "00".repeat(32)), "counter": 0
+        }
+    })
+}
+
+const NFT: &str = "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0";
+const COIN: &str = "0x0000000000000000000000000000000000000000";
+const FEES: &str = "0x0000a26b00c1F0DF003000390027140000fAa719";
+
+fn pal(id: u64) -> Value {
+    json!([{"itemType": 2, "token": NFT, "identifierOrCriteria": id, "startAmount": 1, "endAmount": 1}])
+}
+
+#[test]
+fn a_seaport_listing_says_what_is_given_what_comes_back_and_what_others_get() {
+    use crate::review::seaport::OrderItemKind;
+    let listing = seaport_order(
+        OWNER,
+        pal(4),
+        &[
+            (0, COIN, "975000000000000000", OWNER),
+            (0, COIN, "25000000000000000", FEES),
+        ],
+    );
+    let review = sign_typed_data(&json!([OWNER, listing]), &[owner()], 31337, known)
+        .expect("an order")
+        .review;
+    assert_eq!(review.refusal, None);
+    let order = review.order.expect("said in words");
+    assert_eq!(order.gives[0].kind, OrderItemKind::Erc721);
+    assert_eq!(order.gives[0].token_id.as_deref(), Some("4"));
+    assert_eq!(order.receives[0].kind, OrderItemKind::Coin);
+    assert_eq!(order.receives[0].amount, "975000000000000000");
+    assert_eq!(order.others_receive[0].recipient.as_deref(), Some(FEES));
+    assert_eq!(order.until, Some(1_900_000_000));
+    assert!(!order.gives_for_nothing);
+}
+
+#[test]
+fn an_order_that_gives_for_nothing_is_red_and_another_accounts_is_refused() {
+    // The listing-phishing shape: the NFT, and everything to someone else.
+    let drain = seaport_order(OWNER, pal(4), &[(0, COIN, "1", SPENDER)]);
+    let order = sign_typed_data(&json!([OWNER, drain]), &[owner()], 31337, known)
+        .expect("an order")
+        .review
+        .order
+        .expect("said in words");
+    assert!(order.gives_for_nothing);
+    assert!(order.receives.is_empty());
+    // Any NFT of the collection (criteria), for a known token: still read.
+    let criteria = json!([{"itemType": 4, "token": NFT, "identifierOrCriteria": 0, "startAmount": 1, "endAmount": 1}]);
+    let offer = seaport_order(OWNER, criteria, &[(1, TOKEN, "2000000000000000000", OWNER)]);
+    let order = sign_typed_data(&json!([OWNER, offer]), &[owner()], 31337, known)
+        .expect("an order")
+        .review
+        .order
+        .expect("said in words");
+    assert_eq!(order.receives[0].symbol.as_deref(), Some("DEMO"));
+    assert_eq!(order.gives[0].token_id, None);
+    // An order offering another account's assets is not signed.
+    let theirs = seaport_order(SPENDER, pal(9), &[(0, COIN, "1", SPENDER)]);
+    let review = sign_typed_data(&json!([OWNER, theirs]), &[owner()], 31337, known)
+        .expect("read")
+        .review;
+    assert!(review.refusal.is_some_and(|r| r.contains(SPENDER)));
+}
