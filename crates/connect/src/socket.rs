@@ -45,8 +45,59 @@ pub const HEADS_RETRY: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Topic {
     NewHeads,
+    /// The logs of each new block that match the subscription's filter.
+    Logs,
     AccountsChanged,
     ChainChanged,
+}
+
+/// The most logs of one block told to one `logs` subscriber.
+pub const MAX_LOGS_PER_BLOCK: usize = 256;
+/// The most addresses, and topic alternatives, a `logs` filter names.
+const MAX_FILTER_ENTRIES: usize = 16;
+
+/// What a subscriber following the blocks is told of each.
+enum Follows {
+    /// The block's header (`newHeads`).
+    Heads,
+    /// Its logs that match the filter (`logs`).
+    Logs(serde_json::Map<String, Value>),
+}
+
+/// A `logs` subscription's filter: `{address?, topics?}` (the block is each
+/// new one, so no range), bounded.
+fn logs_filter(param: Option<&Value>) -> Result<serde_json::Map<String, Value>, ProviderError> {
+    let invalid = |why: &str| {
+        ProviderError::invalid_params(format!("a logs filter is {{address?, topics?}}: {why}"))
+    };
+    let filter = match param {
+        None | Some(Value::Null) => return Ok(serde_json::Map::new()),
+        Some(Value::Object(filter)) => filter.clone(),
+        Some(_) => return Err(invalid("an object")),
+    };
+    let is_hex = |v: &Value| {
+        v.as_str()
+            .is_some_and(|s| s.starts_with("0x") && s.len() <= 66)
+    };
+    let list = |v: &Value| match v {
+        Value::Array(items) => items.len() <= MAX_FILTER_ENTRIES && items.iter().all(is_hex),
+        single => is_hex(single),
+    };
+    for (key, value) in &filter {
+        let fine = match key.as_str() {
+            "address" => list(value),
+            "topics" => value.as_array().is_some_and(|topics| {
+                topics.len() <= 4 && topics.iter().all(|t| t.is_null() || list(t))
+            }),
+            _ => false,
+        };
+        if !fine {
+            return Err(invalid(&format!(
+                "{key:?} is not one Satchel takes, or too long"
+            )));
+        }
+    }
+    Ok(filter)
 }
 
 /// The latest blocks of each network, read once for every subscriber.
@@ -249,13 +300,19 @@ async fn subscribe<W: Wallet>(
             async {
                 let topic = match request.params.get(0).and_then(Value::as_str) {
                     Some("newHeads") => Topic::NewHeads,
+                    Some("logs") => Topic::Logs,
                     Some("accountsChanged") => Topic::AccountsChanged,
                     Some("chainChanged") => Topic::ChainChanged,
                     _ => {
                         return Err(ProviderError::invalid_params(
-                            "Satchel's subscriptions: newHeads, accountsChanged, chainChanged",
+                            "Satchel's subscriptions: newHeads, logs, accountsChanged, chainChanged",
                         ));
                     }
+                };
+                let follows = match topic {
+                    Topic::NewHeads => Some(Follows::Heads),
+                    Topic::Logs => Some(Follows::Logs(logs_filter(request.params.get(1))?)),
+                    _ => None,
                 };
                 let id = subscription_id();
                 {
@@ -265,15 +322,15 @@ async fn subscribe<W: Wallet>(
                             "a connection holds at most {MAX_SUBSCRIPTIONS} subscriptions"
                         )));
                     }
-                    if topic == Topic::NewHeads {
-                        // Blocks are reads: only for a connected origin.
+                    if follows.is_some() {
+                        // Blocks and logs are reads: only for a connected origin.
                         if !methods.permissions().is_connected(origin) {
                             return Err(ProviderError::unauthorized());
                         }
                     }
                     all.insert(id.clone(), topic);
                 }
-                if topic == Topic::NewHeads {
+                if let Some(follows) = follows {
                     let (network, _) = methods.network_of(origin)?;
                     heads_tasks.spawn(follow_heads(
                         methods.clone(),
@@ -285,6 +342,7 @@ async fn subscribe<W: Wallet>(
                             outbox: outbox.clone(),
                         },
                         network,
+                        follows,
                     ));
                 }
                 Ok(json!(id))
@@ -320,15 +378,17 @@ impl Subscriber {
 }
 
 /// Tells a `newHeads` subscriber the blocks of its origin's network while the
-/// origin is connected: after a switch, the new network's (its
+/// origin is connected (a `logs` subscriber each block's logs that match its
+/// filter, read by the block's hash): after a switch, the new network's (its
 /// `chainChanged` subscribers are told of the switch); a disconnect ends the
-/// subscription, and no block is told to an origin no longer connected.
+/// subscription, and nothing is told to an origin no longer connected.
 async fn follow_heads<W: Wallet>(
     methods: Arc<Methods<W>>,
     heads: Arc<Heads>,
     origin: Origin,
     subscriber: Subscriber,
     mut network: String,
+    follows: Follows,
 ) {
     let mut blocks = heads.subscribe(methods.wallet(), &network);
     let mut permissions = methods.permissions().watch();
@@ -340,7 +400,20 @@ async fn follow_heads<W: Wallet>(
                     if !subscriber.is_on() || !methods.permissions().is_connected(&origin) {
                         break;
                     }
-                    subscriber.outbox.send(&notification(&subscriber.id, block));
+                    match &follows {
+                        Follows::Heads => subscriber.outbox.send(&notification(&subscriber.id, block)),
+                        Follows::Logs(filter) => {
+                            let Some(hash) = block.get("hash").cloned() else { continue };
+                            let mut query = filter.clone();
+                            query.insert("blockHash".into(), hash);
+                            let logs = methods.wallet().read(&network, "eth_getLogs", json!([query])).await;
+                            if let Ok(Value::Array(logs)) = logs {
+                                for log in logs.into_iter().take(MAX_LOGS_PER_BLOCK) {
+                                    subscriber.outbox.send(&notification(&subscriber.id, log));
+                                }
+                            }
+                        }
+                    }
                 }
                 Err(broadcast::error::RecvError::Lagged(_)) => {}
                 Err(broadcast::error::RecvError::Closed) => break,

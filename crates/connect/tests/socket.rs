@@ -129,25 +129,7 @@ async fn new_blocks_reach_every_subscriber() {
     let b = subscribe(&mut second, 1, "newHeads").await;
     // Once the provider has been told the block there was and asks for the
     // next, a new one is news.
-    tokio::time::timeout(PATIENCE, async {
-        loop {
-            let read = running
-                .person
-                .reads
-                .lock()
-                .await
-                .iter()
-                .filter(|(_, m)| m == "head")
-                .count()
-                >= 2;
-            if read {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-    })
-    .await
-    .expect("the provider asked for the newest block");
+    heads_read(&running, "anvil", 2).await;
     running.person.block.store(2, Ordering::SeqCst);
     assert_eq!(notified(&mut first, &a).await["number"], "0x2");
     assert_eq!(notified(&mut second, &b).await["number"], "0x2");
@@ -178,6 +160,46 @@ async fn heads_read(running: &Running, network: &str, times: usize) {
     })
     .await
     .unwrap_or_else(|_| panic!("{network}'s newest block was asked for {times} times"));
+}
+
+/// A `logs` subscription is told the logs of each new block that match its
+/// filter (read by the block's hash); a range, or an unconnected site, is refused.
+#[tokio::test]
+async fn a_logs_subscription_is_told_each_new_blocks_matching_logs() {
+    const TOKEN: &str = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+    let mut running = start().await;
+    let mut socket = open(&running, Some(DAPP)).await.expect("open");
+    send(
+        &mut socket,
+        1,
+        "eth_subscribe",
+        json!(["logs", {"address": TOKEN}]),
+    )
+    .await;
+    assert_eq!(code(&answer(&mut socket, 1).await.0), 4100, "not connected");
+    running.connect(DAPP).await;
+    send(
+        &mut socket,
+        2,
+        "eth_subscribe",
+        json!(["logs", {"fromBlock": "0x0"}]),
+    )
+    .await;
+    assert_eq!(code(&answer(&mut socket, 2).await.0), -32602, "a range");
+    send(
+        &mut socket,
+        3,
+        "eth_subscribe",
+        json!(["logs", {"address": TOKEN, "topics": [null]}]),
+    )
+    .await;
+    let (answered, _) = answer(&mut socket, 3).await;
+    let logs = answered["result"].as_str().expect("an id").to_owned();
+    heads_read(&running, "anvil", 1).await;
+    running.person.block.store(2, Ordering::SeqCst);
+    let log = notified(&mut socket, &logs).await;
+    assert_eq!(log["address"], TOKEN);
+    assert_eq!(log["blockHash"], format!("{:#066x}", 2));
 }
 
 /// A `newHeads` subscription follows its site (issue 45, item 6): after
