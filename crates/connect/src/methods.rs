@@ -61,6 +61,14 @@ const FILTERS: &[&str] = &[
 /// `satchel_loginWithUI`… (the widget SDK's names after the prefix).
 pub const WIDGET_PREFIX: &str = "satchel_";
 
+/// How a request came: straight to the endpoint, or through Satchel's browser
+/// extension (which names the page by what the browser says).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    Direct,
+    Extension,
+}
+
 /// The methods, for every transport.
 pub struct Methods<W> {
     wallet: Arc<W>,
@@ -174,7 +182,11 @@ impl<W: Wallet> Methods<W> {
     /// Connects `origin` with the person's yes (once, and again when none of
     /// the accounts chosen for it is the wallet's now: another person logged
     /// in), then its accounts.
-    async fn request_accounts(&self, origin: &Origin) -> Result<Vec<String>, ProviderError> {
+    async fn request_accounts(
+        &self,
+        origin: &Origin,
+        via: Via,
+    ) -> Result<Vec<String>, ProviderError> {
         let connected = self.permissions.is_connected(origin);
         if connected {
             let seen = self.accounts_of(origin).await;
@@ -188,7 +200,7 @@ impl<W: Wallet> Methods<W> {
                 return Err(ProviderError::internal("no accounts were chosen"));
             };
             self.permissions
-                .connect(origin, now(), &chosen)
+                .connect_through(origin, now(), &chosen, via == Via::Extension)
                 .map_err(|e| {
                     ProviderError::internal(format!("the connection was not kept: {e}"))
                 })?;
@@ -271,8 +283,19 @@ impl<W: Wallet> Methods<W> {
         }
     }
 
-    /// Answers one request of `origin`.
+    /// Answers one request of `origin`, made straight to the endpoint.
     pub async fn call(&self, origin: &Origin, request: &Request) -> Result<Value, ProviderError> {
+        self.call_via(origin, Via::Direct, request).await
+    }
+
+    /// Answers one request of `origin` that came `via` the endpoint or the
+    /// browser extension.
+    pub async fn call_via(
+        &self,
+        origin: &Origin,
+        via: Via,
+        request: &Request,
+    ) -> Result<Value, ProviderError> {
         let params = &request.params;
         match request.method.as_str() {
             "eth_chainId" => Ok(json!(hex(self.network_of(origin)?.1))),
@@ -284,11 +307,11 @@ impl<W: Wallet> Methods<W> {
             ))),
             "net_version" => Ok(json!(self.network_of(origin)?.1.to_string())),
             "eth_accounts" => Ok(json!(self.accounts_of(origin).await)),
-            "eth_requestAccounts" => Ok(json!(self.request_accounts(origin).await?)),
+            "eth_requestAccounts" => Ok(json!(self.request_accounts(origin, via).await?)),
             "wallet_getPermissions" => Ok(self.permissions_of(origin).await),
             "wallet_requestPermissions" => {
                 Self::only_eth_accounts(params)?;
-                self.request_accounts(origin).await?;
+                self.request_accounts(origin, via).await?;
                 Ok(self.permissions_of(origin).await)
             }
             "wallet_revokePermissions" => {

@@ -26,6 +26,11 @@ pub struct Connection {
     /// (none kept: a connection made before accounts were chosen sees all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accounts: Option<Vec<String>>,
+    /// Connected through Satchel's browser extension, which names the page by
+    /// what the browser says; otherwise by the request's `Origin` header, which
+    /// a program on this computer can also send.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub through_extension: bool,
 }
 
 /// The most accounts one connection keeps (a wallet's bound).
@@ -93,6 +98,18 @@ impl Permissions {
 
     /// Connects `origin` now (the person said yes), showing it `accounts`.
     pub fn connect(&self, origin: &Origin, now: u64, accounts: &[String]) -> std::io::Result<()> {
+        self.connect_through(origin, now, accounts, false)
+    }
+
+    /// The same, saying whether the request came through Satchel's browser
+    /// extension.
+    pub fn connect_through(
+        &self,
+        origin: &Origin,
+        now: u64,
+        accounts: &[String],
+        through_extension: bool,
+    ) -> std::io::Result<()> {
         let accounts: Vec<String> = accounts.iter().take(MAX_ACCOUNTS_SHOWN).cloned().collect();
         self.change(|all| {
             if !all.contains_key(origin.key()) && all.len() >= MAX_CONNECTED {
@@ -110,6 +127,7 @@ impl Permissions {
                     connected_at: now,
                     network: None,
                     accounts: Some(accounts),
+                    through_extension,
                 },
             );
         })

@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 
 use crate::door::{self, MAX_BODY, Opener};
 use crate::extension::{self, Extensions, Greeting};
-use crate::methods::Methods;
+use crate::methods::{Methods, Via};
 use crate::permissions::Permissions;
 use crate::rpc::{self, Call};
 use crate::socket::{self, Heads};
@@ -228,7 +228,9 @@ async fn open_socket<W: Wallet>(
         .on_upgrade(move |ws| async move {
             let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
             match opener {
-                Opener::Page(origin) => socket::serve(methods, heads, origin, ws).await,
+                Opener::Page(origin) => {
+                    socket::serve(methods, heads, origin, Via::Direct, ws).await
+                }
                 Opener::Extension(extension) => {
                     extension_socket(&shared, &extension, ws).await;
                 }
@@ -282,7 +284,8 @@ async fn extension_socket<W: Wallet>(
             if ws.send(reply(id, Ok(Value::Bool(true)))).await.is_err() {
                 return;
             }
-            socket::serve(shared.methods.clone(), shared.heads.clone(), page, ws).await;
+            let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
+            socket::serve(methods, heads, page, Via::Extension, ws).await;
             drop(site);
         }
     }

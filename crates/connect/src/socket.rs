@@ -18,7 +18,7 @@ use futures::{SinkExt as _, StreamExt as _};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, Semaphore, broadcast, mpsc};
 
-use crate::methods::Methods;
+use crate::methods::{Methods, Via};
 use crate::origin::Origin;
 use crate::rpc::{self, Call, ProviderError, Request};
 use crate::wallet::Wallet;
@@ -179,11 +179,13 @@ fn notification(id: &str, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "method": "eth_subscription", "params": {"subscription": id, "result": result}})
 }
 
-/// Serves one socket of `origin` until it closes.
+/// Serves one socket of `origin` (which came `via` the endpoint or the
+/// browser extension) until it closes.
 pub(crate) async fn serve<W: Wallet>(
     methods: Arc<Methods<W>>,
     heads: Arc<Heads>,
     origin: Origin,
+    via: Via,
     socket: WebSocket,
 ) {
     let (mut sink, mut stream) = socket.split();
@@ -262,7 +264,7 @@ pub(crate) async fn serve<W: Wallet>(
             };
             let (methods, origin, outbox) = (methods.clone(), origin.clone(), outbox.clone());
             tokio::spawn(async move {
-                let answer = methods.call(&origin, &request).await;
+                let answer = methods.call_via(&origin, via, &request).await;
                 outbox.send(&rpc::answer(request.id, answer));
                 drop(slot);
             });

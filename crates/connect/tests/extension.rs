@@ -61,7 +61,21 @@ async fn a_linked_extension_speaks_for_the_page_it_names() {
     assert_eq!(origin, Origin::Web(PAGE.into()));
     yes.send(true).expect("the page waits");
     assert_eq!(answer(&mut socket, 2).await.0["result"], json!([ADDRESS]));
-    assert!(running.permissions.is_connected(&Origin::Web(PAGE.into())));
+    let connection = running
+        .permissions
+        .get(&Origin::Web(PAGE.into()))
+        .expect("connected");
+    assert!(
+        connection.through_extension,
+        "Settings says it came through the extension"
+    );
+    // A page connected straight to the endpoint is not marked so.
+    running.connect("https://direct.example").await;
+    let direct = running
+        .permissions
+        .get(&Origin::Web("https://direct.example".into()))
+        .expect("connected");
+    assert!(!direct.through_extension);
 }
 
 #[tokio::test]

@@ -65,6 +65,9 @@ pub struct ConnectedApp {
     pub local: bool,
     /// Seconds since 1970.
     pub connected_at: u64,
+    /// Connected through Satchel's browser extension (the page named by what
+    /// the browser says), not straight to the endpoint.
+    pub through_extension: bool,
 }
 
 /// The provider's side of the widget.
@@ -381,6 +384,7 @@ impl Dapps {
                 origin: origin.to_string(),
                 local: origin == Origin::Local,
                 connected_at: connection.connected_at,
+                through_extension: connection.through_extension,
             })
             .collect()
     }

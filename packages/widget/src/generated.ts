@@ -660,7 +660,12 @@ key: string, origin: string, local: boolean,
 /**
  * Seconds since 1970.
  */
-connectedAt: number, };
+connectedAt: number, 
+/**
+ * Connected through Satchel's browser extension (the page named by what
+ * the browser says), not straight to the endpoint.
+ */
+throughExtension: boolean, };
 
 export type EndpointStatus = { 
 /**

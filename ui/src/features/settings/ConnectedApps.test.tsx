@@ -10,8 +10,9 @@ describe('ConnectedApps', () => {
 
   it('lists the connected sites and programs, and Disconnect forgets one', async () => {
     let apps = [
-      { key: 'https://dapp.example', origin: 'https://dapp.example', local: false, connectedAt: 1_764_000_000 },
-      { key: 'local', origin: 'a program on this computer', local: true, connectedAt: 1_764_000_100 },
+      { key: 'https://dapp.example', origin: 'https://dapp.example', local: false, connectedAt: 1_764_000_000, throughExtension: false },
+      { key: 'local', origin: 'a program on this computer', local: true, connectedAt: 1_764_000_100, throughExtension: false },
+      { key: 'https://shop.example', origin: 'https://shop.example', local: false, connectedAt: 1_764_000_200, throughExtension: true },
     ];
     const ipc = mockCommands({
       getConnectedApps: () => apps,
@@ -23,13 +24,16 @@ describe('ConnectedApps', () => {
     const page = renderPage(<ConnectedApps />);
     await tick();
     const rows = screen.getAllByTestId('connected-app');
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(rows[0]).toHaveTextContent('https://dapp.example');
+    expect(rows[0]).toHaveTextContent('a program on this computer could claim this name');
     expect(rows[1]).toHaveTextContent('A program on this computer');
+    expect(within(rows[1]).queryByTestId('connected-app-how')).toBeNull();
+    expect(rows[2]).toHaveTextContent('Through Satchel Connector');
     await page.user.click(within(rows[0]).getByTestId('connected-app-disconnect'));
     await tick();
     expect(ipc.argsOf('disconnectApp')).toStrictEqual([{ key: 'https://dapp.example' }]);
-    expect(screen.getAllByTestId('connected-app')).toHaveLength(1);
+    expect(screen.getAllByTestId('connected-app')).toHaveLength(2);
   });
 
   it('says when nothing is connected', async () => {

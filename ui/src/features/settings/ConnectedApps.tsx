@@ -1,5 +1,7 @@
 // Settings → Connected apps: the applications connected through the local
-// provider, since when, each with Disconnect.
+// provider, since when, how (through Satchel Connector, which names a page by
+// what the browser says, or straight to the endpoint, where a program on this
+// computer could claim a site's name), each with Disconnect.
 import { useEffect, useState } from 'react';
 import { api, type ConnectedApp } from '../../api';
 import { useI18n } from '../../i18n';
@@ -31,6 +33,11 @@ export function ConnectedApps() {
           <span className="label">
             <span translate="no">{app.local ? t('connect.local') : app.origin}</span>
             <small>{t('settings.connectedSince', { date: since(app.connectedAt) })}</small>
+            {!app.local && (
+              <small className="muted" data-testid="connected-app-how">
+                {t(app.throughExtension ? 'settings.throughExtension' : 'settings.direct')}
+              </small>
+            )}
           </span>
           <button type="button" className="link-button" onClick={() => void disconnect(app.key)} data-testid="connected-app-disconnect">
             {t('settings.disconnect')}
