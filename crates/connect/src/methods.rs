@@ -136,6 +136,21 @@ impl<W: Wallet> Methods<W> {
             .ok_or_else(ProviderError::disconnected)
     }
 
+    /// Whether a request that came `via` this way may act as `origin`: not a
+    /// request straight to Satchel for a site connected through the extension.
+    pub(crate) fn speaks_for(&self, origin: &Origin, via: Via) -> bool {
+        via == Via::Extension
+            || !self
+                .permissions
+                .get(origin)
+                .is_some_and(|c| c.through_extension)
+    }
+
+    /// Connected, and spoken for this way (see [`Methods::speaks_for`]).
+    pub(crate) fn is_connected_via(&self, origin: &Origin, via: Via) -> bool {
+        self.permissions.is_connected(origin) && self.speaks_for(origin, via)
+    }
+
     fn require_connected(&self, origin: &Origin) -> Result<(), ProviderError> {
         if self.permissions.is_connected(origin) {
             Ok(())
@@ -296,6 +311,20 @@ impl<W: Wallet> Methods<W> {
         via: Via,
         request: &Request,
     ) -> Result<Value, ProviderError> {
+        // A site connected through the extension is spoken for by the
+        // extension only: a request straight to Satchel claiming its name (a
+        // program can send any Origin header) gets what a stranger gets.
+        if !self.speaks_for(origin, via) {
+            match request.method.as_str() {
+                "eth_chainId" | "net_version" | "web3_clientVersion" => {}
+                "eth_accounts" => return Ok(json!([])),
+                _ => {
+                    return Err(ProviderError::not_allowed(format!(
+                        "{origin} is connected through Satchel Connector: only the browser extension speaks for it, not a request straight to Satchel"
+                    )));
+                }
+            }
+        }
         let params = &request.params;
         match request.method.as_str() {
             "eth_chainId" => Ok(json!(hex(self.network_of(origin)?.1))),

@@ -205,6 +205,7 @@ pub(crate) async fn serve<W: Wallet>(
     let watcher = tokio::spawn(watch_events(
         methods.clone(),
         origin.clone(),
+        via,
         subscriptions.clone(),
         outbox.clone(),
     ));
@@ -248,7 +249,7 @@ pub(crate) async fn serve<W: Wallet>(
             if let Some(answer) = subscribe(
                 &methods,
                 &heads,
-                &origin,
+                (&origin, via),
                 &subscriptions,
                 &outbox,
                 &request,
@@ -279,7 +280,7 @@ pub(crate) async fn serve<W: Wallet>(
 async fn subscribe<W: Wallet>(
     methods: &Arc<Methods<W>>,
     heads: &Arc<Heads>,
-    origin: &Origin,
+    (origin, via): (&Origin, Via),
     subscriptions: &Subscriptions,
     outbox: &Outbox,
     request: &Request,
@@ -326,7 +327,7 @@ async fn subscribe<W: Wallet>(
                     }
                     if follows.is_some() {
                         // Blocks and logs are reads: only for a connected origin.
-                        if !methods.permissions().is_connected(origin) {
+                        if !methods.is_connected_via(origin, via) {
                             return Err(ProviderError::unauthorized());
                         }
                     }
@@ -337,7 +338,7 @@ async fn subscribe<W: Wallet>(
                     heads_tasks.spawn(follow_heads(
                         methods.clone(),
                         heads.clone(),
-                        origin.clone(),
+                        (origin.clone(), via),
                         Subscriber {
                             id: id.clone(),
                             subscriptions: subscriptions.clone(),
@@ -387,7 +388,7 @@ impl Subscriber {
 async fn follow_heads<W: Wallet>(
     methods: Arc<Methods<W>>,
     heads: Arc<Heads>,
-    origin: Origin,
+    (origin, via): (Origin, Via),
     subscriber: Subscriber,
     mut network: String,
     follows: Follows,
@@ -399,7 +400,7 @@ async fn follow_heads<W: Wallet>(
         tokio::select! {
             block = blocks.recv() => match block {
                 Ok(block) => {
-                    if !subscriber.is_on() || !methods.permissions().is_connected(&origin) {
+                    if !subscriber.is_on() || !methods.is_connected_via(&origin, via) {
                         break;
                     }
                     match &follows {
@@ -423,7 +424,7 @@ async fn follow_heads<W: Wallet>(
             changed = permissions.changed() => if changed.is_err() { break },
             changed = wallet.changed() => if changed.is_err() { break },
         }
-        if !methods.permissions().is_connected(&origin) {
+        if !methods.is_connected_via(&origin, via) {
             break;
         }
         match methods.network_of(&origin) {
@@ -443,6 +444,7 @@ async fn follow_heads<W: Wallet>(
 async fn watch_events<W: Wallet>(
     methods: Arc<Methods<W>>,
     origin: Origin,
+    via: Via,
     subscriptions: Subscriptions,
     outbox: Outbox,
 ) {
@@ -450,7 +452,11 @@ async fn watch_events<W: Wallet>(
     let mut wallet = methods.wallet().changes();
     let mut last: Option<(Value, Value)> = None;
     loop {
-        let accounts = json!(methods.accounts_of(&origin).await);
+        let accounts = if methods.speaks_for(&origin, via) {
+            json!(methods.accounts_of(&origin).await)
+        } else {
+            json!([])
+        };
         let chain = methods
             .network_of(&origin)
             .map_or(Value::Null, |(_, id)| json!(format!("{id:#x}")));

@@ -69,6 +69,39 @@ async fn a_linked_extension_speaks_for_the_page_it_names() {
         connection.through_extension,
         "Settings says it came through the extension"
     );
+    // A program claiming the page's name straight to Satchel gets what a
+    // stranger gets: no accounts, no connect without the person, no signing.
+    assert_eq!(
+        running.call(Some(PAGE), "eth_accounts", json!([])).await["result"],
+        json!([])
+    );
+    assert_eq!(
+        code(
+            &running
+                .call(Some(PAGE), "eth_requestAccounts", json!([]))
+                .await
+        ),
+        4100
+    );
+    assert_eq!(
+        code(
+            &running
+                .call(Some(PAGE), "personal_sign", json!(["0x00", ADDRESS]))
+                .await
+        ),
+        4100
+    );
+    assert_eq!(
+        running.call(Some(PAGE), "eth_chainId", json!([])).await["result"],
+        "0x7a69"
+    );
+    let mut claimed = open(&running, Some(PAGE)).await.expect("open");
+    send(&mut claimed, 1, "eth_subscribe", json!(["newHeads"])).await;
+    assert_eq!(code(&answer(&mut claimed, 1).await.0), 4100);
+    assert!(running.pages.try_recv().is_err(), "nobody was asked");
+    // The extension's own socket still speaks for it.
+    send(&mut socket, 3, "eth_accounts", json!([])).await;
+    assert_eq!(answer(&mut socket, 3).await.0["result"], json!([ADDRESS]));
     // A page connected straight to the endpoint is not marked so.
     running.connect("https://direct.example").await;
     let direct = running
