@@ -9,6 +9,8 @@
 const DEFAULT_PORT = 1248;
 /** Requests one frame may have waiting for its socket to open. */
 const MAX_QUEUED = 64;
+/** Requests of one frame waiting for Satchel's answer. */
+const MAX_PENDING = 64;
 /** Frames with a session at once (Satchel caps its sockets too). */
 const MAX_SESSIONS = 64;
 /** A socket that opened sends something this often, so the browser keeps
@@ -65,6 +67,8 @@ class Session {
     this.retry = RETRY_FIRST_MS;
     this.retryTimer = null;
     this.closed = false;
+    /** A socket is being opened (its settings read): no second one. */
+    this.connecting = false;
     /** Satchel refused the link: no retrying until it changes. */
     this.refused = false;
     this.everOpen = false;
@@ -85,10 +89,14 @@ class Session {
       return;
     }
     this.queue.push(request);
-    if (!this.socket) this.connect();
+    if (!this.socket && !this.connecting) this.connect();
   }
 
   send({ id, method, params }) {
+    if (this.pending.size >= MAX_PENDING) {
+      this.toPage({ id, error: { code: -32005, message: 'too many requests to Satchel are waiting' } });
+      return;
+    }
     const socketId = `p${this.nextId++}`;
     this.pending.set(socketId, id);
     this.socket.send(JSON.stringify({ jsonrpc: '2.0', id: socketId, method, params }));
@@ -103,15 +111,20 @@ class Session {
   }
 
   async connect() {
-    if (this.closed) return;
+    // One socket a frame: requests that come while it opens wait in the queue.
+    if (this.closed || this.connecting) return;
+    this.connecting = true;
     const { token, port } = await settings();
-    if (!token) {
+    if (!token || this.closed) {
+      this.connecting = false;
+      if (this.closed) return;
       showStatus('link');
       this.fail({ code: 4100, message: NOT_LINKED });
       return;
     }
     const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
     this.socket = socket;
+    this.connecting = false;
     let said = false;
     socket.onopen = () => {
       said = true;
@@ -124,7 +137,9 @@ class Session {
         }),
       );
     };
-    socket.onmessage = (event) => this.received(event.data);
+    socket.onmessage = (event) => {
+      if (this.socket === socket) this.received(event.data, socket);
+    };
     socket.onclose = () => {
       if (this.socket !== socket) return;
       const wasOpen = this.open;
@@ -150,14 +165,14 @@ class Session {
     this.retry = Math.min(this.retry * 2, RETRY_MOST_MS);
   }
 
-  received(text) {
+  received(text, socket) {
     let message;
     try {
       message = JSON.parse(text);
     } catch {
       return;
     }
-    if (message.id === 'hello') return this.greeted(message);
+    if (message.id === 'hello') return this.greeted(message, socket);
     if (message.method === 'eth_subscription') {
       const { subscription, result } = message.params ?? {};
       const event = this.events.get(subscription);
@@ -171,13 +186,13 @@ class Session {
     this.toPage(message.error ? { id, error: message.error } : { id, result: message.result });
   }
 
-  greeted(message) {
+  greeted(message, socket) {
     if (message.error) {
       const linkLost = message.error.code === 4100;
       this.refused = linkLost;
       showStatus(linkLost ? 'link' : 'off');
       this.fail(linkLost ? { code: 4100, message: NOT_LINKED } : message.error);
-      this.socket?.close();
+      socket.close();
       return;
     }
     showStatus('ok');
@@ -185,7 +200,7 @@ class Session {
     this.everOpen = true;
     this.retry = RETRY_FIRST_MS;
     // What the page's events come from, and what it is told now.
-    const ask = (id, method, params = []) => this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    const ask = (id, method, params = []) => socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     ask('e-chainId', 'eth_chainId');
     ask('e-accounts', 'eth_accounts');
     ask('e-sub-accountsChanged', 'eth_subscribe', ['accountsChanged']);
@@ -242,6 +257,8 @@ chrome.runtime.onConnect.addListener((port) => {
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area !== 'local' || !(changes.token || changes.port)) return;
   for (const session of sessions.values()) {
+    // What waited on the old link is answered, not left hanging.
+    session.fail({ code: 4900, message: 'Satchel Connector was linked again: ask again' });
     session.socket?.close();
     session.socket = null;
     session.open = false;
