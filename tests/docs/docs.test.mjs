@@ -181,7 +181,7 @@ const bounds = [
   { file: 'crates/connect/src/allowance.rs', name: 'READS_PER_MINUTE', doc: 'docs/local-provider.md', phrase: 'then {n} a minute' },
   { file: 'crates/connect/src/review/calls.rs', name: 'MAX_CALLS', doc: 'docs/local-provider.md', phrase: 'up to {n} calls in a batch, on one page' },
   { file: 'crates/connect/src/batches.rs', name: 'MAX_BATCHES', doc: 'docs/local-provider.md', phrase: 'the newest {n} kept' },
-  { file: 'crates/connect/src/socket.rs', name: 'MAX_LOGS_PER_BLOCK', doc: 'docs/local-provider.md', phrase: 'at most {n} a block' },
+  { file: 'crates/connect/src/socket/logs.rs', name: 'MAX_LOGS_PER_BLOCK', doc: 'docs/local-provider.md', phrase: 'at most {n} a block' },
   { file: 'crates/connect/src/extension.rs', name: 'MAX_LINKED', doc: 'docs/browser-extension.md', phrase: 'at most {n} of them' },
   { file: 'crates/connect/src/extension.rs', name: 'CODE_TRIES', doc: 'docs/browser-extension.md', phrase: '{n} wrong tries void it' },
   { file: 'crates/api/src/rules.rs', name: 'MAX_ACCOUNTS', doc: 'docs/desktop-app.md', phrase: 'at most {n} accounts a wallet' },
