@@ -20,8 +20,9 @@ const targets = {
   firefox: {
     ...manifest,
     minimum_chrome_version: undefined,
-    // Firefox runs the worker's script as an event page.
-    background: { scripts: [manifest.background.service_worker] },
+    // Firefox runs the worker's script as an event page, after the link's
+    // (Chromium's service worker imports it).
+    background: { scripts: ['src/link.js', manifest.background.service_worker] },
     browser_specific_settings: { gecko: {
         id: 'connector@satchel.dev',
         strict_min_version: '128.0',

@@ -1,10 +1,13 @@
 // The extension's worker: one session per frame that asked Satchel anything,
-// each with its own WebSocket to the app's local endpoint. Its first message
-// links it to the page: the token the person's linking gave the extension and
-// the frame's origin as the browser reports it (port.sender), never what the
-// page says. From then on requests and answers pass through, and Satchel's
+// each with its own WebSocket to the app's local endpoint. Satchel sends a
+// nonce first; the session's hello names the frame's origin as the browser
+// reports it (port.sender.origin), never what the page says, and signs the
+// nonce, the origin and the port with the linked key (link.js). From then on requests and answers pass through, and Satchel's
 // accountsChanged / chainChanged subscriptions come back as the page's events.
 'use strict';
+
+// Chromium runs this as a service worker; Firefox loads link.js before it.
+if (typeof SatchelLink === 'undefined') importScripts('link.js');
 
 const DEFAULT_PORT = 1248;
 /** Requests one frame may have waiting for its socket to open. */
@@ -13,6 +16,9 @@ const MAX_QUEUED = 64;
 const MAX_PENDING = 64;
 /** Frames with a session at once (Satchel caps its sockets too). */
 const MAX_SESSIONS = 64;
+/** Frames of one tab with a session: a page full of frames cannot take
+ * every session from the other tabs. */
+const MAX_SESSIONS_PER_TAB = 8;
 /** A socket that opened sends something this often, so the browser keeps
  * the worker (and the socket) alive (Chrome 116+ counts socket traffic). */
 const KEEPALIVE_MS = 20_000;
@@ -26,23 +32,21 @@ const NOT_LINKED =
 /** @type {Map<chrome.runtime.Port, Session>} */
 const sessions = new Map();
 
-/** The origin the browser gives the frame (http and https pages only). */
+/** The origin the browser gives the frame (http and https pages only). Only
+ * `sender.origin`: the URL a frame was loaded from is not its origin (a
+ * sandboxed frame's is opaque), and a browser that does not say is refused. */
 function originOf(sender) {
-  let origin = sender.origin;
-  if (!origin && sender.url) {
-    try {
-      origin = new URL(sender.url).origin;
-    } catch {
-      origin = undefined;
-    }
-  }
+  const origin = sender.origin;
   return typeof origin === 'string' && /^https?:\/\/[^/]+$/.test(origin) ? origin : undefined;
 }
 
 async function settings() {
-  const { token, port } = await chrome.storage.local.get(['token', 'port']);
-  return { token: typeof token === 'string' ? token : undefined, port: Number.isInteger(port) ? port : DEFAULT_PORT };
+  const [{ port }, link] = await Promise.all([chrome.storage.local.get('port'), SatchelLink.load().catch(() => undefined)]);
+  return { link, port: Number.isInteger(port) ? port : DEFAULT_PORT };
 }
+
+// A token from before keys is of no use now (Satchel forgot it too).
+chrome.storage.local.remove('token').catch(() => {});
 
 /** The icon's badge: what is wrong, if anything. */
 function showStatus(status) {
@@ -114,8 +118,8 @@ class Session {
     // One socket a frame: requests that come while it opens wait in the queue.
     if (this.closed || this.connecting) return;
     this.connecting = true;
-    const { token, port } = await settings();
-    if (!token || this.closed) {
+    const { link, port } = await settings();
+    if (!link || this.closed) {
       this.connecting = false;
       if (this.closed) return;
       showStatus('link');
@@ -128,17 +132,14 @@ class Session {
     let said = false;
     socket.onopen = () => {
       said = true;
-      socket.send(
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: 'hello',
-          method: 'satchel_extensionHello',
-          params: [{ token, origin: this.origin }],
-        }),
-      );
     };
+    // Satchel's first message is the nonce this socket's hello signs.
+    let challenged = false;
     socket.onmessage = (event) => {
-      if (this.socket === socket) this.received(event.data, socket);
+      if (this.socket !== socket) return;
+      if (challenged) return this.received(event.data, socket);
+      challenged = true;
+      this.sayHello(event.data, socket, link, port);
     };
     socket.onclose = () => {
       if (this.socket !== socket) return;
@@ -154,6 +155,30 @@ class Session {
       // connect, its accounts and chain, and its events go on.
       if (!this.refused) this.scheduleRetry();
     };
+  }
+
+  async sayHello(text, socket, link, port) {
+    let nonce;
+    try {
+      const message = JSON.parse(text);
+      if (message.method === 'satchel_extensionChallenge') nonce = message.params?.nonce;
+    } catch {
+      nonce = undefined;
+    }
+    if (typeof nonce !== 'string' || !/^[0-9a-f]{64}$/.test(nonce)) {
+      // Not Satchel (or an older one) on the port.
+      socket.close();
+      return;
+    }
+    const signature = await SatchelLink.sign(link, nonce, this.origin, port);
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'hello',
+        method: 'satchel_extensionHello',
+        params: [{ key: link.key, origin: this.origin, signature }],
+      }),
+    );
   }
 
   scheduleRetry() {
@@ -241,11 +266,23 @@ class Session {
 chrome.runtime.onConnect.addListener((port) => {
   if (port.name !== 'satchel') return;
   const origin = originOf(port.sender ?? {});
-  if (!origin || sessions.size >= MAX_SESSIONS) {
+  const tab = port.sender?.tab?.id;
+  const tabsSessions = [...sessions.values()].filter((s) => s.tab === tab).length;
+  if (!origin) {
     port.disconnect();
     return;
   }
+  if (sessions.size >= MAX_SESSIONS || tabsSessions >= MAX_SESSIONS_PER_TAB) {
+    // Kept open (so the frame does not knock again), each request refused.
+    port.onMessage.addListener((request) => {
+      if (request && typeof request.id === 'number') {
+        port.postMessage({ id: request.id, error: { code: -32005, message: 'too many frames are talking to Satchel: close some tabs or frames' } });
+      }
+    });
+    return;
+  }
   const session = new Session(port, origin);
+  session.tab = tab;
   sessions.set(port, session);
   port.onMessage.addListener((request) => {
     if (request && typeof request.id === 'number' && typeof request.method === 'string') session.request(request);
@@ -255,7 +292,7 @@ chrome.runtime.onConnect.addListener((port) => {
 
 // A new link or port: sessions start again with it.
 chrome.storage.onChanged.addListener((changes, area) => {
-  if (area !== 'local' || !(changes.token || changes.port)) return;
+  if (area !== 'local' || !(changes.linkedAt || changes.port)) return;
   for (const session of sessions.values()) {
     // What waited on the old link is answered, not left hanging.
     session.fail({ code: 4900, message: 'Satchel Connector was linked again: ask again' });
@@ -277,12 +314,12 @@ setInterval(() => {
 // The popup asks whether Satchel answers on its port.
 chrome.runtime.onMessage.addListener((message, sender, reply) => {
   if (message?.type !== 'status' || sender.id !== chrome.runtime.id) return false;
-  settings().then(({ token, port }) => {
+  settings().then(({ link, port }) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
     const done = (running) => {
       socket.onopen = socket.onerror = socket.onclose = null;
       socket.close();
-      reply({ running, linked: Boolean(token), port });
+      reply({ running, linked: Boolean(link), port });
     };
     socket.onopen = () => done(true);
     socket.onerror = () => done(false);

@@ -1,6 +1,6 @@
 // The popup: whether Satchel answers, the link (the code Satchel's Settings
-// shows, exchanged here for the token the worker presents), the port, and
-// whether Satchel is offered as window.ethereum.
+// shows, proven with a new key that the worker signs each socket's hello
+// with: link.js), the port, and whether Satchel is offered as window.ethereum.
 'use strict';
 
 const byId = (id) => document.getElementById(id);
@@ -27,31 +27,55 @@ async function showStatus() {
   }
 }
 
-/** Exchanges the code for a token, on a socket of its own. */
-function link(code, port) {
-  return new Promise((resolve, reject) => {
+/** Links a new key with the code, on a socket of its own: the link, once
+ * Satchel proved it knows the code too. */
+async function link(code, port) {
+  const { pair, key } = await SatchelLink.newKey();
+  const proofs = await SatchelLink.proofs(code, key, port);
+  const satchels = await new Promise((resolve, reject) => {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/`);
     socket.onopen = () =>
       socket.send(
-        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'satchel_extensionPair', params: [{ code, browser: browserName() }] }),
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'satchel_extensionPair',
+          params: [{ key, proof: proofs.extension, browser: browserName() }],
+        }),
       );
     socket.onmessage = (event) => {
-      const answer = JSON.parse(event.data);
+      let answer;
+      try {
+        answer = JSON.parse(event.data);
+      } catch {
+        answer = {};
+      }
+      // Satchel says a nonce first: linking does not need it.
+      if (answer.method === 'satchel_extensionChallenge') return;
       socket.close();
-      if (answer.result?.token) resolve(answer.result.token);
+      if (typeof answer.result?.proof === 'string') resolve(answer.result.proof);
       else reject(new Error(answer.error?.message ?? 'Satchel did not link this browser'));
     };
     socket.onerror = () => reject(new Error(`Satchel is not running on port ${port}`));
   });
+  if (satchels !== proofs.satchel) {
+    throw new Error(`The program on port ${port} is not the Satchel that shows this code: nothing was linked`);
+  }
+  return { pair, key };
 }
 
 byId('link').addEventListener('submit', async (event) => {
   event.preventDefault();
   const out = byId('link-result');
+  const button = byId('link-button');
   const { port = 1248 } = await chrome.storage.local.get('port');
+  button.disabled = true;
+  out.textContent = 'Linking…';
+  out.className = '';
   try {
-    const token = await link(byId('code').value.trim(), port);
-    await chrome.storage.local.set({ token });
+    await SatchelLink.save(await link(byId('code').value.trim(), port));
+    // Tells the worker: its sessions start again with the new key.
+    await chrome.storage.local.set({ linkedAt: Date.now() });
     out.textContent = 'Linked.';
     out.className = 'ok';
     byId('code').value = '';
@@ -59,6 +83,8 @@ byId('link').addEventListener('submit', async (event) => {
   } catch (error) {
     out.textContent = error.message;
     out.className = 'error';
+  } finally {
+    button.disabled = false;
   }
 });
 

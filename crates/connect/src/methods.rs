@@ -136,14 +136,16 @@ impl<W: Wallet> Methods<W> {
             .ok_or_else(ProviderError::disconnected)
     }
 
-    /// Whether a request that came `via` this way may act as `origin`: not a
-    /// request straight to Satchel for a site connected through the extension.
+    /// Whether a request that came `via` this way may act as `origin`: a
+    /// connected site is spoken for the way it was connected. Not a request
+    /// straight to Satchel for a site connected through the extension (a
+    /// program can send any Origin header); not the extension for a site
+    /// connected straight to Satchel, until the person connects it again
+    /// through the extension (then only the extension speaks for it).
     pub(crate) fn speaks_for(&self, origin: &Origin, via: Via) -> bool {
-        via == Via::Extension
-            || !self
-                .permissions
-                .get(origin)
-                .is_some_and(|c| c.through_extension)
+        self.permissions
+            .get(origin)
+            .is_none_or(|c| c.through_extension == (via == Via::Extension))
     }
 
     /// Connected, and spoken for this way (see [`Methods::speaks_for`]).
@@ -202,7 +204,7 @@ impl<W: Wallet> Methods<W> {
         origin: &Origin,
         via: Via,
     ) -> Result<Vec<String>, ProviderError> {
-        let connected = self.permissions.is_connected(origin);
+        let connected = self.is_connected_via(origin, via);
         if connected {
             let seen = self.accounts_of(origin).await;
             if !seen.is_empty() {
@@ -211,7 +213,10 @@ impl<W: Wallet> Methods<W> {
         }
         // Not connected: the page asks (and may have the person log in first).
         if !connected || !self.wallet.accounts().await.is_empty() {
-            let Approved::Connected(chosen) = self.ask(origin, Approval::Connect).await? else {
+            let asked = Approval::Connect {
+                through_extension: via == Via::Extension,
+            };
+            let Approved::Connected(chosen) = self.ask(origin, asked).await? else {
                 return Err(ProviderError::internal("no accounts were chosen"));
             };
             self.permissions
@@ -315,12 +320,21 @@ impl<W: Wallet> Methods<W> {
         // extension only: a request straight to Satchel claiming its name (a
         // program can send any Origin header) gets what a stranger gets.
         if !self.speaks_for(origin, via) {
-            match request.method.as_str() {
-                "eth_chainId" | "net_version" | "web3_clientVersion" => {}
-                "eth_accounts" => return Ok(json!([])),
-                _ => {
+            match (request.method.as_str(), via) {
+                ("eth_chainId" | "net_version" | "web3_clientVersion", _) => {}
+                ("eth_accounts", _) => return Ok(json!([])),
+                // The extension for a site connected straight to Satchel: the
+                // person is asked again, on a page that says it came through
+                // the extension.
+                ("eth_requestAccounts" | "wallet_requestPermissions", Via::Extension) => {}
+                (_, Via::Direct) => {
                     return Err(ProviderError::not_allowed(format!(
                         "{origin} is connected through Satchel Connector: only the browser extension speaks for it, not a request straight to Satchel"
+                    )));
+                }
+                (_, Via::Extension) => {
+                    return Err(ProviderError::not_allowed(format!(
+                        "{origin} was connected straight to Satchel, not through Satchel Connector: ask eth_requestAccounts to connect it through the extension"
                     )));
                 }
             }

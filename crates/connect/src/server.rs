@@ -229,7 +229,8 @@ async fn open_socket<W: Wallet>(
             let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
             match opener {
                 Opener::Page(origin) => {
-                    socket::serve(methods, heads, origin, Via::Direct, ws).await
+                    let ended = std::future::pending();
+                    socket::serve(methods, heads, (origin, Via::Direct), ws, ended).await
                 }
                 Opener::Extension(extension) => {
                     extension_socket(&shared, &extension, ws).await;
@@ -239,16 +240,30 @@ async fn open_socket<W: Wallet>(
         })
 }
 
-/// Serves a socket of Satchel's browser extension: its first message links
-/// it (the code from Settings) or names the page it speaks for (with its
-/// token); only then is it that page's socket. Anything else is answered
-/// 4100 and closed.
+/// Serves a socket of Satchel's browser extension. Satchel says a nonce
+/// first; the extension's first message links it (with a proof of the code
+/// Settings shows) or names the page it speaks for (signing the nonce with its
+/// linked key); only then is it that page's socket, until the page closes it
+/// or the link ends. Anything else is answered 4100 and closed.
 async fn extension_socket<W: Wallet>(
     shared: &Arc<Shared<W>>,
     extension: &str,
     mut ws: axum::extract::ws::WebSocket,
 ) {
     use axum::extract::ws::Message;
+    let nonce = extension::new_nonce();
+    let challenge = serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": extension::CHALLENGE,
+        "params": { "nonce": nonce },
+    });
+    if ws
+        .send(Message::Text(challenge.to_string().into()))
+        .await
+        .is_err()
+    {
+        return;
+    }
     let first = tokio::time::timeout(HELLO_WAIT, ws.recv()).await;
     let Ok(Some(Ok(Message::Text(text)))) = first else {
         return;
@@ -258,15 +273,38 @@ async fn extension_socket<W: Wallet>(
         Err((id, refused)) => {
             let _ = ws.send(reply(id, Err(refused))).await;
         }
-        Ok((id, Greeting::Pair { code, browser })) => {
-            let linked = shared
-                .extensions
-                .pair(extension, &code, &browser)
-                .map(|token| serde_json::json!({ "token": token }));
+        Ok((
+            id,
+            Greeting::Pair {
+                key,
+                proof,
+                browser,
+            },
+        )) => {
+            // The proof's derivation takes a moment: off the async threads.
+            let (extensions, extension, port) =
+                (shared.extensions.clone(), extension.to_owned(), shared.port);
+            let linked = tokio::task::spawn_blocking(move || {
+                extensions.pair(&extension, &key, &proof, &browser, port)
+            })
+            .await
+            .unwrap_or_else(|e| Err(rpc::ProviderError::internal(e.to_string())))
+            .map(|proof| serde_json::json!({ "proof": proof }));
             let _ = ws.send(reply(id, linked)).await;
         }
-        Ok((id, Greeting::Hello { token, origin })) => {
-            let page = match shared.extensions.admit(extension, &token, &origin) {
+        Ok((
+            id,
+            Greeting::Hello {
+                key,
+                origin,
+                signature,
+            },
+        )) => {
+            let admitted =
+                shared
+                    .extensions
+                    .admit(extension, &key, &origin, &nonce, &signature, shared.port);
+            let page = match admitted {
                 Ok(page) => page,
                 Err(refused) => {
                     let _ = ws.send(reply(id, Err(refused))).await;
@@ -285,7 +323,12 @@ async fn extension_socket<W: Wallet>(
                 return;
             }
             let (methods, heads) = (shared.methods.clone(), shared.heads.clone());
-            socket::serve(methods, heads, page, Via::Extension, ws).await;
+            let unlinked = shared
+                .extensions
+                .clone()
+                .until_unlinked(extension.to_owned(), key);
+            // Unlinked in Settings: the socket (and its subscriptions) ends.
+            socket::serve(methods, heads, (page, Via::Extension), ws, unlinked).await;
             drop(site);
         }
     }

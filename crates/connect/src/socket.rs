@@ -136,14 +136,16 @@ fn notification(id: &str, result: Value) -> Value {
 }
 
 /// Serves one socket of `origin` (which came `via` the endpoint or the
-/// browser extension) until it closes.
+/// browser extension) until it closes or `ended` resolves (the extension that
+/// opened it was unlinked).
 pub(crate) async fn serve<W: Wallet>(
     methods: Arc<Methods<W>>,
     heads: Arc<Heads>,
-    origin: Origin,
-    via: Via,
+    (origin, via): (Origin, Via),
     socket: WebSocket,
+    ended: impl std::future::Future<Output = ()>,
 ) {
+    let mut ended = std::pin::pin!(ended);
     let (mut sink, mut stream) = socket.split();
     let (messages, mut queued) = mpsc::channel::<Message>(OUTBOX);
     let outbox = Outbox {
@@ -171,6 +173,7 @@ pub(crate) async fn serve<W: Wallet>(
         let message = tokio::select! {
             message = stream.next() => message,
             () = outbox.closing.notified() => break,
+            () = &mut ended => break,
         };
         let text = match message {
             Some(Ok(Message::Text(text))) => text,

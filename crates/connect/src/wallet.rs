@@ -19,8 +19,10 @@ use crate::rpc::ProviderError;
 /// What the person is asked on an approval page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Approval {
-    /// Connect this origin: it will see the wallet's address.
-    Connect,
+    /// Connect this origin: it will see the wallet's address. The page says
+    /// how the request came: through Satchel Connector (the browser named the
+    /// site) or straight to the endpoint (whatever sent it named it).
+    Connect { through_extension: bool },
     /// Sign a message (`personal_sign`), shown as text or a sign-in.
     SignMessage(MessageToSign),
     /// Sign EIP-712 typed data (`eth_signTypedData_v4`).
@@ -50,7 +52,14 @@ impl Approval {
     /// One prompt of a kind per origin waits at a time (`-32002` for more).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
-            Self::Connect => "connect",
+            // A program's request straight to Satchel and the extension's for
+            // the same site are two pages, each saying how it came.
+            Self::Connect {
+                through_extension: false,
+            } => "connect",
+            Self::Connect {
+                through_extension: true,
+            } => "connect through the extension",
             Self::SignMessage(_) => "personal_sign",
             Self::SignTypedData(_) => "eth_signTypedData_v4",
             Self::SendTransaction(_) => "eth_sendTransaction",

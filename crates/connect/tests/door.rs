@@ -171,7 +171,12 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
     let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
     let (origin, approval, answer) = running.pages.recv().await.expect("a page");
     assert_eq!(origin, Origin::Web(DAPP.into()));
-    assert_eq!(approval, Approval::Connect);
+    assert_eq!(
+        approval,
+        Approval::Connect {
+            through_extension: false
+        }
+    );
     // A second prompt of the same kind while one waits: -32002.
     assert_eq!(
         code(
@@ -442,7 +447,12 @@ async fn a_page_sees_only_the_accounts_the_person_chose_for_it() {
     let (origin, approval, answer) = running.pages.recv().await.expect("asked again");
     assert_eq!(
         (origin, approval),
-        (Origin::Web(DAPP.into()), Approval::Connect)
+        (
+            Origin::Web(DAPP.into()),
+            Approval::Connect {
+                through_extension: false
+            }
+        )
     );
     answer.send(true).expect("the page waits");
     assert_eq!(asking.await.expect("joined")["result"], json!([ADDRESS]));

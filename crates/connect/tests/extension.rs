@@ -1,14 +1,16 @@
 //! Satchel's browser extension over real loopback sockets: linked with the
 //! code Settings shows, it speaks for the page it names; a program that sends
-//! an extension's `Origin` without having been linked speaks for nobody.
+//! an extension's `Origin` without its key speaks for nobody, and one that
+//! sees the link or a hello pass cannot use what it saw.
 
 mod common;
 
+use common::extension::Extension;
 use common::socket::{Socket, answer, next, open, send};
 use common::{ADDRESS, code, start};
 use futures::StreamExt as _;
-use satchel_connect::Origin;
-use satchel_connect::extension::{CODE_TRIES, HELLO, PAIR};
+use satchel_connect::extension::{CODE_TRIES, HELLO, PAIR, link_proofs};
+use satchel_connect::{Approval, Origin};
 use serde_json::json;
 
 const EXTENSION: &str = "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf";
@@ -27,34 +29,20 @@ async fn closed(socket: &mut Socket) -> bool {
 async fn a_linked_extension_speaks_for_the_page_it_names() {
     let mut running = start().await;
     let code_shown = running.extensions.new_code();
+    let extension = Extension::new(EXTENSION);
 
-    let mut linking = open(&running, Some(EXTENSION)).await.expect("open");
-    send(
-        &mut linking,
-        1,
-        PAIR,
-        json!([{"code": code_shown, "browser": "Chromium"}]),
-    )
-    .await;
-    let (linked, _) = answer(&mut linking, 1).await;
-    let token = linked["result"]["token"]
-        .as_str()
-        .expect("a token")
-        .to_owned();
-    assert!(
-        closed(&mut linking).await,
-        "a linking socket ends once linked"
+    // Satchel answers the link with its own proof: the extension knows it
+    // linked to Satchel.
+    let linked = extension.link(&running, &code_shown).await;
+    let satchels = link_proofs(&code_shown, &extension.public(), running.provider.port).1;
+    assert_eq!(
+        linked["result"]["proof"],
+        alloy::hex::encode(satchels),
+        "{linked}"
     );
 
-    let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
-    send(
-        &mut socket,
-        1,
-        HELLO,
-        json!([{"token": token, "origin": PAGE}]),
-    )
-    .await;
-    assert_eq!(answer(&mut socket, 1).await.0["result"], true);
+    let (mut socket, said) = extension.hello(&running, PAGE).await;
+    assert_eq!(said["result"], true, "{said}");
     // From now the socket is the page's: its connect names the page.
     send(&mut socket, 2, "eth_requestAccounts", json!([])).await;
     let (origin, _, yes) = running.pages.recv().await.expect("a page");
@@ -109,68 +97,161 @@ async fn a_linked_extension_speaks_for_the_page_it_names() {
         .get(&Origin::Web("https://direct.example".into()))
         .expect("connected");
     assert!(!direct.through_extension);
+
+    // Unlinked in Settings: the extension's open socket closes.
+    assert!(running.extensions.unlink(EXTENSION).expect("written"));
+    assert!(
+        closed(&mut socket).await,
+        "an unlinked extension's socket ends"
+    );
 }
 
 #[tokio::test]
 async fn an_unlinked_program_with_an_extension_origin_speaks_for_nobody() {
     let running = start().await;
+    let extension = Extension::new(EXTENSION);
     // No hello: whatever it asks is refused, and the socket closed.
-    let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
+    let (mut socket, _) = extension.open(&running).await;
     send(&mut socket, 1, "eth_requestAccounts", json!([])).await;
     assert_eq!(code(&next(&mut socket).await), 4100);
     assert!(closed(&mut socket).await);
 
-    // A made-up token.
-    let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
-    send(
-        &mut socket,
-        1,
-        HELLO,
-        json!([{"token": "00".repeat(32), "origin": PAGE}]),
-    )
-    .await;
-    assert_eq!(code(&next(&mut socket).await), 4100);
+    // A key never linked.
+    let (mut socket, said) = extension.hello(&running, PAGE).await;
+    assert_eq!(code(&said), 4100);
     assert!(closed(&mut socket).await);
 
     // Guessing the code: a few tries, then the code is void even if right.
     let shown = running.extensions.new_code();
     for attempt in 0..CODE_TRIES {
-        let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
-        send(
-            &mut socket,
-            1,
-            PAIR,
-            json!([{"code": format!("WRONG{attempt:03}")}]),
-        )
-        .await;
-        assert_eq!(code(&next(&mut socket).await), 4100);
+        let said = extension
+            .link(&running, &format!("WRONG{attempt:03}"))
+            .await;
+        assert_eq!(code(&said), 4100);
     }
-    let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
-    send(&mut socket, 1, PAIR, json!([{"code": shown}])).await;
-    assert_eq!(code(&next(&mut socket).await), 4100);
+    assert_eq!(code(&extension.link(&running, &shown).await), 4100);
 
-    // A linked extension's token names only web pages.
+    // A linked extension's key names only web pages.
     let shown = running.extensions.new_code();
-    let token = running
-        .extensions
-        .pair(EXTENSION, &shown, "Chromium")
-        .expect("linked");
+    assert!(extension.link(&running, &shown).await["result"]["proof"].is_string());
     for page in [
         "null",
         "local",
         "file://",
         "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf",
     ] {
-        let mut socket = open(&running, Some(EXTENSION)).await.expect("open");
-        send(
-            &mut socket,
-            1,
-            HELLO,
-            json!([{"token": token, "origin": page}]),
-        )
-        .await;
-        assert_eq!(code(&next(&mut socket).await), -32602, "{page}");
+        let (_, said) = extension.hello(&running, page).await;
+        assert_eq!(code(&said), -32602, "{page}");
     }
     // Nobody was connected by any of it.
     assert!(running.permissions.list().is_empty());
+}
+
+/// A program that listened where Satchel was expected, or watched a socket,
+/// learns nothing it can present: the link's proof names the extension's key
+/// and port, and a hello's signature one socket's nonce.
+#[tokio::test]
+async fn what_a_program_sees_pass_links_and_admits_nothing() {
+    let running = start().await;
+    let port = running.provider.port;
+    let extension = Extension::new(EXTENSION);
+    let thief = Extension::new(EXTENSION);
+
+    // The extension's proof, seen by a program on another port (where the
+    // extension thought Satchel was): neither its key nor the thief's links.
+    let shown = running.extensions.new_code();
+    let seen = extension.proof(&shown, port + 1);
+    for key in [extension.public(), thief.public()] {
+        let (mut socket, _) = extension.open(&running).await;
+        send(&mut socket, 1, PAIR, json!([{"key": key, "proof": seen}])).await;
+        assert_eq!(code(&answer(&mut socket, 1).await.0), 4100);
+    }
+    assert!(extension.link(&running, &shown).await["result"]["proof"].is_string());
+
+    // A hello seen on one socket, replayed on another: a new nonce there.
+    let (mut first, nonce) = extension.open(&running).await;
+    let signature = extension.sign(&nonce, PAGE, port);
+    let hello = json!([{"key": extension.public(), "origin": PAGE, "signature": signature}]);
+    let (mut replayed, _) = thief.open(&running).await;
+    send(&mut replayed, 1, HELLO, hello.clone()).await;
+    assert_eq!(code(&answer(&mut replayed, 1).await.0), 4100);
+    // Signed for a relay on another port: refused too.
+    let relayed = extension.sign(&nonce, PAGE, port + 1);
+    send(
+        &mut first,
+        1,
+        HELLO,
+        json!([{"key": extension.public(), "origin": PAGE, "signature": relayed}]),
+    )
+    .await;
+    assert_eq!(code(&answer(&mut first, 1).await.0), 4100);
+    // The thief's own key, with the extension's origin: not linked.
+    assert_eq!(code(&thief.hello(&running, PAGE).await.1), 4100);
+    // The extension itself, signing what Satchel asked: admitted.
+    assert_eq!(extension.hello(&running, PAGE).await.1["result"], true);
+}
+
+/// A program's connect request straight to Satchel and the extension's for
+/// the same site are two pages, each saying how it came; a site connected
+/// straight to Satchel is asked again when the extension first reaches it,
+/// and from then on only the extension speaks for it.
+#[tokio::test]
+async fn each_connect_page_says_how_it_came_and_the_extension_takes_a_direct_site_over() {
+    let mut running = start().await;
+    let extension = Extension::new(EXTENSION);
+    let shown = running.extensions.new_code();
+    assert!(extension.link(&running, &shown).await["result"]["proof"].is_string());
+
+    // Both ask at once: neither is refused -32002 for the other.
+    let direct = running.spawn_call(PAGE, "eth_requestAccounts", json!([]));
+    let (origin, asked, no) = running.pages.recv().await.expect("a page");
+    assert_eq!(origin, Origin::Web(PAGE.into()));
+    assert_eq!(
+        asked,
+        Approval::Connect {
+            through_extension: false
+        }
+    );
+    let (mut socket, said) = extension.hello(&running, PAGE).await;
+    assert_eq!(said["result"], true);
+    send(&mut socket, 2, "eth_requestAccounts", json!([])).await;
+    let (_, asked, yes) = running.pages.recv().await.expect("a second page");
+    assert_eq!(
+        asked,
+        Approval::Connect {
+            through_extension: true
+        }
+    );
+    // The person refuses the program's and approves the extension's.
+    no.send(false).expect("the page waits");
+    assert_eq!(code(&direct.await.expect("joined")), 4001);
+    yes.send(true).expect("the page waits");
+    assert_eq!(answer(&mut socket, 2).await.0["result"], json!([ADDRESS]));
+
+    // A site connected straight to Satchel first...
+    const OTHER: &str = "https://direct-first.example";
+    running.connect(OTHER).await;
+    let (mut other, said) = extension.hello(&running, OTHER).await;
+    assert_eq!(said["result"], true);
+    // ...is not connected for the extension: no accounts, nothing signed...
+    send(&mut other, 1, "eth_accounts", json!([])).await;
+    assert_eq!(answer(&mut other, 1).await.0["result"], json!([]));
+    send(&mut other, 2, "personal_sign", json!(["0x00", ADDRESS])).await;
+    assert_eq!(code(&answer(&mut other, 2).await.0), 4100);
+    // ...until the person connects it through the extension.
+    send(&mut other, 3, "eth_requestAccounts", json!([])).await;
+    let (_, asked, yes) = running.pages.recv().await.expect("asked again");
+    assert_eq!(
+        asked,
+        Approval::Connect {
+            through_extension: true
+        }
+    );
+    yes.send(true).expect("the page waits");
+    assert_eq!(answer(&mut other, 3).await.0["result"], json!([ADDRESS]));
+    // From then on a request straight to Satchel naming it is a stranger's.
+    assert_eq!(
+        running.call(Some(OTHER), "eth_accounts", json!([])).await["result"],
+        json!([])
+    );
 }

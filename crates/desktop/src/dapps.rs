@@ -26,8 +26,8 @@ mod wallet;
 pub use endpoint::{EndpointStatus, chosen_port};
 use prompts::Prepared;
 pub use prompts::{
-    CallsPrompt, ConnectPrompt, PromptRequest, SendChoice, SiteSwitched, TransactionPrompt,
-    UseWidgetPrompt, WatchAssetPrompt,
+    CallsPrompt, ConnectAsk, ConnectPrompt, PromptRequest, SendChoice, SiteSwitched,
+    TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
 };
 
 /// Prompts waiting at once, from every origin; past it a request gets -32002.
@@ -267,7 +267,7 @@ impl Dapps {
         let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
         let pin = || pin.clone().ok_or_else(|| refused("enter your PIN to sign"));
         let approved = match approval {
-            Approval::Connect => Approved::Connected(self.chosen_accounts(accounts).await?),
+            Approval::Connect { .. } => Approved::Connected(self.chosen_accounts(accounts).await?),
             Approval::SignMessage(message) => {
                 if let Some(why) = &message.review.refusal {
                     return Err(refused(why));

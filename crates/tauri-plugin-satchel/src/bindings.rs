@@ -31,8 +31,8 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    CallsPrompt, ConnectPrompt, ConnectedApp, EndpointStatus, PromptRequest, SiteSwitched,
-    TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
+    CallsPrompt, ConnectAsk, ConnectPrompt, ConnectedApp, EndpointStatus, PromptRequest,
+    SiteSwitched, TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
 };
 
 fn declarations() -> String {
@@ -112,6 +112,7 @@ fn declarations() -> String {
         CallQuote::decl(&cfg),
         TransactionPrompt::decl(&cfg),
         CallsPrompt::decl(&cfg),
+        ConnectAsk::decl(&cfg),
         satchel_api::AddableToken::decl(&cfg),
         WatchAssetPrompt::decl(&cfg),
         UseWidgetPrompt::decl(&cfg),

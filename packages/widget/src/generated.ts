@@ -586,6 +586,8 @@ refusal?: string, };
 
 export type CallsPrompt = { calls: Array<TransactionPrompt>, };
 
+export type ConnectAsk = { throughExtension: boolean, };
+
 export type AddableToken = { 
 /**
  * The EIP-55 checksummed contract address.
@@ -622,7 +624,7 @@ name: string,
  */
 domain: string, };
 
-export type PromptRequest = { "kind": "connect" } | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "sendCalls" } & CallsPrompt | { "kind": "watchAsset" } & WatchAssetPrompt | { "kind": "useWidget" } & UseWidgetPrompt;
+export type PromptRequest = { "kind": "connect" } & ConnectAsk | { "kind": "signMessage" } & MessageReview | { "kind": "signTypedData" } & TypedReview | { "kind": "sendTransaction" } & TransactionPrompt | { "kind": "sendCalls" } & CallsPrompt | { "kind": "watchAsset" } & WatchAssetPrompt | { "kind": "useWidget" } & UseWidgetPrompt;
 
 export type ConnectPrompt = { id: number, 
 /**

@@ -3,6 +3,7 @@
 //! answers are the test's).
 #![allow(dead_code)] // each test file uses its part
 
+pub mod extension;
 pub mod socket;
 
 use std::sync::Arc;
@@ -126,7 +127,7 @@ impl Wallet for Person {
             return Err(ProviderError::rejected());
         }
         let signature = match approval {
-            Approval::Connect => {
+            Approval::Connect { .. } => {
                 let picks = self.picks.lock().expect("lock").clone();
                 return Ok(Approved::Connected(match picks {
                     Some(picks) => picks,

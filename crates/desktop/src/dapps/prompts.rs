@@ -48,7 +48,7 @@ pub struct SiteSwitched {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum PromptRequest {
     /// Connect: it will see the wallet's address.
-    Connect,
+    Connect(ConnectAsk),
     /// Sign a message (text, hex, or a sign-in).
     SignMessage(MessageReview),
     /// Sign typed data (EIP-712).
@@ -61,6 +61,16 @@ pub enum PromptRequest {
     WatchAsset(Box<WatchAssetPrompt>),
     /// Use Satchel's widget for its own app (`satchel_init`).
     UseWidget(UseWidgetPrompt),
+}
+
+/// How a connect request came, which the page says: through Satchel
+/// Connector (the browser named the site) or straight to Satchel's endpoint
+/// (whatever sent it named the site, and a program on this computer can name any).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ConnectAsk {
+    pub through_extension: bool,
 }
 
 /// A program that embeds Satchel's widget for its own app: its people log in
@@ -183,7 +193,9 @@ impl TransactionPrompt {
 impl PromptRequest {
     pub(super) fn of(approval: &Approval, prepared: Prepared) -> Self {
         match approval {
-            Approval::Connect => Self::Connect,
+            Approval::Connect { through_extension } => Self::Connect(ConnectAsk {
+                through_extension: *through_extension,
+            }),
             Approval::UseWidget(app) => Self::UseWidget(UseWidgetPrompt {
                 app_id: app.app_id.clone(),
                 name: app.name.clone(),

@@ -31,7 +31,16 @@ fn site(n: usize) -> Origin {
 /// A connect request of `origin`, waiting on the person in a task.
 fn asks(dapps: &Arc<Dapps>, origin: Origin) -> JoinHandle<Result<super::Approved, ProviderError>> {
     let dapps = dapps.clone();
-    tokio::spawn(async move { dapps.ask(&origin, Approval::Connect).await })
+    tokio::spawn(async move {
+        dapps
+            .ask(
+                &origin,
+                Approval::Connect {
+                    through_extension: false,
+                },
+            )
+            .await
+    })
 }
 
 /// The page's prompt once it satisfies `shown` (the queue's head and how many wait).
@@ -75,7 +84,14 @@ async fn abandoned_prompts_do_not_fill_the_queue_for_other_sites() {
     })
     .await;
     // At the bound another site is told to wait (-32002)…
-    let refused = dapps.ask(&site(99), Approval::Connect).await;
+    let refused = dapps
+        .ask(
+            &site(99),
+            Approval::Connect {
+                through_extension: false,
+            },
+        )
+        .await;
     assert_eq!(refused.map_err(|e| e.code).err(), Some(-32002));
     // …until the flood's requests are given up.
     for request in &flood {

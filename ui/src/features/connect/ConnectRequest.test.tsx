@@ -4,7 +4,7 @@ import type { ConnectPrompt } from '../../api';
 import { ConnectRequest } from './ConnectRequest';
 import { ADDRESS, mockCommands, renderPage, tick, walletAccount } from '../../test/harness';
 
-const web: ConnectPrompt = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0, request: { kind: 'connect' } };
+const web: ConnectPrompt = { id: 3, origin: 'https://dapp.example', local: false, waiting: 0, request: { kind: 'connect', throughExtension: false } };
 
 describe('ConnectRequest', () => {
   beforeEach(() => {
@@ -46,6 +46,17 @@ describe('ConnectRequest', () => {
     expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 3, approve: true, accounts: [ADDRESS, second] }]);
   });
 
+  it('says how the request came: a site named by the browser through Satchel Connector, or a name anyone could send straight to Satchel', () => {
+    mockCommands({});
+    const page = renderPage(<ConnectRequest prompt={{ ...web, request: { kind: 'connect', throughExtension: true } }} loggedIn />);
+    expect(screen.getByTestId('connect-through-extension')).toHaveTextContent('your browser named the site');
+    expect(screen.queryByTestId('connect-straight-to-satchel')).toBeNull();
+    page.unmount();
+    renderPage(<ConnectRequest prompt={web} loggedIn />);
+    expect(screen.getByTestId('connect-straight-to-satchel')).toHaveTextContent('a program on this computer can give any site');
+    expect(screen.queryByTestId('connect-through-extension')).toBeNull();
+  });
+
   it('answers no on Cancel', async () => {
     const ipc = mockCommands({ answerConnectRequest: () => null });
     const page = renderPage(<ConnectRequest prompt={web} loggedIn />);
@@ -63,7 +74,7 @@ describe('ConnectRequest', () => {
 
   it('names a local program as such, says how many more wait, and asks to log in first', () => {
     mockCommands({});
-    renderPage(<ConnectRequest prompt={{ id: 4, origin: 'a program on this computer', local: true, waiting: 2, request: { kind: 'connect' } }} loggedIn={false} />);
+    renderPage(<ConnectRequest prompt={{ id: 4, origin: 'a program on this computer', local: true, waiting: 2, request: { kind: 'connect', throughExtension: false } }} loggedIn={false} />);
     expect(screen.getByTestId('connect-origin')).toHaveTextContent('A program on this computer');
     expect(screen.getByTestId('connect-waiting')).toHaveTextContent('2 more');
     expect(screen.getByTestId('connect-login-first')).toBeInTheDocument();

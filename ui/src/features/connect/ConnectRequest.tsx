@@ -21,7 +21,7 @@ import { UseWidget } from './UseWidget';
 export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedIn: boolean; onLogIn?: () => void }) {
   switch (prompt.request.kind) {
     case 'connect':
-      return <Connect prompt={prompt} loggedIn={loggedIn} onLogIn={onLogIn} />;
+      return <Connect prompt={prompt} throughExtension={prompt.request.throughExtension} loggedIn={loggedIn} onLogIn={onLogIn} />;
     case 'signMessage':
       return <SignMessage prompt={prompt} review={prompt.request} />;
     case 'signTypedData':
@@ -37,7 +37,17 @@ export function ConnectRequest({ prompt, loggedIn, onLogIn }: { prompt: ConnectP
   }
 }
 
-function Connect({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedIn: boolean; onLogIn?: () => void }) {
+function Connect({
+  prompt,
+  throughExtension,
+  loggedIn,
+  onLogIn,
+}: {
+  prompt: ConnectPrompt;
+  throughExtension: boolean;
+  loggedIn: boolean;
+  onLogIn?: () => void;
+}) {
   const { t } = useI18n();
   // Which of the wallet's accounts it will see: the one the wallet shows,
   // unless the person ticks others.
@@ -52,7 +62,13 @@ function Connect({ prompt, loggedIn, onLogIn }: { prompt: ConnectPrompt; loggedI
       <ul className="connect-facts">
         <li>{t('connect.sees')}</li>
         <li>{t('connect.asks')}</li>
+        {throughExtension && <li data-testid="connect-through-extension">{t('connect.throughExtension')}</li>}
       </ul>
+      {!throughExtension && !prompt.local && (
+        <div className="notice warning" role="note" data-testid="connect-straight-to-satchel">
+          {t('connect.straightToSatchel')}
+        </div>
+      )}
       {loggedIn && accounts && accounts.length > 1 && (
         <fieldset className="connect-accounts" data-testid="connect-accounts">
           <legend>{t('connect.accounts')}</legend>
