@@ -14,7 +14,7 @@ use satchel_tests::{Backend, Stack, send};
 
 use crate::assert_error;
 
-const PASSWORD: &str = "correct1horse";
+use satchel_tests::PASSWORD;
 
 fn login_code(code: LoginLibraryError) -> ErrorCode {
     ErrorCode::Login(code)
@@ -487,7 +487,10 @@ pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Back
         s.login_failures_per_address = 5;
     })
     .await;
-    let (login, _) = signed_in(&stack, "ada@example.com").await;
+    drop(signed_in(&stack, "ada@example.com").await);
+    // Guessed from a device that never logged in (one that did skips the
+    // address's count: a_device_that_logged_in_before_is_not_locked_out…).
+    let login = stack.login(Arc::new(MemoryStore::default())).await;
     for _ in 0..3 {
         let e = login
             .login_with_email_and_password("ada@example.com", "wrong1password")
@@ -523,16 +526,18 @@ pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Back
     );
 }
 
-/// A login from `client` (as the proxy in front says) with `password`.
+/// A login from `client` (as the proxy in front says; "" for none) with `password`.
 async fn login_from(stack: &Stack, client: &str, email: &str, password: &str) -> u16 {
-    let request = stack
+    let mut request = stack
         .http
         .post(stack.url("/v1/auth/email/login"))
         .header("X-API-KEY", &stack.app_key)
         .header("X-API-DOMAIN", &stack.domain)
-        .header("X-SDK-TYPE", "desktop-login")
-        .header("X-Forwarded-For", client)
-        .json(&serde_json::json!({"email": email, "password": password}));
+        .header("X-SDK-TYPE", "desktop-login");
+    if !client.is_empty() {
+        request = request.header("X-Forwarded-For", client);
+    }
+    let request = request.json(&serde_json::json!({"email": email, "password": password}));
     send(request).await.0.as_u16()
 }
 
@@ -584,6 +589,71 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
         .await,
         429
     );
+}
+
+/// Strangers' failures from the same network address (an office, a carrier's
+/// NAT) do not lock out a person on a device they logged in from before: its
+/// device token, kept in the keychain, takes it past the address's count.
+pub async fn a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours(backend: Backend) {
+    let stack = Stack::start_with(backend, |s| s.login_failures_per_address = 3).await;
+    let (login, store) = signed_in(&stack, "ada@example.com").await;
+    let device_entries = || {
+        store
+            .keys()
+            .into_iter()
+            .filter(|k| k.starts_with("login-device:ada@example.com:"))
+            .count()
+    };
+    assert_eq!(
+        device_entries(),
+        1,
+        "the login's device token is in the keychain"
+    );
+    drop(signed_in(&stack, "bob@example.com").await);
+    for n in 0..3 {
+        let email = format!("stranger{n}@example.com");
+        assert_eq!(login_from(&stack, "", &email, "wrong1password").await, 401);
+    }
+    // A device that never logged in waits, as the strangers do...
+    let fresh = stack.login(Arc::new(MemoryStore::default())).await;
+    let e = fresh
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect_err("the address waits");
+    assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TooManyRequests));
+    // ...and Ada's own device logs in.
+    login
+        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .await
+        .expect("a known device passes its address's failures");
+    // Her device token is hers: it takes nobody else's login past the count.
+    let token = store
+        .keys()
+        .into_iter()
+        .find(|k| k.starts_with("login-device:ada@example.com:"))
+        .and_then(|k| store.get(&k))
+        .map(|json| serde_json::from_str::<String>(&json).expect("a token"))
+        .expect("kept");
+    let request = |email: &str, token: &str| {
+        stack
+            .http
+            .post(stack.url("/v1/auth/email/login"))
+            .header("X-API-KEY", &stack.app_key)
+            .header("X-API-DOMAIN", &stack.domain)
+            .header("X-SDK-TYPE", "desktop-login")
+            .json(&serde_json::json!({"email": email, "password": PASSWORD, "deviceToken": token}))
+    };
+    assert_eq!(send(request("bob@example.com", &token)).await.0, 429);
+    assert_eq!(send(request("bob@example.com", "forged")).await.0, 429);
+    // With it, a wrong password still counts against Ada's own address.
+    let wrong = stack
+        .http
+        .post(stack.url("/v1/auth/email/login"))
+        .header("X-API-KEY", &stack.app_key)
+        .header("X-API-DOMAIN", &stack.domain)
+        .header("X-SDK-TYPE", "desktop-login")
+        .json(&serde_json::json!({"email": "ada@example.com", "password": "wrong1password", "deviceToken": token}));
+    assert_eq!(send(wrong).await.0, 401);
 }
 
 pub async fn e_mail_endpoints_take_no_unbounded_input(backend: Backend) {

@@ -50,3 +50,43 @@ async fn two_instances_on_one_postgres_count_one_allowance() {
     }
     second.shutdown().await.expect("stopped");
 }
+
+/// Failed password logins are counted once for all instances on one
+/// PostgreSQL database: a guesser alternating between them gets no more tries.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_on_one_postgres_count_one_allowance_of_password_guesses() {
+    let Some(backend) = Backend::postgres() else {
+        return;
+    };
+    let stack = Stack::start_with(backend, |s| s.login_failures_per_account = 3).await;
+    let settings = (*stack.service.state.settings).clone();
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .expect("a port");
+    let second = RunningService::start_on(listener, settings)
+        .await
+        .expect("a second instance on the same database");
+    drop(stack.user("ada@example.com").await);
+    let login = |base: &url::Url, password: &str| {
+        let request = stack
+            .http
+            .post(format!("{base}v1/auth/email/login"))
+            .header("X-API-KEY", &stack.app_key)
+            .header("X-API-DOMAIN", &stack.domain)
+            .header("X-SDK-TYPE", "desktop-login")
+            .json(&serde_json::json!({"email": "ada@example.com", "password": password}));
+        send(request)
+    };
+    let (first, other) = (&stack.service.base_url, &second.base_url);
+    for (n, base) in [first, other, first].into_iter().enumerate() {
+        let (status, body) = login(base, "wrong1password").await;
+        assert_eq!(status, 401, "guess {n}: {body}");
+    }
+    // Three guesses in all: even the right password waits, on both.
+    for base in [other, first] {
+        let (status, body) = login(base, satchel_tests::PASSWORD).await;
+        assert_eq!(status, 429, "{body}");
+        assert_eq!(body["code"], "TooManyRequests", "{body}");
+    }
+    second.shutdown().await.expect("stopped");
+}

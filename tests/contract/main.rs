@@ -111,6 +111,7 @@ on_every_backend!(
     identity::every_error_of_the_email_methods_comes_from_a_real_request,
     identity::failed_logins_are_limited_per_account_and_per_address,
     identity::one_address_cannot_lock_out_everyone_else,
+    identity::a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours,
     identity::e_mail_endpoints_take_no_unbounded_input,
     identity::the_app_info_says_what_the_key_may_use,
     identity::get_login_session_returns_and_replaces_the_stored_tokens,

@@ -18,6 +18,9 @@ use satchel_service::{Settings, admin};
 use serde_json::Value;
 use sqlx::Connection as _;
 
+/// The password [`Stack::sign_in`] signs people up with.
+pub const PASSWORD: &str = "correct1horse";
+
 /// Where a test's service keeps its data.
 #[derive(Debug, Clone)]
 pub enum Backend {
@@ -287,7 +290,6 @@ impl Stack {
         email: &str,
         store: std::sync::Arc<dyn satchel_sdk::TokenStore>,
     ) -> satchel_sdk::Login {
-        const PASSWORD: &str = "correct1horse";
         let login = self.login(store).await;
         let _ = login
             .sign_up_with_email_and_password(email, PASSWORD, false)

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "openapi")]
 use utoipa::ToSchema;
 
-use crate::{IdentityTokens, Provider};
+use crate::{IdentityTokens, LoginResult, Provider};
 
 /// `POST /v1/auth/email/signup` and `POST /v1/auth/email/login`.
 #[derive(Clone, Serialize, Deserialize)]
@@ -37,6 +37,54 @@ impl std::fmt::Debug for EmailCredentials {
             .field("email", &self.email)
             .field("password", &"<redacted>")
             .finish()
+    }
+}
+
+/// `POST /v1/auth/email/login`: the credentials, and the device token this
+/// device was given when it last logged in with them, if it was.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EmailLogin {
+    #[serde(flatten)]
+    pub credentials: EmailCredentials,
+    /// What `deviceToken` of this address's last login on this device said: a
+    /// login that carries it is not held back by the failures of others
+    /// behind the same network address (the address's own failures still count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(max_length = 256))]
+    pub device_token: Option<String>,
+}
+
+impl std::fmt::Debug for EmailLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmailLogin")
+            .field("credentials", &self.credentials)
+            .field(
+                "device_token",
+                &self.device_token.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
+}
+
+/// `POST /v1/auth/email/login`'s answer: the login, and a device token for
+/// the device to keep (its keychain) and send with its next login of this
+/// address.
+#[derive(Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct EmailLoginResult {
+    #[serde(flatten)]
+    pub login: LoginResult,
+    pub device_token: String,
+}
+
+impl std::fmt::Debug for EmailLoginResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmailLoginResult")
+            .field("login", &self.login.provider)
+            .finish_non_exhaustive()
     }
 }
 

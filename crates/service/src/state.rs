@@ -227,6 +227,13 @@ impl AppState {
         let accounts_rendered_by: Arc<str> =
             crate::config::accounts_rendered_by(&settings.networks).into();
         let kept_bodies = crate::db::BodyKeeper::start(db.clone(), accounts_rendered_by.clone());
+        let login_failures = Arc::new(
+            LoginFailures::new(
+                settings.login_failures_per_account,
+                settings.login_failures_per_address,
+            )
+            .shared_through(&db),
+        );
         Ok(Self {
             db,
             keys: Arc::new(keys),
@@ -236,10 +243,7 @@ impl AppState {
             accounts_rendered_by,
             metadata,
             limits,
-            login_failures: Arc::new(LoginFailures::new(
-                settings.login_failures_per_account,
-                settings.login_failures_per_address,
-            )),
+            login_failures,
             mailer: Mailer::from_settings(&settings)?,
             providers: crate::identity::providers::Providers::new(),
             downloads: Arc::new(tokio::sync::Semaphore::new(MAX_DOWNLOADS)),

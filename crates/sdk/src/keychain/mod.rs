@@ -182,6 +182,16 @@ impl MemoryStore {
     pub fn is_empty(&self) -> bool {
         self.entries.lock().is_empty()
     }
+
+    /// The entries' keys.
+    pub fn keys(&self) -> Vec<String> {
+        self.entries.lock().keys().cloned().collect()
+    }
+
+    /// What `key` holds.
+    pub fn get(&self, key: &str) -> Option<String> {
+        self.entries.lock().get(key).cloned()
+    }
 }
 
 impl TokenStore for MemoryStore {

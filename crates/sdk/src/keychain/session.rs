@@ -31,6 +31,12 @@ pub fn session_key(app_id: &str, service_url: &url::Url) -> String {
     )
 }
 
+/// The keychain entry of the device token a login of `email` was given, for
+/// the app and service of `session_key` (see [`session_key`]).
+pub fn login_device_key(session_key: &str, email: &str) -> String {
+    format!("login-device:{email}:{session_key}")
+}
+
 /// The `exp` of a JWT, read without checking the signature: the client only uses
 /// it to renew in time; the service checks everything.
 pub fn jwt_expiry(token: &str) -> Option<i64> {

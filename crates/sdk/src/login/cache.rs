@@ -40,18 +40,22 @@ impl Login {
 
     /// Keeps (or, with `None`, forgets) the session in the keychain and in memory.
     pub(super) async fn save(&self, session: Option<StoredSession>) -> Result<(), SdkError> {
-        let key = self
-            .connection
-            .lock()
-            .await
-            .as_ref()
-            .map(|c| c.key.clone())
-            .ok_or_else(|| SdkError::not_initialized("login library"))?;
+        let key = self.session_key().await?;
         save_json(&self.store, &key, session.as_ref()).await?;
         if let Some(connection) = self.connection.lock().await.as_mut() {
             connection.session = Cached::Read(session);
         }
         Ok(())
+    }
+
+    /// The keychain entry of this app's session at this service.
+    pub(super) async fn session_key(&self) -> Result<String, SdkError> {
+        self.connection
+            .lock()
+            .await
+            .as_ref()
+            .map(|c| c.key.clone())
+            .ok_or_else(|| SdkError::not_initialized("login library"))
     }
 
     /// The stored session, or `InvalidLoginSession` when no one is logged in.

@@ -38,8 +38,8 @@ use tokio::sync::Mutex;
 
 use crate::client::{Caller, RestClient, ServiceConfig};
 use crate::error::SdkError;
-use crate::keychain::TokenStore;
-use crate::keychain::session::{StoredSession, session_key};
+use crate::keychain::session::{StoredSession, login_device_key, session_key};
+use crate::keychain::{TokenStore, load_json, save_json};
 use cache::Cached;
 pub use external::get_sign_for_login;
 use oauth::OAuthSlot;
@@ -206,23 +206,41 @@ impl Login {
             .await
     }
 
-    /// Logs in with an e-mail and password; gives identity tokens for `login_service`.
+    /// Logs in with an e-mail and password; gives identity tokens for
+    /// `login_service`. The device token the service gives a login is kept in
+    /// the keychain and sent with the next login of the same address, so the
+    /// failures of strangers behind the same network address do not hold this
+    /// device back.
     pub async fn login_with_email_and_password(
         &self,
         email: &str,
         password: &str,
     ) -> Result<LoginResult, SdkError> {
         let credentials = check_credentials(email, password)?;
-        self.client()
+        let device_key = login_device_key(&self.session_key().await?, &credentials.email);
+        // A keychain that cannot be read costs only the device's standing.
+        let device_token: Option<String> = load_json(&self.store, &device_key)
+            .await
+            .unwrap_or_default();
+        let request = satchel_api::EmailLogin {
+            credentials,
+            device_token,
+        };
+        let answer: satchel_api::EmailLoginResult = self
+            .client()
             .await?
             .send(
                 Caller::Login,
                 Method::POST,
                 "v1/auth/email/login",
-                Some(&credentials),
+                Some(&request),
                 None,
             )
-            .await
+            .await?;
+        if let Err(e) = save_json(&self.store, &device_key, Some(&answer.device_token)).await {
+            tracing::warn!("the login's device token was not kept: {e}");
+        }
+        Ok(answer.login)
     }
 
     /// Logs in to the service with a login result, and keeps the session.

@@ -10,6 +10,14 @@ use super::{Db, DbResult};
 /// turns taken, so the table holds about a minute's keys.
 const SWEEP_EVERY: u64 = 1024;
 
+/// One turn's share of the window, and how far ahead of now the full
+/// allowance may be (the burst), in milliseconds.
+fn pace(per_window: u32, window_ms: i64) -> (i64, i64) {
+    let per_window = i64::from(per_window.max(1));
+    let interval = (window_ms / per_window).max(1);
+    (interval, interval * (per_window - 1))
+}
+
 impl Db {
     /// Takes one of `key`'s turns, `per_minute` of them a minute (a burst of
     /// that many, then one more each `60 s / per_minute`), as of `now_ms`: `Ok`
@@ -20,11 +28,19 @@ impl Db {
         per_minute: u32,
         now_ms: i64,
     ) -> DbResult<Result<(), Duration>> {
-        let per_minute = i64::from(per_minute.max(1));
-        // One turn's share of the minute, and how far ahead of now the full
-        // allowance may be (the burst).
-        let interval = (60_000 / per_minute).max(1);
-        let tolerance = interval * (per_minute - 1);
+        self.take_turn_in(key, per_minute, 60_000, now_ms).await
+    }
+
+    /// Takes one of `key`'s turns, `per_window` of them in each `window_ms`
+    /// (a burst of that many, then one more each `window_ms / per_window`).
+    pub async fn take_turn_in(
+        &self,
+        key: &str,
+        per_window: u32,
+        window_ms: i64,
+        now_ms: i64,
+    ) -> DbResult<Result<(), Duration>> {
+        let (interval, tolerance) = pace(per_window, window_ms);
         let taken: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO rate_limits (key, tat_ms) VALUES ($1, $2 + $3) \
              ON CONFLICT (key) DO UPDATE SET tat_ms = \
@@ -48,6 +64,27 @@ impl Db {
                 .await?;
         let wait = full_at.map_or(1, |(tat,)| (tat - tolerance - now_ms).max(1));
         Ok(Err(Duration::from_millis(u64::try_from(wait).unwrap_or(1))))
+    }
+
+    /// Gives back the turn of `key` taken last (a login whose password was
+    /// right does not count as a failure).
+    pub async fn give_back_turn(&self, key: &str, per_window: u32, window_ms: i64) -> DbResult<()> {
+        let (interval, _) = pace(per_window, window_ms);
+        sqlx::query("UPDATE rate_limits SET tat_ms = tat_ms - $2 WHERE key = $1")
+            .bind(key)
+            .bind(interval)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Forgets `key`'s turns: its full allowance again.
+    pub async fn forget_turns(&self, key: &str) -> DbResult<()> {
+        sqlx::query("DELETE FROM rate_limits WHERE key = $1")
+            .bind(key)
+            .execute(self.pool())
+            .await?;
+        Ok(())
     }
 
     /// Deletes the keys back at their full allowance, now and then (once per

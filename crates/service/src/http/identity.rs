@@ -5,8 +5,9 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use satchel_api::{
-    AppInfo, EmailCredentials, LoginResult, NetworkInfo, RefreshRequest, RegisterRequest,
-    ResendRequest, ServiceLoginRequest, ServiceToken, ServiceUser, SignUpResponse,
+    AppInfo, EmailCredentials, EmailLogin, EmailLoginResult, LoginResult, NetworkInfo,
+    RefreshRequest, RegisterRequest, ResendRequest, ServiceLoginRequest, ServiceToken, ServiceUser,
+    SignUpResponse,
 };
 
 use super::Json;
@@ -65,8 +66,8 @@ pub async fn resend(
 }
 
 /// Logs in with an e-mail and password; gives identity tokens.
-#[utoipa::path(post, path = "/v1/auth/email/login", request_body = EmailCredentials,
-    responses((status = 200, body = LoginResult),
+#[utoipa::path(post, path = "/v1/auth/email/login", request_body = EmailLogin,
+    responses((status = 200, body = EmailLoginResult),
               (status = 400, body = satchel_api::ApiErrorBody, description = "IncorrectEmailForm (checked before anything is counted); InvalidLoginProvider when the app has no e-mail logins"),
               (status = 401, body = satchel_api::ApiErrorBody, description = "FailedLogin: the e-mail or password is wrong"),
               (status = 428, body = satchel_api::ApiErrorBody, description = "RequiredEmailVerified"),
@@ -76,8 +77,8 @@ pub async fn email_login(
     State(state): State<AppState>,
     app: CallingApp,
     ClientAddress(address): ClientAddress,
-    Json(body): Json<EmailCredentials>,
-) -> Reply<LoginResult> {
+    Json(body): Json<EmailLogin>,
+) -> Reply<EmailLoginResult> {
     let app = app.policy(&state).await?;
     Ok(axum::Json(
         identity::email::email_login(&state, &app, body, address).await?,

@@ -10,7 +10,10 @@
 
 use axum::http::StatusCode;
 use satchel_api::rules::{self, email_domain, normalize_email};
-use satchel_api::{EmailCredentials, LoginResult, Provider, ServiceErrorCode, SignUpResponse};
+use satchel_api::{
+    EmailCredentials, EmailLogin, EmailLoginResult, LoginResult, Provider, ServiceErrorCode,
+    SignUpResponse,
+};
 
 use super::require_provider;
 use super::sessions::issue_identity_tokens;
@@ -18,6 +21,7 @@ use crate::crypto::passwords::{hash_password, password_matches};
 use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, DbError, IdentityRow};
 use crate::error::{ApiError, ApiResult};
+use crate::identity::login_failures::Counted;
 use crate::limits::{LimitKey, MailKind};
 use crate::state::AppState;
 
@@ -241,15 +245,33 @@ pub async fn verify_link(state: &AppState, secret: &str) -> ApiResult<bool> {
         .await?)
 }
 
+/// How long a login device token lets its device past its network address's
+/// failures: a device not used for this long counts as a stranger again.
+pub const LOGIN_DEVICE_LIFETIME: std::time::Duration =
+    std::time::Duration::from_secs(90 * 24 * 3600);
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 /// Logs an e-mail identity in with its password. Failures are counted per e-mail
-/// address and per network address; past the limit even the right password waits.
+/// address and per network address; past the limit even the right password
+/// waits. A device that logged in to this address before (its device token)
+/// is not counted against its network address: strangers' failures from the
+/// same office or carrier cannot lock it out.
 pub async fn email_login(
     state: &AppState,
     app: &AppRow,
-    credentials: EmailCredentials,
+    request: EmailLogin,
     address: Option<std::net::IpAddr>,
-) -> ApiResult<LoginResult> {
+) -> ApiResult<EmailLoginResult> {
     require_provider(app, Provider::Email)?;
+    let EmailLogin {
+        credentials,
+        device_token,
+    } = request;
     let email = normalize_email(&credentials.email);
     // Checked before it is counted: only a real address takes a counter's place.
     if !rules::is_email_form(&email) {
@@ -260,9 +282,17 @@ pub async fn email_login(
         ));
     }
     let account_key = format!("{}:{email}", app.id);
+    let known_device = device_token.as_deref().is_some_and(|token| {
+        state.pin_keys.is_login_device(
+            &account_key,
+            token,
+            now_secs(),
+            LOGIN_DEVICE_LIFETIME.as_secs(),
+        )
+    });
     // An unknown address is nobody's: it is not counted (or everyone behind an
     // unknown address would share one limit).
-    let address_key = address.map(|a| a.to_string());
+    let address_key = address.filter(|_| !known_device).map(|a| a.to_string());
     let failures = &state.login_failures;
     let too_many = |wait: std::time::Duration| {
         ApiError::too_many_requests(format!(
@@ -272,13 +302,23 @@ pub async fn email_login(
     };
     // Each try is counted before the password is checked, so parallel guesses
     // cannot all pass the limit; a right password gives its tries back.
-    if let Some(key) = &address_key {
-        failures.by_address.attempt(key).map_err(too_many)?;
-    }
-    if let Err(wait) = failures.by_account.attempt(&account_key) {
-        if let Some(key) = &address_key {
-            failures.by_address.succeeded(key);
+    let by_address = match &address_key {
+        Some(key) => Some((
+            Counted::Address(key),
+            failures
+                .attempt(Counted::Address(key))
+                .await
+                .map_err(too_many)?,
+        )),
+        None => None,
+    };
+    let give_back_address = || async {
+        if let Some((counted, taken)) = by_address {
+            failures.succeeded(counted, taken).await;
         }
+    };
+    if let Err(wait) = failures.attempt(Counted::Account(&account_key)).await {
+        give_back_address().await;
         return Err(too_many(wait));
     }
     let identity = live_identity(state, app, &email).await?;
@@ -302,10 +342,8 @@ pub async fn email_login(
             ));
         }
     };
-    if let Some(key) = &address_key {
-        failures.by_address.succeeded(key);
-    }
-    failures.by_account.reset(&account_key);
+    give_back_address().await;
+    failures.reset(Counted::Account(&account_key)).await;
     if app.requires_email_verification() && !identity.verified() {
         return Err(ApiError::new(
             StatusCode::PRECONDITION_REQUIRED,
@@ -313,7 +351,11 @@ pub async fn email_login(
             "verify your e-mail address first: open the link in the e-mail we sent",
         ));
     }
-    issue_identity_tokens(state, (&identity).into()).await
+    let login: LoginResult = issue_identity_tokens(state, (&identity).into()).await?;
+    Ok(EmailLoginResult {
+        login,
+        device_token: state.pin_keys.login_device_token(&account_key, now_secs()),
+    })
 }
 
 /// `POST /v1/auth/email/password-reset`: e-mails a link (single use, 1 hour) that
@@ -427,8 +469,11 @@ pub async fn reset_password(state: &AppState, token: &str, password: String) -> 
     // The person may log in at once, even after failed tries with the old one.
     state
         .login_failures
-        .by_account
-        .reset(&format!("{}:{}", reset.app_id, reset.email));
+        .reset(Counted::Account(&format!(
+            "{}:{}",
+            reset.app_id, reset.email
+        )))
+        .await;
     tracing::info!(identity = %reset.identity_id, sessions = reset.ended_sessions.len(), "password reset");
     Ok(())
 }

@@ -2,6 +2,12 @@
 //! address in a sliding window, so passwords cannot be guessed at speed. Past the
 //! limit even the right password waits until the window frees up.
 //!
+//! On PostgreSQL, which several instances may share, the counts are kept in the
+//! database ([`crate::db::Db::take_turn_in`]), one allowance for all instances
+//! (a guesser alternating between them gets no more tries); a database that
+//! cannot be asked leaves the count to this instance. On SQLite there is one
+//! instance, and the counts are this one's memory.
+//!
 //! An attempt takes its slot *before* the password is checked ([`FailureCounter::attempt`])
 //! and gives it back when the password was right, so parallel guesses cannot all
 //! pass a limit they would each see as unreached. Keys are bounded: past
@@ -23,8 +29,26 @@ pub const MAX_KEYS: usize = 100_000;
 /// Failed-login counts, per e-mail address and per network address.
 #[derive(Debug)]
 pub struct LoginFailures {
-    pub by_account: FailureCounter,
-    pub by_address: FailureCounter,
+    by_account: FailureCounter,
+    by_address: FailureCounter,
+    /// The database the counts are kept in, when instances share one.
+    shared: Option<crate::db::Db>,
+}
+
+/// What a failure is counted against.
+#[derive(Debug, Clone, Copy)]
+pub enum Counted<'a> {
+    /// One app's e-mail address (`app_id:email`).
+    Account(&'a str),
+    /// One network address.
+    Address(&'a str),
+}
+
+/// Where a try was taken, so it is given back in the same place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub struct Taken {
+    shared: bool,
 }
 
 impl LoginFailures {
@@ -34,8 +58,88 @@ impl LoginFailures {
         Self {
             by_account: FailureCounter::new(per_account, WINDOW),
             by_address: FailureCounter::new(per_address, WINDOW),
+            shared: None,
         }
     }
+
+    /// Counts in `db` when it is one several instances may share (PostgreSQL).
+    pub fn shared_through(mut self, db: &crate::db::Db) -> Self {
+        self.shared = db.is_shared().then(|| db.clone());
+        self
+    }
+
+    fn counter_and_key(&self, counted: Counted<'_>) -> (&FailureCounter, String) {
+        match counted {
+            Counted::Account(key) => (&self.by_account, format!("login-failures:account:{key}")),
+            Counted::Address(key) => (&self.by_address, format!("login-failures:address:{key}")),
+        }
+    }
+
+    fn window_ms(&self) -> i64 {
+        i64::try_from(WINDOW.as_millis()).unwrap_or(i64::MAX)
+    }
+
+    /// Takes one of the tries of what is `counted`, counted as a failure until
+    /// [`Self::succeeded`] gives it back; refused with the wait when none is left.
+    pub async fn attempt(&self, counted: Counted<'_>) -> Result<Taken, Duration> {
+        let (counter, shared_key) = self.counter_and_key(counted);
+        if let Some(db) = &self.shared {
+            let limit = u32::try_from(counter.limit).unwrap_or(u32::MAX);
+            match db
+                .take_turn_in(&shared_key, limit, self.window_ms(), now_ms())
+                .await
+            {
+                Ok(taken) => return taken.map(|()| Taken { shared: true }),
+                Err(e) => {
+                    tracing::warn!("login failures not counted in the database, counted here: {e}")
+                }
+            }
+        }
+        counter
+            .attempt(local_key(counted))
+            .map(|()| Taken { shared: false })
+    }
+
+    /// The try `taken` last succeeded: it does not count.
+    pub async fn succeeded(&self, counted: Counted<'_>, taken: Taken) {
+        let (counter, shared_key) = self.counter_and_key(counted);
+        match (&self.shared, taken.shared) {
+            (Some(db), true) => {
+                let limit = u32::try_from(counter.limit).unwrap_or(u32::MAX);
+                if let Err(e) = db
+                    .give_back_turn(&shared_key, limit, self.window_ms())
+                    .await
+                {
+                    tracing::warn!("a login try not given back: {e}");
+                }
+            }
+            _ => counter.succeeded(local_key(counted)),
+        }
+    }
+
+    /// Forgets the failures of what is `counted` (a right password, a reset).
+    pub async fn reset(&self, counted: Counted<'_>) {
+        let (counter, shared_key) = self.counter_and_key(counted);
+        if let Some(db) = &self.shared
+            && let Err(e) = db.forget_turns(&shared_key).await
+        {
+            tracing::warn!("login failures not forgotten: {e}");
+        }
+        counter.reset(local_key(counted));
+    }
+}
+
+fn local_key(counted: Counted<'_>) -> &str {
+    match counted {
+        Counted::Account(key) | Counted::Address(key) => key,
+    }
+}
+
+/// Unix milliseconds now, for the counts in the database.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// Failures per key in a sliding window.
