@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 use alloy::primitives::Address;
 use futures::{SinkExt as _, StreamExt as _};
 use satchel_connect::{
-    Approval, Approved, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts,
-    Wallet,
+    Answer, Ask, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
 };
 use satchel_sdk::Widget;
 use satchel_sdk::vault::KdfStrength;
@@ -66,7 +65,7 @@ impl Wallet for Device {
             .await
             .map_err(|refusal| ProviderError::internal(refusal.message))
     }
-    async fn ask(&self, _: &Origin, _: Approval) -> Result<Approved, ProviderError> {
+    async fn ask(&self, _: &Origin, _: Ask) -> Result<Answer, ProviderError> {
         Err(ProviderError::rejected())
     }
 }

@@ -164,14 +164,14 @@ async fn a_program_on_this_computer_connects_with_the_persons_yes_and_reads_the_
 
     // Settings lists it; Disconnect ends it.
     app.click("#nav-settings").await?;
-    app.text_when("[data-testid='connected-app']", |t| {
+    app.text_when("[data-testid='connected-site']", |t| {
         t.contains("A program on this computer")
     })
     .await?;
-    app.shot("31-connected-apps").await?;
-    app.click("[data-testid='connected-app-disconnect']")
+    app.shot("31-connected-sites").await?;
+    app.click("[data-testid='connected-site-disconnect']")
         .await?;
-    app.text_when("[data-testid='connected-apps']", |t| {
+    app.text_when("[data-testid='connected-sites']", |t| {
         t.contains("No site or program is connected")
     })
     .await?;

@@ -147,9 +147,9 @@ async fn a_dapp_in_a_browser_connects_signs_sends_and_is_disconnected() -> anyho
 
     // Disconnect in Settings: the dapp is told, and sees no account.
     app.click("#nav-settings").await?;
-    app.text_when("[data-testid='connected-app']", |t| t.contains(&host))
+    app.text_when("[data-testid='connected-site']", |t| t.contains(&host))
         .await?;
-    app.click("[data-testid='connected-app-disconnect']")
+    app.click("[data-testid='connected-site-disconnect']")
         .await?;
     browser
         .text_when("#events", |t| t.contains("accountsChanged []"))

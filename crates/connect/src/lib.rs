@@ -16,7 +16,7 @@
 //!   sign-in of a message, typed data as a tree, permits in words), derived with
 //!   what the key signs;
 //! - [`wallet`]: what a request needs from the shell ([`Wallet`]) and what the
-//!   person is asked ([`Approval`]);
+//!   person is asked ([`Ask`]);
 //! - [`methods`]: what each method does, over [`Wallet`];
 //! - [`server`]: the HTTP transport and [`socket`]: the WebSocket one, with
 //!   subscriptions (`newHeads`, `accountsChanged`, `chainChanged`). A
@@ -42,4 +42,4 @@ pub use permissions::Permissions;
 pub use review::permit::TokenFacts;
 pub use rpc::ProviderError;
 pub use server::{DEFAULT_PORT, Provider};
-pub use wallet::{Approval, Approved, Wallet, WidgetApp};
+pub use wallet::{Answer, Ask, Wallet, WidgetApp};

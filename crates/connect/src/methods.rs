@@ -13,16 +13,17 @@ use serde_json::{Value, json};
 use alloy::primitives::Address;
 
 use crate::allowance::ReadAllowance;
-use crate::batches::{self, Batches, SentBatch};
+use crate::batches::Batches;
 use crate::origin::Origin;
 use crate::permissions::Permissions;
 use crate::review::asset;
-use crate::review::calls;
 use crate::review::message;
 use crate::review::transaction;
 use crate::review::typed;
 use crate::rpc::{ProviderError, Request};
-use crate::wallet::{Approval, Approved, Wallet};
+use crate::wallet::{Answer, Ask, Wallet};
+
+mod eip5792;
 
 /// Read methods relayed to the network's node (the service's relay checks its
 /// own allow-list and limits too). A page the person never connected reads
@@ -161,8 +162,8 @@ impl<W: Wallet> Methods<W> {
         }
     }
 
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
-        let key = (origin.clone(), approval.kind());
+    async fn ask(&self, origin: &Origin, ask: Ask) -> Result<Answer, ProviderError> {
+        let key = (origin.clone(), ask.kind());
         if !self
             .asking
             .lock()
@@ -175,7 +176,7 @@ impl<W: Wallet> Methods<W> {
             asking: &self.asking,
             key,
         };
-        self.wallet.ask(origin, approval).await
+        self.wallet.ask(origin, ask).await
     }
 
     /// `eth_accounts` of a connected origin: the wallet's accounts the person
@@ -213,10 +214,10 @@ impl<W: Wallet> Methods<W> {
         }
         // Not connected: the page asks (and may have the person log in first).
         if !connected || !self.wallet.accounts().await.is_empty() {
-            let asked = Approval::Connect {
+            let asked = Ask::Connect {
                 through_extension: via == Via::Extension,
             };
-            let Approved::Connected(chosen) = self.ask(origin, asked).await? else {
+            let Answer::Connected(chosen) = self.ask(origin, asked).await? else {
                 return Err(ProviderError::internal("no accounts were chosen"));
             };
             self.permissions
@@ -268,16 +269,6 @@ impl<W: Wallet> Methods<W> {
             .ok_or_else(|| ProviderError::invalid_params("chainId is a 0x-prefixed hex number"))
     }
 
-    /// The batch id `wallet_getCallsStatus` and `wallet_showCallsStatus` name.
-    fn batch_id(params: &Value) -> Result<String, ProviderError> {
-        params
-            .get(0)
-            .and_then(Value::as_str)
-            .filter(|id| id.len() <= calls::MAX_ID)
-            .map(str::to_owned)
-            .ok_or_else(|| ProviderError::invalid_params("expected [id]"))
-    }
-
     /// The accounts a connected `origin` sees and its active chain, for a
     /// request that signs.
     async fn signing_context(&self, origin: &Origin) -> Result<(Vec<Address>, u64), ProviderError> {
@@ -296,9 +287,9 @@ impl<W: Wallet> Methods<W> {
     }
 
     /// The signature the person approved.
-    async fn signature(&self, origin: &Origin, approval: Approval) -> Result<Value, ProviderError> {
-        match self.ask(origin, approval).await? {
-            Approved::Signed(signature) => Ok(json!(signature)),
+    async fn signature(&self, origin: &Origin, ask: Ask) -> Result<Value, ProviderError> {
+        match self.ask(origin, ask).await? {
+            Answer::Signed(signature) => Ok(json!(signature)),
             _ => Err(ProviderError::internal("no signature was made")),
         }
     }
@@ -408,7 +399,7 @@ impl<W: Wallet> Methods<W> {
             "personal_sign" => {
                 let (accounts, chain_id) = self.signing_context(origin).await?;
                 let signing = message::personal_sign(params, &accounts, origin, chain_id)?;
-                self.signature(origin, Approval::SignMessage(signing)).await
+                self.signature(origin, Ask::SignMessage(signing)).await
             }
             "eth_signTypedData_v4" => {
                 let (accounts, chain_id) = self.signing_context(origin).await?;
@@ -416,8 +407,7 @@ impl<W: Wallet> Methods<W> {
                 let signing = typed::sign_typed_data(params, &accounts, chain_id, |contract| {
                     self.wallet.token(&network, contract)
                 })?;
-                self.signature(origin, Approval::SignTypedData(signing))
-                    .await
+                self.signature(origin, Ask::SignTypedData(signing)).await
             }
             "eth_sendTransaction" => {
                 let (accounts, chain_id) = self.signing_context(origin).await?;
@@ -426,81 +416,21 @@ impl<W: Wallet> Methods<W> {
                     transaction::send_transaction(params, &accounts, &network, chain_id, |c| {
                         self.wallet.token(&network, c)
                     })?;
-                match self.ask(origin, Approval::SendTransaction(tx)).await? {
-                    Approved::Sent(hash) => Ok(json!(hash)),
+                match self.ask(origin, Ask::SendTransaction(tx)).await? {
+                    Answer::Sent(hash) => Ok(json!(hash)),
                     _ => Err(ProviderError::internal("nothing was sent")),
                 }
             }
-            "wallet_getCapabilities" => {
-                let (accounts, _) = self.signing_context(origin).await?;
-                if let Some(asked) = params.get(0).filter(|a| !a.is_null()) {
-                    crate::review::account_param(Some(asked), &accounts)?;
-                }
-                let served = self.wallet.networks().into_iter().map(|(_, id)| id);
-                let wanted: Option<Vec<String>> =
-                    params.get(1).and_then(Value::as_array).map(|ids| {
-                        ids.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_ascii_lowercase)
-                            .collect()
-                    });
-                Ok(calls::capabilities(served.filter(|id| {
-                    wanted.as_ref().is_none_or(|w| w.contains(&hex(*id)))
-                })))
-            }
-            "wallet_sendCalls" => {
-                let (accounts, chain_id) = self.signing_context(origin).await?;
-                let (network, _) = self.network_of(origin)?;
-                let batch = calls::send_calls(params, &accounts, &network, chain_id, |c| {
-                    self.wallet.token(&network, c)
-                })?;
-                if self.batches.knows(origin, &batch.id) {
-                    return Err(ProviderError::eip5792(
-                        calls::codes::DUPLICATE_ID,
-                        format!("a batch {:?} was sent already", batch.id),
-                    ));
-                }
-                let (id, count) = (batch.id.clone(), batch.calls.len());
-                match self.ask(origin, Approval::SendCalls(batch)).await? {
-                    Approved::SentCalls { hashes, .. } => {
-                        self.batches.keep(SentBatch {
-                            origin: origin.clone(),
-                            id: id.clone(),
-                            network,
-                            chain_id,
-                            calls: count,
-                            hashes,
-                        });
-                        Ok(json!({ "id": id }))
-                    }
-                    _ => Err(ProviderError::internal("nothing was sent")),
-                }
-            }
-            "wallet_getCallsStatus" => {
-                self.require_connected(origin)?;
-                let batch = self.batches.get(origin, &Self::batch_id(params)?)?;
-                let mut receipts = Vec::with_capacity(batch.hashes.len());
-                for hash in &batch.hashes {
-                    let receipt = self
-                        .wallet
-                        .read(&batch.network, "eth_getTransactionReceipt", json!([hash]))
-                        .await?;
-                    receipts.push(Some(receipt).filter(|r| !r.is_null()));
-                }
-                Ok(batches::status(&batch, &receipts))
-            }
-            "wallet_showCallsStatus" => {
-                self.require_connected(origin)?;
-                self.batches.get(origin, &Self::batch_id(params)?)?;
-                self.wallet.show_activity();
-                Ok(Value::Null)
-            }
+            "wallet_getCapabilities"
+            | "wallet_sendCalls"
+            | "wallet_getCallsStatus"
+            | "wallet_showCallsStatus" => self.eip5792(origin, &request.method, params).await,
             "wallet_watchAsset" => {
                 self.require_connected(origin)?;
                 let (network, _) = self.network_of(origin)?;
                 let asset = asset::watch_asset(params, &network)?;
-                match self.ask(origin, Approval::WatchAsset(asset)).await? {
-                    Approved::Watched => Ok(json!(true)),
+                match self.ask(origin, Ask::WatchAsset(asset)).await? {
+                    Answer::Watched => Ok(json!(true)),
                     _ => Err(ProviderError::internal("the token was not listed")),
                 }
             }

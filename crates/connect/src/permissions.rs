@@ -58,7 +58,7 @@ impl Permissions {
                         .collect()
                 })
                 .unwrap_or_else(|e| {
-                    tracing::warn!("the connected apps file is damaged ({e}); set aside");
+                    tracing::warn!("the connected sites file is damaged ({e}); set aside");
                     let _ = std::fs::rename(path, path.with_extension("damaged"));
                     BTreeMap::new()
                 }),
@@ -88,7 +88,7 @@ impl Permissions {
         self.lock().contains_key(origin.key())
     }
 
-    /// Every connected origin, for Settings → Connected apps.
+    /// Every connected origin, for Settings → Connected sites.
     pub fn list(&self) -> Vec<(Origin, Connection)> {
         self.lock()
             .iter()

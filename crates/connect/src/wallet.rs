@@ -1,6 +1,6 @@
 //! What a request needs from the wallet, as the shell that hosts the provider
 //! gives it ([`Wallet`]), and what the person is asked and answers on an
-//! approval page ([`Approval`], [`Approved`]).
+//! approval page ([`Ask`], [`Answer`]).
 
 use std::future::Future;
 
@@ -18,7 +18,7 @@ use crate::rpc::ProviderError;
 
 /// What the person is asked on an approval page.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Approval {
+pub enum Ask {
     /// Connect this origin: it will see the wallet's address. The page says
     /// how the request came: through Satchel Connector (the browser named the
     /// site) or straight to the endpoint (whatever sent it named it).
@@ -48,7 +48,7 @@ pub struct WidgetApp {
     pub name: String,
 }
 
-impl Approval {
+impl Ask {
     /// One prompt of a kind per origin waits at a time (`-32002` for more).
     pub(crate) fn kind(&self) -> &'static str {
         match self {
@@ -72,7 +72,7 @@ impl Approval {
 
 /// What the person approved.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Approved {
+pub enum Answer {
     /// The connection, with the accounts the person chose for it (checksummed,
     /// the first its selected one).
     Connected(Vec<String>),
@@ -128,8 +128,8 @@ pub trait Wallet: Send + Sync + 'static {
     fn ask(
         &self,
         origin: &Origin,
-        approval: Approval,
-    ) -> impl Future<Output = Result<Approved, ProviderError>> + Send;
+        ask: Ask,
+    ) -> impl Future<Output = Result<Answer, ProviderError>> + Send;
     /// Brings the wallet's window forward on its activity, where a batch's
     /// transactions are (`wallet_showCallsStatus`); by default nothing.
     fn show_activity(&self) {}

@@ -6,7 +6,7 @@ mod common;
 
 use alloy::primitives::{Address, Signature};
 use common::{ADDRESS, DAPP, TX_HASH, code, start};
-use satchel_connect::{Approval, Origin};
+use satchel_connect::{Ask, Origin};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -169,11 +169,11 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
     let mut running = start().await;
     // The person closes the first page: rejected, nothing kept.
     let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
-    let (origin, approval, answer) = running.pages.recv().await.expect("a page");
+    let (origin, ask, answer) = running.pages.recv().await.expect("a page");
     assert_eq!(origin, Origin::Web(DAPP.into()));
     assert_eq!(
-        approval,
-        Approval::Connect {
+        ask,
+        Ask::Connect {
             through_extension: false
         }
     );
@@ -193,7 +193,7 @@ async fn a_page_connects_with_the_persons_yes_once_and_disconnect_forgets_it() {
         json!([])
     );
 
-    // Approved: its accounts, now and without asking again.
+    // Answer: its accounts, now and without asking again.
     let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
     let (_, _, answer) = running.pages.recv().await.expect("a page");
     answer.send(true).expect("the page waits");
@@ -444,12 +444,12 @@ async fn a_page_sees_only_the_accounts_the_person_chose_for_it() {
         json!([])
     );
     let asking = running.spawn_call(DAPP, "eth_requestAccounts", json!([]));
-    let (origin, approval, answer) = running.pages.recv().await.expect("asked again");
+    let (origin, ask, answer) = running.pages.recv().await.expect("asked again");
     assert_eq!(
-        (origin, approval),
+        (origin, ask),
         (
             Origin::Web(DAPP.into()),
-            Approval::Connect {
+            Ask::Connect {
                 through_extension: false
             }
         )
@@ -473,10 +473,10 @@ async fn a_message_is_signed_with_the_persons_yes_and_a_foreign_sign_in_comes_wi
     running.connect(DAPP).await;
 
     let asking = running.spawn_call(DAPP, "personal_sign", json!(["0x68656c6c6f", ADDRESS]));
-    let (origin, approval, answer) = running.pages.recv().await.expect("a page");
+    let (origin, ask, answer) = running.pages.recv().await.expect("a page");
     assert_eq!(origin, Origin::Web(DAPP.into()));
-    let Approval::SignMessage(message) = approval else {
-        panic!("a message page: {approval:?}")
+    let Ask::SignMessage(message) = ask else {
+        panic!("a message page: {ask:?}")
     };
     assert_eq!(message.review.text.as_deref(), Some("hello"));
     answer.send(true).expect("the page waits");
@@ -496,8 +496,8 @@ async fn a_message_is_signed_with_the_persons_yes_and_a_foreign_sign_in_comes_wi
         "evil.example wants you to sign in with your Ethereum account:\n{ADDRESS}\n\n\nURI: https://evil.example\nVersion: 1\nChain ID: 31337\nNonce: abcdefgh12\nIssued At: 2026-11-25T00:00:00Z"
     );
     let asking = running.spawn_call(DAPP, "personal_sign", json!([foreign, ADDRESS]));
-    let (_, approval, answer) = running.pages.recv().await.expect("a page");
-    let Approval::SignMessage(message) = approval else {
+    let (_, ask, answer) = running.pages.recv().await.expect("a page");
+    let Ask::SignMessage(message) = ask else {
         panic!("a message page")
     };
     assert!(message.review.refusal.is_some(), "{:?}", message.review);
@@ -523,8 +523,8 @@ async fn typed_data_is_signed_as_eip_712_and_refused_before_any_page_when_malfor
         "eth_signTypedData_v4",
         json!([ADDRESS, data.to_string()]),
     );
-    let (_, approval, answer) = running.pages.recv().await.expect("a page");
-    let Approval::SignTypedData(typed) = approval else {
+    let (_, ask, answer) = running.pages.recv().await.expect("a page");
+    let Ask::SignTypedData(typed) = ask else {
         panic!("a typed-data page")
     };
     assert_eq!(typed.review.message[0].value.as_deref(), Some("Bob"));
@@ -569,8 +569,8 @@ async fn a_transaction_reaches_its_page_read_and_answers_its_hash() {
         "eth_sendTransaction",
         json!([{"from": ADDRESS, "to": nft, "data": data, "gas": "0x5208"}]),
     );
-    let (_, approval, answer) = running.pages.recv().await.expect("a page");
-    let Approval::SendTransaction(tx) = approval else {
+    let (_, ask, answer) = running.pages.recv().await.expect("a page");
+    let Ask::SendTransaction(tx) = ask else {
         panic!("a transaction page")
     };
     assert_eq!(tx.network, "anvil");
@@ -646,9 +646,9 @@ async fn a_batch_of_calls_is_approved_on_one_page_and_its_status_read() {
         "calls": [{"to": ADDRESS, "value": "0x1"}, {"to": ADDRESS, "data": "0x1234"}]
     }]);
     let sending = running.spawn_call(DAPP, "wallet_sendCalls", batch.clone());
-    let (origin, approval, yes) = running.pages.recv().await.expect("one page");
+    let (origin, ask, yes) = running.pages.recv().await.expect("one page");
     assert_eq!(origin, Origin::Web(DAPP.into()));
-    let Approval::SendCalls(calls) = approval else {
+    let Ask::SendCalls(calls) = ask else {
         panic!("the batch's page")
     };
     assert_eq!(calls.calls.len(), 2);

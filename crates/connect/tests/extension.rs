@@ -10,7 +10,7 @@ use common::socket::{Socket, answer, next, open, send};
 use common::{ADDRESS, code, start};
 use futures::StreamExt as _;
 use satchel_connect::extension::{CODE_TRIES, HELLO, PAIR, link_proofs};
-use satchel_connect::{Approval, Origin};
+use satchel_connect::{Ask, Origin};
 use serde_json::json;
 
 const EXTENSION: &str = "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf";
@@ -208,7 +208,7 @@ async fn each_connect_page_says_how_it_came_and_the_extension_takes_a_direct_sit
     assert_eq!(origin, Origin::Web(PAGE.into()));
     assert_eq!(
         asked,
-        Approval::Connect {
+        Ask::Connect {
             through_extension: false
         }
     );
@@ -218,7 +218,7 @@ async fn each_connect_page_says_how_it_came_and_the_extension_takes_a_direct_sit
     let (_, asked, yes) = running.pages.recv().await.expect("a second page");
     assert_eq!(
         asked,
-        Approval::Connect {
+        Ask::Connect {
             through_extension: true
         }
     );
@@ -243,7 +243,7 @@ async fn each_connect_page_says_how_it_came_and_the_extension_takes_a_direct_sit
     let (_, asked, yes) = running.pages.recv().await.expect("asked again");
     assert_eq!(
         asked,
-        Approval::Connect {
+        Ask::Connect {
             through_extension: true
         }
     );

@@ -1,6 +1,6 @@
 //! Satchel as the wallet of dapps and other programs: hosts `satchel-connect`'s local provider
 //! on `127.0.0.1:<provider_port>`, answers what it needs from the widget, and
-//! puts each approval in front of the person as a page in the widget's window,
+//! puts each ask in front of the person as a page in the widget's window,
 //! one at a time (the page shows how many more wait). Closing the window
 //! rejects them all.
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 use satchel_api::ServiceErrorCode;
 use satchel_connect::{
-    Approval, Approved, Extensions, LinkedExtension, Origin, Permissions, Provider, ProviderError,
+    Answer, Ask, Extensions, LinkedExtension, Origin, Permissions, Provider, ProviderError,
 };
 use satchel_sdk::{ConfirmSend, SdkError, Widget};
 use serde::Serialize;
@@ -37,8 +37,8 @@ const MAX_WAITING: usize = 16;
 /// derived (and the key would sign), where the answer goes.
 struct Waiting {
     prompt: ConnectPrompt,
-    approval: Approval,
-    answer: oneshot::Sender<Result<Approved, ProviderError>>,
+    ask: Ask,
+    answer: oneshot::Sender<Result<Answer, ProviderError>>,
 }
 
 /// Forgets a prompt whose request was dropped before it was answered.
@@ -58,7 +58,7 @@ impl Drop for Abandoned<'_> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
-pub struct ConnectedApp {
+pub struct ConnectedSite {
     /// What Disconnect names it by.
     pub key: String,
     pub origin: String,
@@ -193,7 +193,7 @@ impl Dapps {
     }
 
     /// Takes prompt `id` off the queue and answers it.
-    fn settle(&self, id: u64, outcome: Result<Approved, ProviderError>) {
+    fn settle(&self, id: u64, outcome: Result<Answer, ProviderError>) {
         if let Some(waiting) = self.take(id) {
             let _ = waiting.answer.send(outcome);
         }
@@ -238,7 +238,7 @@ impl Dapps {
             .collect())
     }
 
-    /// The person's answer to prompt `id`: a rejection, or an approval (with
+    /// The person's answer to prompt `id`: a rejection, or an ask (with
     /// the PIN where the key signs, and the fee for a transaction). A signature is made of what the request
     /// derived, never of a review that carries a refusal; a wrong PIN leaves
     /// the prompt waiting, for the page to say so.
@@ -254,21 +254,21 @@ impl Dapps {
             self.settle(id, Err(ProviderError::rejected()));
             return Ok(());
         }
-        let (approval, quote_id) = {
+        let (ask, quote_id) = {
             let queue = self.queue.lock();
             match queue.iter().find(|w| w.prompt.id == id) {
                 // Nobody waits for the answer: nothing is signed or sent for it.
                 Some(waiting) if waiting.answer.is_closed() => return Ok(()),
-                Some(waiting) => (waiting.approval.clone(), waiting.prompt.request.quote_id()),
+                Some(waiting) => (waiting.ask.clone(), waiting.prompt.request.quote_id()),
                 // Already answered, or the window closed.
                 None => return Ok(()),
             }
         };
         let refused = |why: &str| SdkError::service(ServiceErrorCode::InvalidParameters, why);
         let pin = || pin.clone().ok_or_else(|| refused("enter your PIN to sign"));
-        let approved = match approval {
-            Approval::Connect { .. } => Approved::Connected(self.chosen_accounts(accounts).await?),
-            Approval::SignMessage(message) => {
+        let approved = match ask {
+            Ask::Connect { .. } => Answer::Connected(self.chosen_accounts(accounts).await?),
+            Ask::SignMessage(message) => {
                 if let Some(why) = &message.review.refusal {
                     return Err(refused(why));
                 }
@@ -276,9 +276,9 @@ impl Dapps {
                     .widget
                     .sign_message(&pin()?, message.account, message.bytes)
                     .await?;
-                Approved::Signed(signature)
+                Answer::Signed(signature)
             }
-            Approval::SignTypedData(typed) => {
+            Ask::SignTypedData(typed) => {
                 if let Some(why) = &typed.review.refusal {
                     return Err(refused(why));
                 }
@@ -286,9 +286,9 @@ impl Dapps {
                     .widget
                     .sign_typed_data(&pin()?, typed.account, typed.data)
                     .await?;
-                Approved::Signed(signature)
+                Answer::Signed(signature)
             }
-            Approval::SendTransaction(tx) => {
+            Ask::SendTransaction(tx) => {
                 let quote_id = quote_id.ok_or_else(|| {
                     refused("Satchel will not send this transaction: see why on the page")
                 })?;
@@ -300,7 +300,7 @@ impl Dapps {
                     self.replace_request(
                         id,
                         PromptRequest::of(
-                            &Approval::SendTransaction(tx),
+                            &Ask::SendTransaction(tx),
                             Prepared::Call(Box::new(fresh)),
                         ),
                     );
@@ -318,9 +318,9 @@ impl Dapps {
                         accept_high_fee: send.accept_high_fee,
                     })
                     .await?;
-                Approved::Sent(sent.tx_hash)
+                Answer::Sent(sent.tx_hash)
             }
-            Approval::SendCalls(batch) => {
+            Ask::SendCalls(batch) => {
                 // The first call is sendable now (else only Reject is shown).
                 quote_id.ok_or_else(|| {
                     refused("Satchel will not send this batch: see why on the page")
@@ -328,7 +328,7 @@ impl Dapps {
                 let send = send.ok_or_else(|| refused("choose the fee to send with"))?;
                 self.send_batch(&batch, &pin()?, send).await?
             }
-            Approval::WatchAsset(asset) => {
+            Ask::WatchAsset(asset) => {
                 let token = match &self.queue.lock().iter().find(|w| w.prompt.id == id) {
                     Some(Waiting {
                         prompt:
@@ -353,9 +353,9 @@ impl Dapps {
                         None,
                     )
                     .await?;
-                Approved::Watched
+                Answer::Watched
             }
-            Approval::UseWidget(_) => Approved::WidgetAllowed,
+            Ask::UseWidget(_) => Answer::WidgetAllowed,
         };
         self.settle(id, Ok(approved));
         Ok(())
@@ -375,11 +375,11 @@ impl Dapps {
         self.reject_where(|_| true);
     }
 
-    pub fn connected(&self) -> Vec<ConnectedApp> {
+    pub fn connected(&self) -> Vec<ConnectedSite> {
         self.permissions
             .list()
             .into_iter()
-            .map(|(origin, connection)| ConnectedApp {
+            .map(|(origin, connection)| ConnectedSite {
                 key: origin.key().to_owned(),
                 origin: origin.to_string(),
                 local: origin == Origin::Local,

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use parking_lot::Mutex;
-use satchel_connect::{Approval, Approved, Origin, ProviderError, Wallet, WidgetApp};
+use satchel_connect::{Answer, Ask, Origin, ProviderError, Wallet, WidgetApp};
 use satchel_sdk::{SdkError, Widget};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -245,13 +245,13 @@ impl Embedded {
                         return Err(refusal(e));
                     }
                 };
-                let asked = Approval::UseWidget(WidgetApp {
+                let asked = Ask::UseWidget(WidgetApp {
                     app_id: guest.app_id.clone(),
                     domain: app.domain,
                     name: info.name,
                 });
                 match wallet.ask(origin, asked).await {
-                    Ok(Approved::WidgetAllowed) => {}
+                    Ok(Answer::WidgetAllowed) => {}
                     Ok(_) => return Err(ProviderError::internal("the widget was not allowed")),
                     Err(e) => {
                         self.release_unless_used(&guest.app_id);

@@ -31,7 +31,7 @@ use satchel_connect::review::typed::{TypedField, TypedReview};
 
 use crate::commands::{AppStart, RefreshWait, SignUpOutcome};
 use satchel_desktop::dapps::{
-    CallsPrompt, ConnectAsk, ConnectPrompt, ConnectedApp, EndpointStatus, PromptRequest,
+    CallsPrompt, ConnectAsk, ConnectPrompt, ConnectedSite, EndpointStatus, PromptRequest,
     SiteSwitched, TransactionPrompt, UseWidgetPrompt, WatchAssetPrompt,
 };
 
@@ -119,7 +119,7 @@ fn declarations() -> String {
         PromptRequest::decl(&cfg),
         ConnectPrompt::decl(&cfg),
         SiteSwitched::decl(&cfg),
-        ConnectedApp::decl(&cfg),
+        ConnectedSite::decl(&cfg),
         EndpointStatus::decl(&cfg),
         satchel_connect::LinkedExtension::decl(&cfg),
         SavedAddress::decl(&cfg),

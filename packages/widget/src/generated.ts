@@ -654,7 +654,7 @@ id: number, origin: string, local: boolean,
  */
 network: string, chainId: number, };
 
-export type ConnectedApp = { 
+export type ConnectedSite = { 
 /**
  * What Disconnect names it by.
  */

@@ -26,7 +26,7 @@ import type {
   ConnectPrompt,
   SiteSwitched,
   EndpointStatus,
-  ConnectedApp,
+  ConnectedSite,
   LinkedExtension,
   ExternalLoginOutcome,
   FeeSpeed,
@@ -77,7 +77,7 @@ export type {
   ConnectPrompt,
   SiteSwitched,
   EndpointStatus,
-  ConnectedApp,
+  ConnectedSite,
   LinkedExtension,
   DecodedCall,
   ErrorCode,
@@ -262,9 +262,9 @@ export const api = {
   answerConnectRequest: (id: number, approve: boolean, pin?: string, send?: { speed: FeeSpeed; acceptHighFee: boolean }, accounts?: string[]) =>
     widget<void>('answerConnectRequest', { id, approve, ...(pin === undefined ? {} : { pin }), ...send, ...(accounts === undefined ? {} : { accounts }) }),
   /** The applications connected to Satchel, for Settings. */
-  getConnectedApps: () => widget<ConnectedApp[]>('getConnectedApps'),
+  getConnectedSites: () => widget<ConnectedSite[]>('getConnectedSites'),
   /** Disconnects one: its `eth_accounts` is `[]` from now. */
-  disconnectApp: (key: string) => widget<boolean>('disconnectApp', { key }),
+  disconnectSite: (key: string) => widget<boolean>('disconnectSite', { key }),
   /** A one-time code for the person to type into Satchel's browser extension (8 letters, 2 minutes). */
   linkBrowserExtension: () => widget<string>('linkBrowserExtension'),
   /** The browser extensions linked to Satchel, for Settings. */

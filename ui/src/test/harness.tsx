@@ -55,12 +55,12 @@ const defaults: Partial<Record<Command, Handler>> = {
   firstPageShown: () => null,
   getAppInfo: () => appInfo(),
   getUpdate: () => null,
-  // The local provider's prompts and connected apps, which the app watches and
+  // The local provider's prompts and connected sites, which the app watches and
   // Settings lists: none unless a test says otherwise.
   watchConnectRequests: () => null,
   watchSiteSwitches: () => null,
   watchEndpoint: () => null,
-  getConnectedApps: () => [],
+  getConnectedSites: () => [],
   getLinkedExtensions: () => [],
   // The collections the person hid or chose to show: none unless a test says otherwise.
   getCollectionChoices: () => ({ hidden: [], shown: [] }),

@@ -12,8 +12,7 @@ use alloy::primitives::Address;
 use alloy::signers::SignerSync;
 use alloy::signers::local::PrivateKeySigner;
 use satchel_connect::{
-    Approval, Approved, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts,
-    Wallet,
+    Answer, Ask, Extensions, Origin, Permissions, Provider, ProviderError, TokenFacts, Wallet,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, mpsc, oneshot};
@@ -28,7 +27,7 @@ pub const TX_HASH: &str = "0xabababababababababababababababababababababababababa
 /// answer (`pages` hands the test each page and its answer channel); a yes to a
 /// signature signs what the request derived, with the test's key.
 pub struct Person {
-    pub pages: mpsc::UnboundedSender<(Origin, Approval, oneshot::Sender<bool>)>,
+    pub pages: mpsc::UnboundedSender<(Origin, Ask, oneshot::Sender<bool>)>,
     pub reads: Mutex<Vec<(String, String)>>,
     pub key: PrivateKeySigner,
     /// Who is logged in changed (the test logs the person out and in).
@@ -120,43 +119,43 @@ impl Wallet for Person {
         let number = self.block.load(std::sync::atomic::Ordering::SeqCst);
         Ok(json!({"number": format!("{number:#x}")}))
     }
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
+    async fn ask(&self, origin: &Origin, ask: Ask) -> Result<Answer, ProviderError> {
         let (answer, answered) = oneshot::channel();
-        let _ = self.pages.send((origin.clone(), approval.clone(), answer));
+        let _ = self.pages.send((origin.clone(), ask.clone(), answer));
         if !answered.await.unwrap_or(false) {
             return Err(ProviderError::rejected());
         }
-        let signature = match approval {
-            Approval::Connect { .. } => {
+        let signature = match ask {
+            Ask::Connect { .. } => {
                 let picks = self.picks.lock().expect("lock").clone();
-                return Ok(Approved::Connected(match picks {
+                return Ok(Answer::Connected(match picks {
                     Some(picks) => picks,
                     None => self.accounts().await,
                 }));
             }
-            Approval::SignMessage(m) => self.key.sign_message_sync(&m.bytes),
-            Approval::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
+            Ask::SignMessage(m) => self.key.sign_message_sync(&m.bytes),
+            Ask::SignTypedData(t) => self.key.sign_dynamic_typed_data_sync(&t.data),
             // The app signs and broadcasts; the test stands in with a hash.
-            Approval::SendTransaction(_) => return Ok(Approved::Sent(TX_HASH.into())),
-            Approval::SendCalls(batch) => {
-                return Ok(Approved::SentCalls {
+            Ask::SendTransaction(_) => return Ok(Answer::Sent(TX_HASH.into())),
+            Ask::SendCalls(batch) => {
+                return Ok(Answer::SentCalls {
                     hashes: (1..=batch.calls.len())
                         .map(|n| format!("{n:#066x}"))
                         .collect(),
                     stopped: None,
                 });
             }
-            Approval::WatchAsset(_) => return Ok(Approved::Watched),
-            Approval::UseWidget(_) => return Ok(Approved::WidgetAllowed),
+            Ask::WatchAsset(_) => return Ok(Answer::Watched),
+            Ask::UseWidget(_) => return Ok(Answer::WidgetAllowed),
         };
         let signature = signature.map_err(|e| ProviderError::internal(e.to_string()))?;
-        Ok(Approved::Signed(signature.to_string()))
+        Ok(Answer::Signed(signature.to_string()))
     }
 }
 
 pub struct Running {
     pub provider: Provider,
-    pub pages: mpsc::UnboundedReceiver<(Origin, Approval, oneshot::Sender<bool>)>,
+    pub pages: mpsc::UnboundedReceiver<(Origin, Ask, oneshot::Sender<bool>)>,
     pub person: Arc<Person>,
     pub permissions: Arc<Permissions>,
     pub extensions: Arc<Extensions>,

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use satchel_connect::Approved;
+use satchel_connect::Answer;
 use satchel_connect::Wallet as _;
 use satchel_connect::review::calls::CallsToSend;
 use satchel_sdk::{ConfirmSend, SdkError};
@@ -26,7 +26,7 @@ impl Dapps {
         batch: &CallsToSend,
         pin: &str,
         send: SendChoice,
-    ) -> Result<Approved, SdkError> {
+    ) -> Result<Answer, SdkError> {
         let mut hashes = Vec::with_capacity(batch.calls.len());
         let mut stopped = None;
         for (n, call) in batch.calls.iter().enumerate() {
@@ -66,7 +66,7 @@ impl Dapps {
         if let Some(why) = &stopped {
             tracing::warn!("a batch of calls stopped early: {why}");
         }
-        Ok(Approved::SentCalls { hashes, stopped })
+        Ok(Answer::SentCalls { hashes, stopped })
     }
 
     /// Whether `hash` is mined on `network` within [`MINED_WITHIN`].

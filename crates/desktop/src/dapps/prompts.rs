@@ -1,9 +1,9 @@
-//! What the page shows for each prompt: the approval as the person reads it
+//! What the page shows for each prompt: the ask as the person reads it
 //! (what the request derived, and what the device read beside it: a
 //! transaction's preparation, a suggested token's facts).
 
 use satchel_api::AddableToken;
-use satchel_connect::Approval;
+use satchel_connect::Ask;
 use satchel_connect::review::asset::AssetToWatch;
 use satchel_connect::review::message::MessageReview;
 use satchel_connect::review::transaction::{CallReview, TransactionToSend};
@@ -11,7 +11,7 @@ use satchel_connect::review::typed::TypedReview;
 use satchel_sdk::{CallQuote, FeeSpeed, SdkError};
 use serde::Serialize;
 
-/// An approval the page shows.
+/// An ask the page shows.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
@@ -152,7 +152,7 @@ pub struct TransactionPrompt {
 
 /// A batch of calls an application asks for, each as its own transaction
 /// page would show it. Each was prepared on today's state: a call after the
-/// first may fail alone yet succeed after the ones before it (an approval, then
+/// first may fail alone yet succeed after the ones before it (an ask, then
 /// the swap that uses it); it is prepared again when its turn comes, and the
 /// batch stops at the first that would fail then.
 #[derive(Debug, Clone, Serialize)]
@@ -191,19 +191,19 @@ impl TransactionPrompt {
 }
 
 impl PromptRequest {
-    pub(super) fn of(approval: &Approval, prepared: Prepared) -> Self {
-        match approval {
-            Approval::Connect { through_extension } => Self::Connect(ConnectAsk {
+    pub(super) fn of(ask: &Ask, prepared: Prepared) -> Self {
+        match ask {
+            Ask::Connect { through_extension } => Self::Connect(ConnectAsk {
                 through_extension: *through_extension,
             }),
-            Approval::UseWidget(app) => Self::UseWidget(UseWidgetPrompt {
+            Ask::UseWidget(app) => Self::UseWidget(UseWidgetPrompt {
                 app_id: app.app_id.clone(),
                 name: app.name.clone(),
                 domain: app.domain.clone(),
             }),
-            Approval::SignMessage(m) => Self::SignMessage(m.review.clone()),
-            Approval::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
-            Approval::WatchAsset(asset) => match prepared {
+            Ask::SignMessage(m) => Self::SignMessage(m.review.clone()),
+            Ask::SignTypedData(t) => Self::SignTypedData(t.review.clone()),
+            Ask::WatchAsset(asset) => match prepared {
                 Prepared::Token(token) => {
                     Self::WatchAsset(Box::new(WatchAssetPrompt::new(asset, token)))
                 }
@@ -224,14 +224,14 @@ impl PromptRequest {
                     refusal: Some("the token was not read".into()),
                 })),
             },
-            Approval::SendTransaction(tx) => {
+            Ask::SendTransaction(tx) => {
                 let prepared = match prepared {
                     Prepared::Call(prepared) => *prepared,
                     _ => Err(not_prepared()),
                 };
                 Self::SendTransaction(Box::new(TransactionPrompt::new(tx, prepared)))
             }
-            Approval::SendCalls(batch) => {
+            Ask::SendCalls(batch) => {
                 let mut prepared = match prepared {
                     Prepared::Calls(quotes) => quotes,
                     _ => Vec::new(),

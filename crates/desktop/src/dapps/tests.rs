@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use satchel_connect::{Approval, Extensions, Origin, Permissions, ProviderError, Wallet as _};
+use satchel_connect::{Ask, Extensions, Origin, Permissions, ProviderError, Wallet as _};
 use satchel_sdk::{Login, MemoryStore, Widget};
 use tokio::task::JoinHandle;
 
@@ -29,13 +29,13 @@ fn site(n: usize) -> Origin {
 }
 
 /// A connect request of `origin`, waiting on the person in a task.
-fn asks(dapps: &Arc<Dapps>, origin: Origin) -> JoinHandle<Result<super::Approved, ProviderError>> {
+fn asks(dapps: &Arc<Dapps>, origin: Origin) -> JoinHandle<Result<super::Answer, ProviderError>> {
     let dapps = dapps.clone();
     tokio::spawn(async move {
         dapps
             .ask(
                 &origin,
-                Approval::Connect {
+                Ask::Connect {
                     through_extension: false,
                 },
             )
@@ -87,7 +87,7 @@ async fn abandoned_prompts_do_not_fill_the_queue_for_other_sites() {
     let refused = dapps
         .ask(
             &site(99),
-            Approval::Connect {
+            Ask::Connect {
                 through_extension: false,
             },
         )

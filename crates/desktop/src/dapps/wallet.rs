@@ -1,11 +1,11 @@
 //! What the local provider needs from the widget ([`Wallet`]): its accounts,
-//! networks and tokens, reads relayed through the service, and each approval
+//! networks and tokens, reads relayed through the service, and each ask
 //! put in the queue for the person (a transaction prepared, a suggested token
 //! read, before its page shows).
 
 use alloy::primitives::Address;
 use satchel_connect::review::transaction::TransactionToSend;
-use satchel_connect::{Approval, Approved, Origin, ProviderError, TokenFacts, Wallet};
+use satchel_connect::{Answer, Ask, Origin, ProviderError, TokenFacts, Wallet};
 use satchel_sdk::{CallQuote, SdkError};
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
@@ -85,19 +85,19 @@ impl Wallet for Dapps {
             .map_err(|refusal| ProviderError::internal(refusal.message))
     }
 
-    async fn ask(&self, origin: &Origin, approval: Approval) -> Result<Approved, ProviderError> {
+    async fn ask(&self, origin: &Origin, ask: Ask) -> Result<Answer, ProviderError> {
         // A transaction is prepared (fees, simulation) before its page shows; one
         // that would fail shows why, with only Reject.
-        let prepared = match &approval {
-            Approval::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
-            Approval::SendCalls(batch) => {
+        let prepared = match &ask {
+            Ask::SendTransaction(tx) => Prepared::Call(Box::new(self.prepare(tx).await)),
+            Ask::SendCalls(batch) => {
                 let mut quotes = Vec::with_capacity(batch.calls.len());
                 for call in &batch.calls {
                     quotes.push(self.prepare(call).await);
                 }
                 Prepared::Calls(quotes)
             }
-            Approval::WatchAsset(asset) => {
+            Ask::WatchAsset(asset) => {
                 let token = self
                     .widget
                     .preview_token(&asset.network, &asset.contract.to_string(), None)
@@ -105,7 +105,7 @@ impl Wallet for Dapps {
                     .map_err(|e| ProviderError::invalid_params(e.message))?;
                 // Listed already: nothing to ask.
                 if token.tracked || token.configured {
-                    return Ok(Approved::Watched);
+                    return Ok(Answer::Watched);
                 }
                 Prepared::Token(token)
             }
@@ -127,11 +127,11 @@ impl Wallet for Dapps {
                 origin: origin.to_string(),
                 local: *origin == Origin::Local,
                 waiting: 0,
-                request: PromptRequest::of(&approval, prepared),
+                request: PromptRequest::of(&ask, prepared),
             };
             queue.push_back(Waiting {
                 prompt,
-                approval,
+                ask,
                 answer,
             });
             self.publish(&queue);

@@ -11,7 +11,7 @@ use tauri::ipc::Channel;
 use super::{Page, Start, forward_watch};
 use satchel_connect::LinkedExtension;
 use satchel_desktop::dapps::{
-    ConnectPrompt, ConnectedApp, Dapps, EndpointStatus, SendChoice, SiteSwitched,
+    ConnectPrompt, ConnectedSite, Dapps, EndpointStatus, SendChoice, SiteSwitched,
 };
 
 type DappsState<'a> = State<'a, Arc<Dapps>>;
@@ -71,13 +71,13 @@ pub async fn answerConnectRequest(
 
 /// The applications the person connected, for Settings.
 #[tauri::command]
-pub fn getConnectedApps(dapps: DappsState<'_>) -> Vec<ConnectedApp> {
+pub fn getConnectedSites(dapps: DappsState<'_>) -> Vec<ConnectedSite> {
     dapps.connected()
 }
 
 /// Disconnects an application: its `eth_accounts` is `[]` from now.
 #[tauri::command]
-pub fn disconnectApp(dapps: DappsState<'_>, key: String) -> bool {
+pub fn disconnectSite(dapps: DappsState<'_>, key: String) -> bool {
     dapps.disconnect(&key)
 }
 

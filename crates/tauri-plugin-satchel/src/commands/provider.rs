@@ -3,7 +3,7 @@
 //! answered by the same methods as the local endpoint's, its approvals on the
 //! widget's own pages in the widget's window, with the PIN there. The host is
 //! a program on this computer (`Origin::Local`): it connects with the person's
-//! yes like any other, in its own list of connected apps.
+//! yes like any other, in its own list of connected sites.
 
 use std::sync::Arc;
 

@@ -43,7 +43,7 @@ export function BrowserExtension() {
       <p className="muted small">{t('settings.extensionHint')}</p>
       {linked !== null && linked.length === 0 && <p className="muted small">{t('settings.extensionNone')}</p>}
       {linked?.map((one) => (
-        <div key={one.extension} className="connected-app" data-testid="linked-extension">
+        <div key={one.extension} className="connected-site" data-testid="linked-extension">
           <span className="label">
             <span translate="no">{t('settings.extensionLinked', { browser: one.browser, date: since(one.linkedAt) })}</span>
             <small translate="no">{one.extension}</small>

@@ -10,7 +10,7 @@ import { AddressBook } from './AddressBook';
 import { Approvals } from './Approvals';
 import { BrowserExtension } from './BrowserExtension';
 import { EndpointSettings } from '../endpoint/EndpointSettings';
-import { ConnectedApps } from './ConnectedApps';
+import { ConnectedSites } from './ConnectedSites';
 
 const languages: { id: Language; name: string }[] = [
   { id: 'en', name: 'English' },
@@ -185,7 +185,7 @@ export function Settings({ user, onLoggedOut }: { user: ServiceUser | null; onLo
         <ListButton id="settings-book" label={t('settings.book')} hint={t('settings.bookHint')} onClick={() => open('book')} />
         <ListButton id="settings-approvals" label={t('approvals.title')} hint={t('approvals.hint')} onClick={() => open('approvals')} />
       </section>
-      <ConnectedApps />
+      <ConnectedSites />
       <BrowserExtension />
       <EndpointSettings />
       <button id="settings-logout" className="danger" onClick={logout}>
