@@ -27,13 +27,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use p256::ecdsa::signature::Verifier as _;
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 use subtle::ConstantTimeEq as _;
 
 use crate::origin::Origin;
 use crate::rpc::ProviderError;
+
+mod proof;
+
+use proof::verifying_key;
+pub use proof::{LINK_ROUNDS, hello_message, link_proofs, new_nonce};
 
 /// How long a code shown in Settings may be typed into the extension.
 pub const CODE_LIFETIME: Duration = Duration::from_secs(120);
@@ -42,9 +45,6 @@ pub const CODE_TRIES: u8 = 5;
 /// Extensions linked at once (a browser or a profile each); linking one more
 /// forgets the one linked longest ago.
 pub const MAX_LINKED: usize = 8;
-/// PBKDF2-HMAC-SHA256 rounds from the code to the link's proofs: a program
-/// that saw a proof cannot try every code within the code's lifetime.
-pub const LINK_ROUNDS: u32 = 100_000;
 /// Characters of a code: Crockford's base32 without the easily confused ones.
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTVWXYZ23456789";
 const CODE_LENGTH: usize = 8;
@@ -75,50 +75,6 @@ pub fn extension_origin(header: &str) -> Option<String> {
         return uuid_like.then_some(header);
     }
     None
-}
-
-/// The code as the person typed it, as it is compared: capitals, without
-/// the spaces and dashes that group it.
-fn normalized_code(typed: &str) -> String {
-    typed.trim().to_ascii_uppercase().replace(['-', ' '], "")
-}
-
-/// The two proofs a link derives from the code: the extension's (sent with
-/// its key) and Satchel's (its answer), each bound to the key and the port.
-pub fn link_proofs(code: &str, key: &str, port: u16) -> ([u8; 32], [u8; 32]) {
-    let salt = format!("satchel-extension-link\n{key}\n{port}");
-    let mut both = [0u8; 64];
-    pbkdf2::pbkdf2_hmac::<Sha256>(
-        normalized_code(code).as_bytes(),
-        salt.as_bytes(),
-        LINK_ROUNDS,
-        &mut both,
-    );
-    let (extension, satchel) = both.split_at(32);
-    (
-        extension.try_into().unwrap_or_default(),
-        satchel.try_into().unwrap_or_default(),
-    )
-}
-
-/// What an extension signs on a socket: Satchel's nonce for it, the page it
-/// speaks for and the port it dialled.
-pub fn hello_message(nonce: &str, page: &str, port: u16) -> String {
-    format!("satchel-extension-hello\n{nonce}\n{page}\n{port}")
-}
-
-/// A fresh nonce for a socket's hello.
-pub fn new_nonce() -> String {
-    alloy::hex::encode(rand::random::<[u8; 32]>())
-}
-
-/// The public key an extension links with: an uncompressed SEC1 P-256 point
-/// in hex, as WebCrypto exports it (`raw`).
-fn verifying_key(hex: &str) -> Option<p256::ecdsa::VerifyingKey> {
-    let bytes = alloy::hex::decode(hex).ok()?;
-    (bytes.len() == 65)
-        .then(|| p256::ecdsa::VerifyingKey::from_sec1_bytes(&bytes).ok())
-        .flatten()
 }
 
 /// What an extension socket says first.
@@ -403,17 +359,7 @@ impl Extensions {
         if !self.is_linked(&extension, &key) {
             return Err(not_linked());
         }
-        let signed = verifying_key(&key)
-            .zip(
-                alloy::hex::decode(signature)
-                    .ok()
-                    .and_then(|bytes| p256::ecdsa::Signature::from_slice(&bytes).ok()),
-            )
-            .is_some_and(|(key, signature)| {
-                key.verify(hello_message(nonce, page, port).as_bytes(), &signature)
-                    .is_ok()
-            });
-        if !signed {
+        if !proof::hello_is_signed(&key, signature, nonce, page, port) {
             return Err(not_linked());
         }
         match Origin::from_header(Some(page)) {
@@ -483,298 +429,5 @@ impl Extensions {
         let partial = self.path.with_extension("partial");
         std::fs::write(&partial, serde_json::to_vec_pretty(all)?)?;
         std::fs::rename(&partial, &self.path)
-    }
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use p256::ecdsa::signature::Signer as _;
-
-    const CHROME: &str = "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf";
-    const PORT: u16 = 1248;
-
-    /// An extension's key pair, as WebCrypto makes it.
-    pub(crate) struct Keys(p256::ecdsa::SigningKey);
-
-    impl Keys {
-        pub(crate) fn new() -> Self {
-            Self(p256::ecdsa::SigningKey::random(&mut rand::thread_rng()))
-        }
-        pub(crate) fn public(&self) -> String {
-            alloy::hex::encode(self.0.verifying_key().to_encoded_point(false).as_bytes())
-        }
-        pub(crate) fn proof(&self, code: &str, port: u16) -> String {
-            alloy::hex::encode(link_proofs(code, &self.public(), port).0)
-        }
-        pub(crate) fn sign(&self, nonce: &str, page: &str, port: u16) -> String {
-            let signature: p256::ecdsa::Signature =
-                self.0.sign(hello_message(nonce, page, port).as_bytes());
-            alloy::hex::encode(signature.to_bytes())
-        }
-    }
-
-    fn extensions() -> (tempfile::TempDir, Extensions) {
-        let dir = tempfile::tempdir().expect("dir");
-        let extensions = Extensions::open(&dir.path().join("extensions.json"));
-        (dir, extensions)
-    }
-
-    fn link(extensions: &Extensions, extension: &str, keys: &Keys) -> String {
-        let code = extensions.new_code();
-        extensions
-            .pair(
-                extension,
-                &keys.public(),
-                &keys.proof(&code, PORT),
-                "Chromium",
-                PORT,
-            )
-            .expect("linked")
-    }
-
-    #[test]
-    fn only_extension_origins_are_extensions() {
-        assert!(extension_origin(CHROME).is_some());
-        assert!(extension_origin("moz-extension://0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d").is_some());
-        for not in [
-            "https://a.example",
-            "chrome-extension://short",
-            "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcz",
-            "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf/",
-            "moz-extension://not-a-uuid",
-            "null",
-        ] {
-            assert!(extension_origin(not).is_none(), "{not}");
-        }
-    }
-
-    #[test]
-    fn the_shown_code_links_a_key_once_and_its_signature_admits_only_web_pages() {
-        let (dir, extensions) = extensions();
-        let keys = Keys::new();
-        let page = "https://app.example";
-        let nonce = new_nonce();
-        let hello = |e: &Extensions, page: &str| {
-            e.admit(
-                CHROME,
-                &keys.public(),
-                page,
-                &nonce,
-                &keys.sign(&nonce, page, PORT),
-                PORT,
-            )
-        };
-        assert!(hello(&extensions, page).is_err(), "not linked yet");
-        let code = extensions.new_code();
-        // The person may type it in lower case, grouped.
-        let typed = format!("{}-{}", &code[..4], &code[4..]).to_lowercase();
-        let satchel = extensions
-            .pair(
-                CHROME,
-                &keys.public(),
-                &keys.proof(&typed, PORT),
-                "Chromium",
-                PORT,
-            )
-            .expect("linked");
-        assert_eq!(
-            satchel,
-            alloy::hex::encode(link_proofs(&code, &keys.public(), PORT).1)
-        );
-        assert_eq!(hello(&extensions, page), Ok(Origin::Web(page.into())));
-        // The code is used up.
-        assert!(
-            extensions
-                .pair(
-                    CHROME,
-                    &keys.public(),
-                    &keys.proof(&code, PORT),
-                    "Chromium",
-                    PORT
-                )
-                .is_err()
-        );
-        // Another extension origin, another nonce, page or port: refused.
-        let other = "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
-        let signature = keys.sign(&nonce, page, PORT);
-        assert!(
-            extensions
-                .admit(other, &keys.public(), page, &nonce, &signature, PORT)
-                .is_err()
-        );
-        assert!(
-            extensions
-                .admit(CHROME, &keys.public(), page, &new_nonce(), &signature, PORT)
-                .is_err()
-        );
-        assert!(
-            extensions
-                .admit(
-                    CHROME,
-                    &keys.public(),
-                    "https://b.example",
-                    &nonce,
-                    &signature,
-                    PORT
-                )
-                .is_err()
-        );
-        assert!(
-            extensions
-                .admit(CHROME, &keys.public(), page, &nonce, &signature, PORT + 1)
-                .is_err()
-        );
-        assert!(
-            extensions
-                .admit(
-                    CHROME,
-                    &Keys::new().public(),
-                    page,
-                    &nonce,
-                    &signature,
-                    PORT
-                )
-                .is_err()
-        );
-        assert!(hello(&extensions, "null").is_err());
-        assert!(hello(&extensions, "local").is_err());
-        // Kept across a restart, with nothing secret in the file.
-        let file = std::fs::read_to_string(dir.path().join("extensions.json")).expect("file");
-        assert!(file.contains(&keys.public()) && !file.contains(&code));
-        let again = Extensions::open(&dir.path().join("extensions.json"));
-        assert!(hello(&again, page).is_ok());
-        assert_eq!(again.list()[0].browser, "Chromium");
-        assert!(again.unlink(CHROME).expect("written"));
-        assert!(hello(&again, page).is_err());
-    }
-
-    #[test]
-    fn a_proof_for_another_key_or_port_links_nothing() {
-        let (_dir, extensions) = extensions();
-        let (keys, thief) = (Keys::new(), Keys::new());
-        let code = extensions.new_code();
-        // A program between the extension and Satchel saw the extension's
-        // proof: it cannot link its own key with it, nor relay it from
-        // another port.
-        let seen = keys.proof(&code, PORT + 1);
-        assert!(
-            extensions
-                .pair(CHROME, &thief.public(), &seen, "Chromium", PORT)
-                .is_err()
-        );
-        assert!(
-            extensions
-                .pair(CHROME, &keys.public(), &seen, "Chromium", PORT)
-                .is_err()
-        );
-        assert!(
-            extensions
-                .pair(
-                    CHROME,
-                    &keys.public(),
-                    &keys.proof(&code, PORT),
-                    "Chromium",
-                    PORT
-                )
-                .is_ok()
-        );
-    }
-
-    #[test]
-    fn wrong_codes_are_bounded() {
-        let (_dir, extensions) = extensions();
-        let keys = Keys::new();
-        let code = extensions.new_code();
-        for _ in 0..CODE_TRIES {
-            let wrong = keys.proof("WRONGWRO", PORT);
-            assert!(
-                extensions
-                    .pair(CHROME, &keys.public(), &wrong, "Chromium", PORT)
-                    .is_err()
-            );
-        }
-        let right = keys.proof(&code, PORT);
-        assert!(
-            extensions
-                .pair(CHROME, &keys.public(), &right, "Chromium", PORT)
-                .is_err()
-        );
-    }
-
-    #[test]
-    fn linking_past_the_bound_forgets_the_oldest() {
-        let (_dir, extensions) = extensions();
-        let all: Vec<(String, Keys)> = (0..=MAX_LINKED)
-            .map(|i| {
-                let id = format!(
-                    "chrome-extension://{}",
-                    "a".repeat(31) + &((b'a' + i as u8) as char).to_string()
-                );
-                let keys = Keys::new();
-                link(&extensions, &id, &keys);
-                (id, keys)
-            })
-            .collect();
-        assert_eq!(extensions.list().len(), MAX_LINKED);
-        let nonce = new_nonce();
-        let page = "https://a.example";
-        let kept = all
-            .iter()
-            .filter(|(id, keys)| {
-                extensions
-                    .admit(
-                        id,
-                        &keys.public(),
-                        page,
-                        &nonce,
-                        &keys.sign(&nonce, page, PORT),
-                        PORT,
-                    )
-                    .is_ok()
-            })
-            .count();
-        assert_eq!(kept, MAX_LINKED);
-    }
-
-    #[tokio::test]
-    async fn unlinking_or_linking_again_ends_the_old_links_sockets() {
-        let (_dir, extensions) = extensions();
-        let extensions = std::sync::Arc::new(extensions);
-        let (first, second) = (Keys::new(), Keys::new());
-        link(&extensions, CHROME, &first);
-        let ended = extensions
-            .clone()
-            .until_unlinked(CHROME.into(), first.public());
-        let mut ended = std::pin::pin!(ended);
-        assert!(
-            futures::poll!(ended.as_mut()).is_pending(),
-            "linked: runs on"
-        );
-        link(&extensions, CHROME, &second);
-        tokio::time::timeout(Duration::from_secs(5), ended)
-            .await
-            .expect("the first key's sockets end");
-        let ended = extensions
-            .clone()
-            .until_unlinked(CHROME.into(), second.public());
-        let mut ended = std::pin::pin!(ended);
-        assert!(futures::poll!(ended.as_mut()).is_pending());
-        assert!(extensions.unlink(CHROME).expect("written"));
-        tokio::time::timeout(Duration::from_secs(5), ended)
-            .await
-            .expect("unlinked: its sockets end");
-    }
-
-    #[test]
-    fn a_file_from_before_keys_links_nothing() {
-        let dir = tempfile::tempdir().expect("dir");
-        let path = dir.path().join("extensions.json");
-        std::fs::write(
-            &path,
-            format!(r#"[{{"extension":"{CHROME}","browser":"Chromium","linkedAt":1,"tokenSha256":"00"}}]"#),
-        )
-        .expect("written");
-        assert!(Extensions::open(&path).list().is_empty());
     }
 }

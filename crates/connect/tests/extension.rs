@@ -4,6 +4,8 @@
 //! sees the link or a hello pass cannot use what it saw.
 
 mod common;
+#[path = "extension/linking.rs"]
+mod linking;
 
 use common::extension::Extension;
 use common::socket::{Socket, answer, next, open, send};

@@ -10,14 +10,14 @@ use super::socket::{Socket, answer, next, open, send};
 
 pub struct Extension {
     /// Its origin, as its sockets' `Origin` header says.
-    pub origin: &'static str,
+    pub origin: String,
     key: p256::ecdsa::SigningKey,
 }
 
 impl Extension {
-    pub fn new(origin: &'static str) -> Self {
+    pub fn new(origin: impl Into<String>) -> Self {
         Self {
-            origin,
+            origin: origin.into(),
             key: p256::ecdsa::SigningKey::random(&mut rand::thread_rng()),
         }
     }
@@ -39,7 +39,7 @@ impl Extension {
 
     /// A socket with the extension's origin, and the nonce Satchel sent first.
     pub async fn open(&self, running: &Running) -> (Socket, String) {
-        let mut socket = open(running, Some(self.origin)).await.expect("open");
+        let mut socket = open(running, Some(&self.origin)).await.expect("open");
         let challenge = next(&mut socket).await;
         assert_eq!(challenge["method"], CHALLENGE, "{challenge}");
         let nonce = challenge["params"]["nonce"]

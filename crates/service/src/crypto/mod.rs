@@ -1,7 +1,9 @@
 //! The service's secrets at the bottom of everything: random secrets and the
-//! SHA-256 they are stored by, base64, password hashes ([`passwords`]) and the
-//! sealer of PIN material, signing keys and client secrets ([`sealer`]).
+//! SHA-256 they are stored by, base64, password hashes ([`passwords`]), the
+//! sealer of PIN material, signing keys and client secrets ([`sealer`]) and
+//! login device tokens ([`login_device`]).
 
+pub mod login_device;
 pub mod passwords;
 pub mod sealer;
 

@@ -18,6 +18,7 @@ use sha2::Sha256;
 use subtle::ConstantTimeEq as _;
 
 use super::decode_base64;
+use super::login_device::LoginDevices;
 use crate::config::Settings;
 
 /// The file the secret is kept in, in `data_dir`, when `pin_secret` is not set.
@@ -46,7 +47,7 @@ pub struct PinKeys {
     /// Derives the refresh token that follows another.
     refresh_child: [u8; 32],
     /// Makes and checks login device tokens.
-    login_device: [u8; 32],
+    login_devices: LoginDevices,
 }
 
 impl std::fmt::Debug for PinKeys {
@@ -101,8 +102,13 @@ impl PinKeys {
             cipher,
             key_cipher,
             refresh_child,
-            login_device,
+            login_devices: LoginDevices::new(login_device),
         }
+    }
+
+    /// The login device tokens this service issues and accepts.
+    pub fn login_devices(&self) -> &LoginDevices {
+        &self.login_devices
     }
 
     /// The refresh token that replaces `parent`: HMAC-SHA256 under a key of the
@@ -116,51 +122,6 @@ impl PinKeys {
             <Hmac<Sha256> as Mac>::new_from_slice(&self.refresh_child).expect("any key length");
         mac.update(parent.as_bytes());
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
-    }
-
-    /// A login device token for `account` (an app's id and a person's e-mail
-    /// address), issued `now` (Unix seconds): what a device that logged in
-    /// keeps, so the failures of others behind its network address do not
-    /// hold it back (OWASP's device cookies). Random, dated and MAC'd under a
-    /// key of the service's (instances sharing `pin_secret` all accept it);
-    /// nothing is stored. URL-safe base64.
-    pub fn login_device_token(&self, account: &str, now: u64) -> String {
-        use base64::Engine as _;
-        let nonce: [u8; 16] = rand::random();
-        let issued = now.to_be_bytes();
-        let tag = self.login_device_tag(account, &nonce, &issued);
-        base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode([&nonce[..], &issued, &tag].concat())
-    }
-
-    /// Whether `token` is a login device token this service issued for
-    /// `account` less than `lifetime` before `now` (compared in constant time).
-    pub fn is_login_device(&self, account: &str, token: &str, now: u64, lifetime: u64) -> bool {
-        use base64::Engine as _;
-        use subtle::ConstantTimeEq as _;
-        let Ok(bytes) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(token) else {
-            return false;
-        };
-        let (Some(nonce), Some(issued), Some(tag)) =
-            (bytes.get(..16), bytes.get(16..24), bytes.get(24..))
-        else {
-            return false;
-        };
-        let expected = self.login_device_tag(account, nonce, issued);
-        let issued_at = u64::from_be_bytes(issued.try_into().unwrap_or_default());
-        let fresh = issued_at <= now && now - issued_at < lifetime;
-        bool::from(tag.ct_eq(expected.as_slice())) && fresh
-    }
-
-    fn login_device_tag(&self, account: &str, nonce: &[u8], issued: &[u8]) -> [u8; 32] {
-        #[allow(clippy::expect_used)] // HMAC takes keys of any length
-        let mut mac =
-            <Hmac<Sha256> as Mac>::new_from_slice(&self.login_device).expect("any key length");
-        mac.update(account.as_bytes());
-        mac.update(b"\n");
-        mac.update(nonce);
-        mac.update(issued);
-        mac.finalize().into_bytes().into()
     }
 
     /// A token signing key (PKCS#8 PEM) sealed for storage, bound to its kid.
@@ -395,44 +356,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_login_device_token_holds_for_its_account_its_service_and_its_lifetime() {
-        let keys = PinKeys::from_secret(&[7; 32]);
-        let (now, day) = (1_800_000_000, 86_400);
-        let token = keys.login_device_token("app:ada@example.com", now);
-        assert!(keys.is_login_device("app:ada@example.com", &token, now + day, 90 * day));
-        assert!(!keys.is_login_device("app:bob@example.com", &token, now, 90 * day));
-        assert!(!keys.is_login_device("other:ada@example.com", &token, now, 90 * day));
-        assert!(!PinKeys::from_secret(&[8; 32]).is_login_device(
-            "app:ada@example.com",
-            &token,
-            now,
-            90 * day
-        ));
-        assert!(
-            !keys.is_login_device("app:ada@example.com", &token, now + 90 * day, 90 * day),
-            "expired"
-        );
-        assert!(
-            !keys.is_login_device("app:ada@example.com", &token, now - 1, 90 * day),
-            "from the future"
-        );
-        // Garbage and a token with its date moved are nobody's.
-        for forged in ["", "!!", "AAAA", &token[..token.len() - 2]] {
-            assert!(
-                !keys.is_login_device("app:ada@example.com", forged, now, 90 * day),
-                "{forged}"
-            );
-        }
-        use base64::Engine as _;
-        let mut bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(&token)
-            .expect("b64");
-        bytes[23] ^= 1;
-        let moved = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-        assert!(!keys.is_login_device("app:ada@example.com", &moved, now + 1, 90 * day));
-    }
 
     #[test]
     fn a_share_opens_only_for_its_wallet_and_secret() {

@@ -81,7 +81,7 @@ pub async fn email_login(
 ) -> Reply<EmailLoginResult> {
     let app = app.policy(&state).await?;
     Ok(axum::Json(
-        identity::email::email_login(&state, &app, body, address).await?,
+        identity::email_login::email_login(&state, &app, body, address).await?,
     ))
 }
 

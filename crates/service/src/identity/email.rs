@@ -1,6 +1,6 @@
-//! E-mail logins: sign-up with a verification e-mail, sending the link again,
-//! opening the link, logging in with the password, and resetting the password
-//! by an e-mailed link.
+//! E-mail identities: sign-up with a verification e-mail, sending the link
+//! again, opening the link, and resetting the password by an e-mailed link.
+//! Logging in with the password is [`super::email_login`].
 //!
 //! An address nobody has proven does not stay taken: in an app that asks for
 //! verification, a new sign-up replaces an unverified identity that no user is
@@ -10,14 +10,11 @@
 
 use axum::http::StatusCode;
 use satchel_api::rules::{self, email_domain, normalize_email};
-use satchel_api::{
-    EmailCredentials, EmailLogin, EmailLoginResult, LoginResult, Provider, ServiceErrorCode,
-    SignUpResponse,
-};
+use satchel_api::{EmailCredentials, Provider, ServiceErrorCode, SignUpResponse};
 
 use super::require_provider;
 use super::sessions::issue_identity_tokens;
-use crate::crypto::passwords::{hash_password, password_matches};
+use crate::crypto::passwords::hash_password;
 use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, DbError, IdentityRow};
 use crate::error::{ApiError, ApiResult};
@@ -45,7 +42,7 @@ fn expires_at(state: &AppState, app: &AppRow, identity: &IdentityRow) -> Option<
 
 /// The app's identity of `email`; an expired unverified one counts as absent and
 /// is deleted.
-async fn live_identity(
+pub(super) async fn live_identity(
     state: &AppState,
     app: &AppRow,
     email: &str,
@@ -243,119 +240,6 @@ pub async fn verify_link(state: &AppState, secret: &str) -> ApiResult<bool> {
         .db
         .use_email_verification(&secret_hash(secret))
         .await?)
-}
-
-/// How long a login device token lets its device past its network address's
-/// failures: a device not used for this long counts as a stranger again.
-pub const LOGIN_DEVICE_LIFETIME: std::time::Duration =
-    std::time::Duration::from_secs(90 * 24 * 3600);
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
-}
-
-/// Logs an e-mail identity in with its password. Failures are counted per e-mail
-/// address and per network address; past the limit even the right password
-/// waits. A device that logged in to this address before (its device token)
-/// is not counted against its network address: strangers' failures from the
-/// same office or carrier cannot lock it out.
-pub async fn email_login(
-    state: &AppState,
-    app: &AppRow,
-    request: EmailLogin,
-    address: Option<std::net::IpAddr>,
-) -> ApiResult<EmailLoginResult> {
-    require_provider(app, Provider::Email)?;
-    let EmailLogin {
-        credentials,
-        device_token,
-    } = request;
-    let email = normalize_email(&credentials.email);
-    // Checked before it is counted: only a real address takes a counter's place.
-    if !rules::is_email_form(&email) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            ServiceErrorCode::IncorrectEmailForm,
-            "that is not an e-mail address",
-        ));
-    }
-    let account_key = format!("{}:{email}", app.id);
-    let known_device = device_token.as_deref().is_some_and(|token| {
-        state.pin_keys.is_login_device(
-            &account_key,
-            token,
-            now_secs(),
-            LOGIN_DEVICE_LIFETIME.as_secs(),
-        )
-    });
-    // An unknown address is nobody's: it is not counted (or everyone behind an
-    // unknown address would share one limit).
-    let address_key = address.filter(|_| !known_device).map(|a| a.to_string());
-    let failures = &state.login_failures;
-    let too_many = |wait: std::time::Duration| {
-        ApiError::too_many_requests(format!(
-            "too many failed logins; try again in {} min",
-            wait.as_secs().div_ceil(60).max(1)
-        ))
-    };
-    // Each try is counted before the password is checked, so parallel guesses
-    // cannot all pass the limit; a right password gives its tries back.
-    let by_address = match &address_key {
-        Some(key) => Some((
-            Counted::Address(key),
-            failures
-                .attempt(Counted::Address(key))
-                .await
-                .map_err(too_many)?,
-        )),
-        None => None,
-    };
-    let give_back_address = || async {
-        if let Some((counted, taken)) = by_address {
-            failures.succeeded(counted, taken).await;
-        }
-    };
-    if let Err(wait) = failures.attempt(Counted::Account(&account_key)).await {
-        give_back_address().await;
-        return Err(too_many(wait));
-    }
-    let identity = live_identity(state, app, &email).await?;
-    let matches = match &identity {
-        Some(identity) => {
-            password_matches(credentials.password, identity.password_hash.clone()).await
-        }
-        None => {
-            // Spend the same time as a real check, so timing tells nothing.
-            let _ = hash_password(credentials.password).await;
-            false
-        }
-    };
-    let identity = match identity {
-        Some(identity) if matches => identity,
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                ServiceErrorCode::FailedLogin,
-                "the e-mail or password is wrong",
-            ));
-        }
-    };
-    give_back_address().await;
-    failures.reset(Counted::Account(&account_key)).await;
-    if app.requires_email_verification() && !identity.verified() {
-        return Err(ApiError::new(
-            StatusCode::PRECONDITION_REQUIRED,
-            ServiceErrorCode::RequiredEmailVerified,
-            "verify your e-mail address first: open the link in the e-mail we sent",
-        ));
-    }
-    let login: LoginResult = issue_identity_tokens(state, (&identity).into()).await?;
-    Ok(EmailLoginResult {
-        login,
-        device_token: state.pin_keys.login_device_token(&account_key, now_secs()),
-    })
 }
 
 /// `POST /v1/auth/email/password-reset`: e-mails a link (single use, 1 hour) that

@@ -5,6 +5,7 @@
 //! [`tokens`]), and the counting of failed logins ([`login_failures`]).
 
 pub mod email;
+pub mod email_login;
 pub mod external;
 pub mod login_failures;
 pub mod providers;
