@@ -526,18 +526,17 @@ pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Back
     );
 }
 
-/// A login from `client` (as the proxy in front says; "" for none) with `password`.
-async fn login_from(stack: &Stack, client: &str, email: &str, password: &str) -> u16 {
-    let mut request = stack
-        .http
-        .post(stack.url("/v1/auth/email/login"))
-        .header("X-API-KEY", &stack.app_key)
-        .header("X-API-DOMAIN", &stack.domain)
-        .header("X-SDK-TYPE", "desktop-login");
+/// A login from `client` (as the proxy in front says; "" for none) with
+/// `password`, and the device token `device` when not "": its status.
+async fn login_from(stack: &Stack, client: &str, email: &str, password: &str, device: &str) -> u16 {
+    let mut body = serde_json::json!({"email": email, "password": password});
+    if !device.is_empty() {
+        body["deviceToken"] = device.into();
+    }
+    let mut request = stack.email_login_to(&stack.service.base_url, body);
     if !client.is_empty() {
         request = request.header("X-Forwarded-For", client);
     }
-    let request = request.json(&serde_json::json!({"email": email, "password": password}));
     send(request).await.0.as_u16()
 }
 
@@ -552,17 +551,17 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
     for n in 0..3 {
         let email = format!("victim{n}@example.com");
         assert_eq!(
-            login_from(&stack, "198.51.100.1", &email, "wrong1password").await,
+            login_from(&stack, "198.51.100.1", &email, "wrong1password", "").await,
             401
         );
     }
     assert_eq!(
-        login_from(&stack, "198.51.100.1", "ada@example.com", PASSWORD).await,
+        login_from(&stack, "198.51.100.1", "ada@example.com", PASSWORD, "").await,
         429,
         "the guesser's address waits"
     );
     assert_eq!(
-        login_from(&stack, "198.51.100.2", "ada@example.com", PASSWORD).await,
+        login_from(&stack, "198.51.100.2", "ada@example.com", PASSWORD, "").await,
         200,
         "everyone else logs in"
     );
@@ -575,7 +574,7 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
         let email = format!("victim{n}@example.com");
         let spoofed = format!("198.51.100.{n}");
         assert_eq!(
-            login_from(&stack, &spoofed, &email, "wrong1password").await,
+            login_from(&stack, &spoofed, &email, "wrong1password", "").await,
             401
         );
     }
@@ -584,7 +583,8 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
             &stack,
             "198.51.100.9",
             "other@example.com",
-            "wrong1password"
+            "wrong1password",
+            ""
         )
         .await,
         429
@@ -612,7 +612,10 @@ pub async fn a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours(
     drop(signed_in(&stack, "bob@example.com").await);
     for n in 0..3 {
         let email = format!("stranger{n}@example.com");
-        assert_eq!(login_from(&stack, "", &email, "wrong1password").await, 401);
+        assert_eq!(
+            login_from(&stack, "", &email, "wrong1password", "").await,
+            401
+        );
     }
     // A device that never logged in waits, as the strangers do...
     let fresh = stack.login(Arc::new(MemoryStore::default())).await;
@@ -634,26 +637,12 @@ pub async fn a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours(
         .and_then(|k| store.get(&k))
         .map(|json| serde_json::from_str::<String>(&json).expect("a token"))
         .expect("kept");
-    let request = |email: &str, token: &str| {
-        stack
-            .http
-            .post(stack.url("/v1/auth/email/login"))
-            .header("X-API-KEY", &stack.app_key)
-            .header("X-API-DOMAIN", &stack.domain)
-            .header("X-SDK-TYPE", "desktop-login")
-            .json(&serde_json::json!({"email": email, "password": PASSWORD, "deviceToken": token}))
-    };
-    assert_eq!(send(request("bob@example.com", &token)).await.0, 429);
-    assert_eq!(send(request("bob@example.com", "forged")).await.0, 429);
+    let bob = "bob@example.com";
+    assert_eq!(login_from(&stack, "", bob, PASSWORD, &token).await, 429);
+    assert_eq!(login_from(&stack, "", bob, PASSWORD, "forged").await, 429);
     // With it, a wrong password still counts against Ada's own address.
-    let wrong = stack
-        .http
-        .post(stack.url("/v1/auth/email/login"))
-        .header("X-API-KEY", &stack.app_key)
-        .header("X-API-DOMAIN", &stack.domain)
-        .header("X-SDK-TYPE", "desktop-login")
-        .json(&serde_json::json!({"email": "ada@example.com", "password": "wrong1password", "deviceToken": token}));
-    assert_eq!(send(wrong).await.0, 401);
+    let wrong = login_from(&stack, "", "ada@example.com", "wrong1password", &token).await;
+    assert_eq!(wrong, 401);
 }
 
 pub async fn e_mail_endpoints_take_no_unbounded_input(backend: Backend) {

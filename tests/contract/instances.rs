@@ -1,7 +1,6 @@
 //! Several instances on one PostgreSQL database behave as one: a client
 //! alternating between them gets one allowance, not one per instance.
 
-use satchel_devstack::RunningService;
 use satchel_tests::{Backend, Stack, send};
 
 use crate::first_account_id;
@@ -14,15 +13,7 @@ async fn two_instances_on_one_postgres_count_one_allowance() {
         return;
     };
     let stack = Stack::start_with(backend, |s| s.refresh_per_minute = 3).await;
-    // The same settings (database, `pin_secret`, public URL: one service behind
-    // a load balancer), on another port.
-    let settings = (*stack.service.state.settings).clone();
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .expect("a port");
-    let second = RunningService::start_on(listener, settings)
-        .await
-        .expect("a second instance on the same database");
+    let second = stack.second_instance().await;
     let ada = stack.user("ada@example.com").await;
     let account_id = first_account_id(&stack, &ada).await;
     let path = format!("v1/accountbalance/{account_id}/balance");
@@ -59,23 +50,11 @@ async fn two_instances_on_one_postgres_count_one_allowance_of_password_guesses()
         return;
     };
     let stack = Stack::start_with(backend, |s| s.login_failures_per_account = 3).await;
-    let settings = (*stack.service.state.settings).clone();
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .expect("a port");
-    let second = RunningService::start_on(listener, settings)
-        .await
-        .expect("a second instance on the same database");
+    let second = stack.second_instance().await;
     drop(stack.user("ada@example.com").await);
     let login = |base: &url::Url, password: &str| {
-        let request = stack
-            .http
-            .post(format!("{base}v1/auth/email/login"))
-            .header("X-API-KEY", &stack.app_key)
-            .header("X-API-DOMAIN", &stack.domain)
-            .header("X-SDK-TYPE", "desktop-login")
-            .json(&serde_json::json!({"email": "ada@example.com", "password": password}));
-        send(request)
+        let body = serde_json::json!({"email": "ada@example.com", "password": password});
+        send(stack.email_login_to(base, body))
     };
     let (first, other) = (&stack.service.base_url, &second.base_url);
     for (n, base) in [first, other, first].into_iter().enumerate() {

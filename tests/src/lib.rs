@@ -192,6 +192,30 @@ impl Stack {
             .header("Content-Type", "application/json")
     }
 
+    /// `POST /v1/auth/email/login` with `body`, as the login library sends
+    /// it, to `base`: this stack's service, or another instance on its database.
+    pub fn email_login_to(&self, base: &url::Url, body: Value) -> reqwest::RequestBuilder {
+        self.http
+            .post(format!("{base}v1/auth/email/login"))
+            .header("X-API-KEY", &self.app_key)
+            .header("X-API-DOMAIN", &self.domain)
+            .header("X-SDK-TYPE", "desktop-login")
+            .json(&body)
+    }
+
+    /// A second instance of this stack's service: the same settings (database,
+    /// `pin_secret`, public URL: one service behind a load balancer) on
+    /// another port.
+    pub async fn second_instance(&self) -> RunningService {
+        let settings = (*self.service.state.settings).clone();
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .expect("a port");
+        RunningService::start_on(listener, settings)
+            .await
+            .expect("a second instance on the same database")
+    }
+
     /// A GET with all five headers, as a REST client sends it.
     pub async fn get(&self, path_and_query: &str, token: &str) -> (StatusCode, Value) {
         send(self.app_request(path_and_query).bearer_auth(token)).await
