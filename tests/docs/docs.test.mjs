@@ -183,7 +183,7 @@ const bounds = [
   { file: 'crates/connect/src/batches.rs', name: 'MAX_BATCHES', doc: 'docs/local-provider.md', phrase: 'the newest {n} kept' },
   { file: 'crates/connect/src/socket/logs.rs', name: 'MAX_LOGS_PER_BLOCK', doc: 'docs/local-provider.md', phrase: 'at most {n} a block' },
   { file: 'crates/connect/src/extension.rs', name: 'MAX_LINKED', doc: 'docs/browser-extension.md', phrase: 'at most {n} of them' },
-  { file: 'crates/connect/src/extension.rs', name: 'LINK_ROUNDS', doc: 'docs/browser-extension.md', phrase: 'PBKDF2-SHA256, {n} rounds' },
+  { file: 'crates/connect/src/extension/proof.rs', name: 'LINK_ROUNDS', doc: 'docs/browser-extension.md', phrase: 'PBKDF2-SHA256, {n} rounds' },
   { file: 'crates/connect/src/extension.rs', name: 'CODE_TRIES', doc: 'docs/browser-extension.md', phrase: '{n} wrong tries void it' },
   { file: 'crates/api/src/rules.rs', name: 'MAX_ACCOUNTS', doc: 'docs/desktop-app.md', phrase: 'at most {n} accounts a wallet' },
   { file: 'crates/service/src/assets/approvals.rs', name: 'MAX_APPROVALS', doc: 'docs/desktop-app.md', phrase: 'at most {n} kept per account' },
