@@ -391,7 +391,7 @@ impl Extensions {
         }
     }
 
-    /// The linked extensions, for Settings (without their verifiers).
+    /// The linked extensions, for Settings (without their keys).
     pub fn list(&self) -> Vec<LinkedExtension> {
         self.linked()
             .iter()

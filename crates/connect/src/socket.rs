@@ -168,12 +168,16 @@ pub(crate) async fn serve<W: Wallet>(
         outbox.clone(),
     ));
     let mut heads_tasks = tokio::task::JoinSet::new();
+    // The requests being answered: ended with the socket, so a request of a
+    // socket that closed (an extension unlinked, a page gone) leaves no page
+    // waiting for the person.
+    let mut requests_tasks = tokio::task::JoinSet::new();
     let in_flight = Arc::new(Semaphore::new(IN_FLIGHT));
-    loop {
+    'reading: loop {
         let message = tokio::select! {
             message = stream.next() => message,
-            () = outbox.closing.notified() => break,
-            () = &mut ended => break,
+            () = outbox.closing.notified() => break 'reading,
+            () = &mut ended => break 'reading,
         };
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
@@ -185,7 +189,7 @@ pub(crate) async fn serve<W: Wallet>(
                 continue;
             }
             Some(Ok(_)) => continue,
-            None | Some(Err(_)) => break,
+            None | Some(Err(_)) => break 'reading,
         };
         let requests = match rpc::parse(text.as_bytes()) {
             Err(error) => {
@@ -219,11 +223,18 @@ pub(crate) async fn serve<W: Wallet>(
                 outbox.send(&rpc::answer(request.id, answer));
                 continue;
             }
-            let Ok(slot) = in_flight.clone().acquire_owned().await else {
-                break;
+            // Waiting for a place ends when the socket does.
+            let slot = tokio::select! {
+                slot = in_flight.clone().acquire_owned() => slot,
+                () = outbox.closing.notified() => break 'reading,
+                () = &mut ended => break 'reading,
             };
+            let Ok(slot) = slot else {
+                break 'reading;
+            };
+            while requests_tasks.try_join_next().is_some() {}
             let (methods, origin, outbox) = (methods.clone(), origin.clone(), outbox.clone());
-            tokio::spawn(async move {
+            requests_tasks.spawn(async move {
                 let answer = methods.call_via(&origin, via, &request).await;
                 outbox.send(&rpc::answer(request.id, answer));
                 drop(slot);
@@ -233,6 +244,7 @@ pub(crate) async fn serve<W: Wallet>(
     watcher.abort();
     writer.abort();
     heads_tasks.abort_all();
+    requests_tasks.abort_all();
 }
 
 /// Answers `eth_subscribe` and `eth_unsubscribe`; `None` for other methods.

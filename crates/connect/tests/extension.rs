@@ -11,7 +11,7 @@ use common::extension::Extension;
 use common::socket::{Socket, answer, next, open, send};
 use common::{ADDRESS, code, start};
 use futures::StreamExt as _;
-use satchel_connect::extension::{CODE_TRIES, HELLO, PAIR, link_proofs};
+use satchel_connect::extension::{CODE_TRIES, HELLO, link_proofs};
 use satchel_connect::{Ask, Origin};
 use serde_json::json;
 
@@ -100,12 +100,19 @@ async fn a_linked_extension_speaks_for_the_page_it_names() {
         .expect("connected");
     assert!(!direct.through_extension);
 
-    // Unlinked in Settings: the extension's open socket closes.
+    // A signature the page asked for waits on the person...
+    send(&mut socket, 4, "personal_sign", json!(["0x00", ADDRESS])).await;
+    let (_, _, mut waiting) = running.pages.recv().await.expect("a signing page");
+    // ...when the extension is unlinked in Settings: its open socket closes,
+    // and the page it asked for is withdrawn, never to be approved.
     assert!(running.extensions.unlink(EXTENSION).expect("written"));
     assert!(
         closed(&mut socket).await,
         "an unlinked extension's socket ends"
     );
+    tokio::time::timeout(common::socket::PATIENCE, waiting.closed())
+        .await
+        .expect("the unlinked extension's page is withdrawn");
 }
 
 #[tokio::test]
@@ -164,10 +171,17 @@ async fn what_a_program_sees_pass_links_and_admits_nothing() {
     let shown = running.extensions.new_code();
     let seen = extension.proof(&shown, port + 1);
     for key in [extension.public(), thief.public()] {
-        let (mut socket, _) = extension.open(&running).await;
-        send(&mut socket, 1, PAIR, json!([{"key": key, "proof": seen}])).await;
-        assert_eq!(code(&answer(&mut socket, 1).await.0), 4100);
+        assert_eq!(
+            code(&extension.pair_with(&running, &key, &seen).await),
+            4100
+        );
     }
+    // Nor does the proof for the right port link the thief's key in its place.
+    let passing = extension.proof(&shown, port);
+    let said = extension
+        .pair_with(&running, &thief.public(), &passing)
+        .await;
+    assert_eq!(code(&said), 4100);
     assert!(extension.link(&running, &shown).await["result"]["proof"].is_string());
 
     // A hello seen on one socket, replayed on another: a new nonce there.

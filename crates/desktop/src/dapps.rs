@@ -238,7 +238,7 @@ impl Dapps {
             .collect())
     }
 
-    /// The person's answer to prompt `id`: a rejection, or an ask (with
+    /// The person's answer to prompt `id`: a rejection, or a yes (with
     /// the PIN where the key signs, and the fee for a transaction). A signature is made of what the request
     /// derived, never of a review that carries a refusal; a wrong PIN leaves
     /// the prompt waiting, for the page to say so.

@@ -51,15 +51,16 @@ impl Extension {
 
     /// Links with the code Settings shows: Satchel's answer.
     pub async fn link(&self, running: &Running, code: &str) -> Value {
+        let proof = self.proof(code, running.provider.port);
+        self.pair_with(running, &self.public(), &proof).await
+    }
+
+    /// Asks, on a socket with this extension's origin, to link `key` with
+    /// `proof`: Satchel's answer.
+    pub async fn pair_with(&self, running: &Running, key: &str, proof: &str) -> Value {
         let (mut socket, _) = self.open(running).await;
-        let port = running.provider.port;
-        send(
-            &mut socket,
-            1,
-            PAIR,
-            json!([{"key": self.public(), "proof": self.proof(code, port), "browser": "Chromium"}]),
-        )
-        .await;
+        let pair = json!([{"key": key, "proof": proof, "browser": "Chromium"}]);
+        send(&mut socket, 1, PAIR, pair).await;
         answer(&mut socket, 1).await.0
     }
 

@@ -12,7 +12,7 @@ use satchel_connect::{Extensions, Origin, ProviderError};
 
 use crate::common::extension::Extension;
 
-const CHROME: &str = "chrome-extension://bgbioobmbcidlnennocnlakmbalkfbcf";
+use crate::EXTENSION as CHROME;
 const PORT: u16 = 1248;
 
 fn extensions() -> (tempfile::TempDir, Extensions) {
@@ -125,9 +125,13 @@ fn the_shown_code_links_a_key_once_and_its_signature_admits_only_web_pages() {
     assert!(hello(&extensions, &extension, &nonce, "null").is_err());
     assert!(hello(&extensions, &extension, &nonce, "local").is_err());
 
-    // Kept across a restart, with nothing secret in the file.
-    let file = std::fs::read_to_string(dir.path().join("extensions.json")).expect("file");
-    assert!(file.contains(&extension.public()) && !file.contains(&code));
+    // Kept across a restart: the extension, its browser, when, its public key.
+    let file = std::fs::read(dir.path().join("extensions.json")).expect("file");
+    let kept: serde_json::Value = serde_json::from_slice(&file).expect("JSON");
+    let mut fields: Vec<&String> = kept[0].as_object().expect("an entry").keys().collect();
+    fields.sort();
+    assert_eq!(fields, ["browser", "extension", "key", "linkedAt"]);
+    assert_eq!(kept[0]["key"], extension.public());
     let again = Extensions::open(&dir.path().join("extensions.json"));
     assert!(hello(&again, &extension, &nonce, page).is_ok());
     assert_eq!(again.list()[0].browser, "Chromium");
@@ -144,6 +148,11 @@ fn a_proof_for_another_key_or_port_links_nothing() {
     // it cannot link its own key with it, nor relay it from another port.
     let seen = extension.proof(&code, PORT + 1);
     assert!(pair(&extensions, &thief, &seen).is_err());
+    let passing = extension.proof(&code, PORT);
+    assert!(
+        pair(&extensions, &thief, &passing).is_err(),
+        "the proof names the extension's key"
+    );
     assert!(pair(&extensions, &extension, &seen).is_err());
     assert!(pair(&extensions, &extension, &extension.proof(&code, PORT)).is_ok());
 }

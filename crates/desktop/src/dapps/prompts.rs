@@ -152,8 +152,8 @@ pub struct TransactionPrompt {
 
 /// A batch of calls an application asks for, each as its own transaction
 /// page would show it. Each was prepared on today's state: a call after the
-/// first may fail alone yet succeed after the ones before it (an ask, then
-/// the swap that uses it); it is prepared again when its turn comes, and the
+/// first may fail alone yet succeed after the ones before it (a token approval,
+/// then the swap that spends it); it is prepared again when its turn comes, and the
 /// batch stops at the first that would fail then.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
