@@ -3,20 +3,12 @@
 
 use satchel_tests::{Backend, Stack, send};
 
+use crate::identity::login_from;
+
 /// A failed e-mail login from `client`, as the trusted proxy in front says.
 async fn failed_login_from(stack: &Stack, client: &str, n: u32) -> u16 {
-    let request = stack
-        .http
-        .post(stack.url("/v1/auth/email/login"))
-        .header("X-API-KEY", &stack.app_key)
-        .header("X-API-DOMAIN", &stack.domain)
-        .header("X-SDK-TYPE", "desktop-login")
-        .header("X-Forwarded-For", client)
-        .json(&serde_json::json!({
-            "email": format!("victim{n}@example.com"),
-            "password": "wrong1password",
-        }));
-    send(request).await.0.as_u16()
+    let email = format!("victim{n}@example.com");
+    login_from(stack, client, &email, "wrong1password", "").await
 }
 
 pub async fn a_forwarded_address_cannot_escape_the_per_address_limits(backend: Backend) {

@@ -528,7 +528,13 @@ pub async fn failed_logins_are_limited_per_account_and_per_address(backend: Back
 
 /// A login from `client` (as the proxy in front says; "" for none) with
 /// `password`, and the device token `device` when not "": its status.
-async fn login_from(stack: &Stack, client: &str, email: &str, password: &str, device: &str) -> u16 {
+pub(crate) async fn login_from(
+    stack: &Stack,
+    client: &str,
+    email: &str,
+    password: &str,
+    device: &str,
+) -> u16 {
     let mut body = serde_json::json!({"email": email, "password": password});
     if !device.is_empty() {
         body["deviceToken"] = device.into();
@@ -591,24 +597,32 @@ pub async fn one_address_cannot_lock_out_everyone_else(backend: Backend) {
     );
 }
 
-/// Strangers' failures from the same network address (an office, a carrier's
-/// NAT) do not lock out a person on a device they logged in from before: its
-/// device token, kept in the keychain, takes it past the address's count.
+/// A device that logged in before is counted on its own: strangers' failures
+/// from the same network address (an office, a carrier's NAT) and a
+/// guesser's elsewhere do not lock the person out of it, and its own wrong
+/// passwords are limited as anyone's are.
 pub async fn a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours(backend: Backend) {
-    let stack = Stack::start_with(backend, |s| s.login_failures_per_address = 3).await;
+    // Behind a proxy the service trusts (a request without X-Forwarded-For is
+    // the proxy's own address, as the login library's requests here are).
+    let stack = Stack::start_with(backend, |s| {
+        s.login_failures_per_address = 3;
+        s.login_failures_per_account = 3;
+        s.trusted_proxies = vec!["127.0.0.1".parse().expect("ip")];
+    })
+    .await;
     let (login, store) = signed_in(&stack, "ada@example.com").await;
-    let device_entries = || {
-        store
+    let ada = "ada@example.com";
+    let device_token = || {
+        let keys: Vec<String> = store
             .keys()
             .into_iter()
             .filter(|k| k.starts_with("login-device:ada@example.com:"))
-            .count()
+            .collect();
+        assert_eq!(keys.len(), 1, "one device token in the keychain");
+        let json = store.get(&keys[0]).expect("kept");
+        serde_json::from_str::<String>(&json).expect("a token")
     };
-    assert_eq!(
-        device_entries(),
-        1,
-        "the login's device token is in the keychain"
-    );
+    drop(device_token());
     drop(signed_in(&stack, "bob@example.com").await);
     for n in 0..3 {
         let email = format!("stranger{n}@example.com");
@@ -620,29 +634,47 @@ pub async fn a_device_that_logged_in_before_is_not_locked_out_by_its_neighbours(
     // A device that never logged in waits, as the strangers do...
     let fresh = stack.login(Arc::new(MemoryStore::default())).await;
     let e = fresh
-        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .login_with_email_and_password(ada, PASSWORD)
         .await
         .expect_err("the address waits");
     assert_eq!(e.code, ErrorCode::Sdk(SdkErrorCode::TooManyRequests));
     // ...and Ada's own device logs in.
     login
-        .login_with_email_and_password("ada@example.com", PASSWORD)
+        .login_with_email_and_password(ada, PASSWORD)
         .await
         .expect("a known device passes its address's failures");
     // Her device token is hers: it takes nobody else's login past the count.
-    let token = store
-        .keys()
-        .into_iter()
-        .find(|k| k.starts_with("login-device:ada@example.com:"))
-        .and_then(|k| store.get(&k))
-        .map(|json| serde_json::from_str::<String>(&json).expect("a token"))
-        .expect("kept");
+    let token = device_token();
     let bob = "bob@example.com";
     assert_eq!(login_from(&stack, "", bob, PASSWORD, &token).await, 429);
     assert_eq!(login_from(&stack, "", bob, PASSWORD, "forged").await, 429);
-    // With it, a wrong password still counts against Ada's own address.
-    let wrong = login_from(&stack, "", "ada@example.com", "wrong1password", &token).await;
-    assert_eq!(wrong, 401);
+
+    // A guesser elsewhere locks Ada's account for every other device...
+    for _ in 0..3 {
+        let status = login_from(&stack, "198.51.100.7", ada, "wrong1password", "").await;
+        assert_eq!(status, 401);
+    }
+    let status = login_from(&stack, "198.51.100.8", ada, PASSWORD, "").await;
+    assert_eq!(
+        status, 429,
+        "the account waits for devices it does not know"
+    );
+    // ...not her own, whose logins do not end the guesser's wait.
+    login
+        .login_with_email_and_password(ada, PASSWORD)
+        .await
+        .expect("a known device passes the account's failures");
+    let status = login_from(&stack, "198.51.100.8", ada, PASSWORD, "").await;
+    assert_eq!(status, 429, "still locked for the others");
+
+    // Her device's own wrong passwords are limited as anyone's are.
+    let token = device_token();
+    for _ in 0..3 {
+        let status = login_from(&stack, "", ada, "wrong1password", &token).await;
+        assert_eq!(status, 401);
+    }
+    let status = login_from(&stack, "", ada, PASSWORD, &token).await;
+    assert_eq!(status, 429, "the device's own count is spent");
 }
 
 pub async fn e_mail_endpoints_take_no_unbounded_input(backend: Backend) {

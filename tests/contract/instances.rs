@@ -69,3 +69,37 @@ async fn two_instances_on_one_postgres_count_one_allowance_of_password_guesses()
     }
     second.shutdown().await.expect("stopped");
 }
+
+/// The database's count keeps only the keys still counting: a flood of keys
+/// never seen again (a login per made-up e-mail address) is swept as it comes.
+#[tokio::test]
+async fn the_shared_counts_keep_only_the_keys_still_counting() {
+    use sqlx::Connection as _;
+    let Some(backend) = Backend::postgres() else {
+        return;
+    };
+    let stack = Stack::start(backend).await;
+    let db = &stack.service.state.db;
+    let flood = 2 * satchel_service::db::RATE_LIMIT_SWEEP_EVERY;
+    for n in 0..flood {
+        // One turn of three a second each, ten seconds apart: each key is back
+        // at its full allowance long before the next one comes.
+        let now_ms = i64::try_from(n).expect("small") * 10_000;
+        let taken = db
+            .take_turn_in(&format!("flood:{n}"), 3, 1_000, now_ms)
+            .await
+            .expect("counted");
+        assert!(taken.is_ok());
+    }
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&stack.service.state.settings.database_url())
+        .await
+        .expect("the service's database");
+    let (kept,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM rate_limits WHERE key LIKE 'flood:%'")
+            .fetch_one(&mut conn)
+            .await
+            .expect("counted");
+    let bound = i64::try_from(satchel_service::db::RATE_LIMIT_SWEEP_EVERY).expect("small");
+    assert!(kept <= bound, "{kept} keys kept of {flood}");
+}

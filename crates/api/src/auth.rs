@@ -40,6 +40,10 @@ impl std::fmt::Debug for EmailCredentials {
     }
 }
 
+/// The longest `deviceToken` a login carries (the service issues 75
+/// characters); a longer one is no token.
+pub const MAX_DEVICE_TOKEN_LENGTH: usize = 256;
+
 /// `POST /v1/auth/email/login`: the credentials, and the device token this
 /// device was given when it last logged in with them, if it was.
 #[derive(Clone, Serialize, Deserialize)]
@@ -49,10 +53,10 @@ pub struct EmailLogin {
     #[serde(flatten)]
     pub credentials: EmailCredentials,
     /// What `deviceToken` of this address's last login on this device said: a
-    /// login that carries it is not held back by the failures of others
-    /// behind the same network address (the address's own failures still count).
+    /// login that carries it is counted on the device's own failures, not
+    /// held back by its neighbours' or by a guesser's elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(max_length = 256))]
+    #[cfg_attr(feature = "openapi", schema(max_length = 256))] // MAX_DEVICE_TOKEN_LENGTH
     pub device_token: Option<String>,
 }
 

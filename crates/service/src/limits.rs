@@ -125,8 +125,6 @@ pub struct Limits<C: Clock = DefaultClock> {
     per_minute: PerMinute,
     /// The database the shared keys are counted in, when instances share one.
     shared: Option<crate::db::Db>,
-    /// Turns taken in the database, for its now-and-then sweep.
-    shared_turns: std::sync::atomic::AtomicU64,
 }
 
 /// The limits of [`Limits`], per minute: each at least one.
@@ -204,7 +202,6 @@ where
             clock,
             per_minute,
             shared: None,
-            shared_turns: Default::default(),
             limiters: moka::sync::Cache::builder()
                 .weigher(|key: &String, _| {
                     u32::try_from(key.len())

@@ -16,6 +16,7 @@ mod nfts;
 mod password_resets;
 mod pin_unlocks;
 mod rate_limits;
+pub use rate_limits::SWEEP_EVERY as RATE_LIMIT_SWEEP_EVERY;
 mod refresh_tokens;
 mod seed;
 mod sessions;
@@ -93,6 +94,8 @@ enum Backend {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// Rate-limit turns this instance took, for the table's sweep.
+    turns_taken: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Db {
@@ -141,7 +144,11 @@ impl Db {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Self { pool, backend })
+        Ok(Self {
+            pool,
+            backend,
+            turns_taken: Default::default(),
+        })
     }
 
     pub(crate) fn pool(&self) -> &AnyPool {

@@ -7,8 +7,10 @@ use std::time::Duration;
 use super::{Db, DbResult};
 
 /// Deletes the rows of keys back at their full allowance once per this many
-/// turns taken, so the table holds about a minute's keys.
-const SWEEP_EVERY: u64 = 1024;
+/// turns an instance takes, so the table holds only the keys still counting
+/// (about a minute's, and the login failures of the last 15 minutes), however
+/// many keys a flood brings.
+pub const SWEEP_EVERY: u64 = 1024;
 
 /// One turn's share of the window, and how far ahead of now the full
 /// allowance may be (the burst), in milliseconds.
@@ -41,6 +43,9 @@ impl Db {
         now_ms: i64,
     ) -> DbResult<Result<(), Duration>> {
         let (interval, tolerance) = pace(per_window, window_ms);
+        if let Err(e) = self.sweep_now_and_then(now_ms).await {
+            tracing::warn!("rate limits not swept: {e}");
+        }
         let taken: Option<(i64,)> = sqlx::query_as(
             "INSERT INTO rate_limits (key, tat_ms) VALUES ($1, $2 + $3) \
              ON CONFLICT (key) DO UPDATE SET tat_ms = \
@@ -87,9 +92,11 @@ impl Db {
         Ok(())
     }
 
-    /// Deletes the keys back at their full allowance, now and then (once per
-    /// [`SWEEP_EVERY`] turns, counted by the caller).
-    pub async fn sweep_rate_limits(&self, turns: u64, now_ms: i64) -> DbResult<()> {
+    /// Deletes the keys back at their full allowance, once per
+    /// [`SWEEP_EVERY`] turns taken.
+    async fn sweep_now_and_then(&self, now_ms: i64) -> DbResult<()> {
+        use std::sync::atomic::Ordering;
+        let turns = self.turns_taken.fetch_add(1, Ordering::Relaxed) + 1;
         if turns.is_multiple_of(SWEEP_EVERY) {
             sqlx::query("DELETE FROM rate_limits WHERE tat_ms < $1")
                 .bind(now_ms)

@@ -18,7 +18,7 @@ use crate::crypto::passwords::hash_password;
 use crate::crypto::{random_secret, secret_hash};
 use crate::db::{AppRow, DbError, IdentityRow};
 use crate::error::{ApiError, ApiResult};
-use crate::identity::login_failures::Counted;
+use crate::identity::login_failures::{Counted, account_key};
 use crate::limits::{LimitKey, MailKind};
 use crate::state::AppState;
 
@@ -353,10 +353,7 @@ pub async fn reset_password(state: &AppState, token: &str, password: String) -> 
     // The person may log in at once, even after failed tries with the old one.
     state
         .login_failures
-        .reset(Counted::Account(&format!(
-            "{}:{}",
-            reset.app_id, reset.email
-        )))
+        .reset(Counted::Account(&account_key(&reset.app_id, &reset.email)))
         .await;
     tracing::info!(identity = %reset.identity_id, sessions = reset.ended_sessions.len(), "password reset");
     Ok(())

@@ -1,10 +1,14 @@
-//! Logging in with an e-mail address and its password: each try counted per
-//! account and per network address before the password is checked, and a
-//! device that logged in before let past its neighbours' failures.
+//! Logging in with an e-mail address and its password: each try counted
+//! before the password is checked, per account and per network address, or,
+//! for a device that logged in to the account before, on that device's own
+//! count (OWASP's device cookies): neither its neighbours' failures nor a
+//! guesser's elsewhere lock it out.
 
 use axum::http::StatusCode;
 use satchel_api::rules::{self, normalize_email};
-use satchel_api::{EmailLogin, EmailLoginResult, LoginResult, Provider, ServiceErrorCode};
+use satchel_api::{
+    EmailLogin, EmailLoginResult, LoginResult, MAX_DEVICE_TOKEN_LENGTH, Provider, ServiceErrorCode,
+};
 
 use super::email::live_identity;
 use super::require_provider;
@@ -12,20 +16,15 @@ use super::sessions::issue_identity_tokens;
 use crate::crypto::passwords::{hash_password, password_matches};
 use crate::db::AppRow;
 use crate::error::{ApiError, ApiResult};
-use crate::identity::login_failures::Counted;
+use crate::identity::login_failures::{Counted, account_key};
 use crate::state::AppState;
 
 fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    u64::try_from(crate::clock::now()).unwrap_or_default()
 }
 
-/// Logs an e-mail identity in with its password. Failures are counted per e-mail
-/// address and per network address; past the limit even the right password
-/// waits. A device that logged in to this address before (its device token)
-/// is not counted against its network address: strangers' failures from the
-/// same office or carrier cannot lock it out.
+/// Logs an e-mail identity in with its password. Past a count's limit even
+/// the right password waits; a right password gives its tries back.
 pub async fn email_login(
     state: &AppState,
     app: &AppRow,
@@ -46,16 +45,28 @@ pub async fn email_login(
             "that is not an e-mail address",
         ));
     }
-    let account_key = format!("{}:{email}", app.id);
-    let known_device = device_token.as_deref().is_some_and(|token| {
-        state
-            .pin_keys
-            .login_devices()
-            .recognizes(&account_key, token, now_secs())
-    });
-    // An unknown address is nobody's: it is not counted (or everyone behind an
-    // unknown address would share one limit).
-    let address_key = address.filter(|_| !known_device).map(|a| a.to_string());
+    let account_key = account_key(&app.id, &email);
+    // A token past its documented length is no token (nor decoded).
+    let known_device = device_token
+        .filter(|token| token.len() <= MAX_DEVICE_TOKEN_LENGTH)
+        .filter(|token| {
+            state
+                .pin_keys
+                .login_devices()
+                .recognizes(&account_key, token, now_secs())
+        });
+    let address = address.map(|a| a.to_string());
+    let counted: Vec<Counted<'_>> = match &known_device {
+        Some(token) => vec![Counted::Device(token)],
+        // An unknown address is nobody's: it is not counted (or everyone
+        // behind an unknown address would share one limit).
+        None => address
+            .as_deref()
+            .map(Counted::Address)
+            .into_iter()
+            .chain([Counted::Account(&account_key)])
+            .collect(),
+    };
     let failures = &state.login_failures;
     let too_many = |wait: std::time::Duration| {
         ApiError::too_many_requests(format!(
@@ -65,24 +76,17 @@ pub async fn email_login(
     };
     // Each try is counted before the password is checked, so parallel guesses
     // cannot all pass the limit; a right password gives its tries back.
-    let by_address = match &address_key {
-        Some(key) => Some((
-            Counted::Address(key),
-            failures
-                .attempt(Counted::Address(key))
-                .await
-                .map_err(too_many)?,
-        )),
-        None => None,
-    };
-    let give_back_address = || async {
-        if let Some((counted, taken)) = by_address {
-            failures.succeeded(counted, taken).await;
+    let mut taken = Vec::with_capacity(counted.len());
+    for counted in counted {
+        match failures.attempt(counted).await {
+            Ok(turn) => taken.push((counted, turn)),
+            Err(wait) => {
+                for (counted, turn) in taken {
+                    failures.succeeded(counted, turn).await;
+                }
+                return Err(too_many(wait));
+            }
         }
-    };
-    if let Err(wait) = failures.attempt(Counted::Account(&account_key)).await {
-        give_back_address().await;
-        return Err(too_many(wait));
     }
     let identity = live_identity(state, app, &email).await?;
     let matches = match &identity {
@@ -105,8 +109,16 @@ pub async fn email_login(
             ));
         }
     };
-    give_back_address().await;
-    failures.reset(Counted::Account(&account_key)).await;
+    for (counted, turn) in taken {
+        failures.succeeded(counted, turn).await;
+    }
+    // A stranger's right password ends the account's failures; a known
+    // device's ends only its own, so a guesser's lockout outlasts the person's
+    // own logins.
+    match &known_device {
+        Some(token) => failures.reset(Counted::Device(token)).await,
+        None => failures.reset(Counted::Account(&account_key)).await,
+    }
     if app.requires_email_verification() && !identity.verified() {
         return Err(ApiError::new(
             StatusCode::PRECONDITION_REQUIRED,

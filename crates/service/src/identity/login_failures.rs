@@ -26,11 +26,13 @@ const PRUNE_ABOVE: usize = 10_000;
 /// The most keys kept, failures in the window or not.
 pub const MAX_KEYS: usize = 100_000;
 
-/// Failed-login counts, per e-mail address and per network address.
+/// Failed-login counts, per e-mail address, per network address and per
+/// known device.
 #[derive(Debug)]
 pub struct LoginFailures {
     by_account: FailureCounter,
     by_address: FailureCounter,
+    by_device: FailureCounter,
     /// The database the counts are kept in, when instances share one.
     shared: Option<crate::db::Db>,
 }
@@ -38,10 +40,20 @@ pub struct LoginFailures {
 /// What a failure is counted against.
 #[derive(Debug, Clone, Copy)]
 pub enum Counted<'a> {
-    /// One app's e-mail address (`app_id:email`).
+    /// One app's e-mail address ([`account_key`]).
     Account(&'a str),
     /// One network address.
     Address(&'a str),
+    /// A device that logged in to the account before (its login device
+    /// token): counted on its own, so neither its neighbours' failures nor a
+    /// guesser's elsewhere lock it out (OWASP's device cookies).
+    Device(&'a str),
+}
+
+/// The account failures are counted for and login device tokens are bound
+/// to: one app's e-mail address.
+pub fn account_key(app_id: &str, email: &str) -> String {
+    format!("{app_id}:{email}")
 }
 
 /// Where a try was taken, so it is given back in the same place.
@@ -58,6 +70,7 @@ impl LoginFailures {
         Self {
             by_account: FailureCounter::new(per_account, WINDOW),
             by_address: FailureCounter::new(per_address, WINDOW),
+            by_device: FailureCounter::new(per_account, WINDOW),
             shared: None,
         }
     }
@@ -68,11 +81,16 @@ impl LoginFailures {
         self
     }
 
+    /// The counter of what is `counted`, and its key in the database: a
+    /// digest, so the table holds no e-mail address, network address or token.
     fn counter_and_key(&self, counted: Counted<'_>) -> (&FailureCounter, String) {
-        match counted {
-            Counted::Account(key) => (&self.by_account, format!("login-failures:account:{key}")),
-            Counted::Address(key) => (&self.by_address, format!("login-failures:address:{key}")),
-        }
+        let (counter, kind) = match counted {
+            Counted::Account(_) => (&self.by_account, "account"),
+            Counted::Address(_) => (&self.by_address, "address"),
+            Counted::Device(_) => (&self.by_device, "device"),
+        };
+        let digest = crate::crypto::secret_hash(local_key(counted));
+        (counter, format!("login-failures:{kind}:{digest}"))
     }
 
     fn window_ms(&self) -> i64 {
@@ -86,7 +104,7 @@ impl LoginFailures {
         if let Some(db) = &self.shared {
             let limit = u32::try_from(counter.limit).unwrap_or(u32::MAX);
             match db
-                .take_turn_in(&shared_key, limit, self.window_ms(), now_ms())
+                .take_turn_in(&shared_key, limit, self.window_ms(), crate::clock::now_ms())
                 .await
             {
                 Ok(taken) => return taken.map(|()| Taken { shared: true }),
@@ -131,15 +149,8 @@ impl LoginFailures {
 
 fn local_key(counted: Counted<'_>) -> &str {
     match counted {
-        Counted::Account(key) | Counted::Address(key) => key,
+        Counted::Account(key) | Counted::Address(key) | Counted::Device(key) => key,
     }
-}
-
-/// Unix milliseconds now, for the counts in the database.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// Failures per key in a sliding window.

@@ -26,13 +26,6 @@ impl LimitKey<'_> {
     }
 }
 
-/// Unix milliseconds now, for the counts in the database.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 impl<C> Limits<C>
 where
     C: Clock + Clone + Send + Sync + 'static,
@@ -54,14 +47,8 @@ where
 
     /// One turn of `key` from the database's count; `None` without one.
     async fn take_shared(&self, key: &str, per_minute: u32) -> Option<Result<(), Duration>> {
-        use std::sync::atomic::Ordering;
         let db = self.shared.as_ref()?;
-        let now = now_ms();
-        let turns = self.shared_turns.fetch_add(1, Ordering::Relaxed) + 1;
-        if let Err(e) = db.sweep_rate_limits(turns, now).await {
-            tracing::warn!("shared rate limits not swept: {e}");
-        }
-        match db.take_turn(key, per_minute, now).await {
+        match db.take_turn(key, per_minute, crate::clock::now_ms()).await {
             Ok(taken) => Some(taken),
             Err(e) => {
                 tracing::warn!("shared rate limit not read, counted by this instance: {e}");
