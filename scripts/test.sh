@@ -175,6 +175,9 @@ step "the widget's component tests (Vitest)" vitest
 provider_package() { npm --prefix packages/provider test --silent -- --reporter=default 2>&1 | tee -a "$results"; }
 step "the provider package for applications (packages/provider: EIP-1193 over HTTP and WebSocket, EIP-6963, viem)" provider_package
 
+extension_tests() { npm --prefix extension test --silent 2>&1 | tee -a "$results"; }
+step "the browser extension's link, against the same known answers as Satchel's (extension/test)" extension_tests
+
 widget_package() { npm --prefix packages/widget test --silent -- --reporter=default 2>&1 | tee -a "$results"; }
 step "the widget SDK for applications (packages/widget: the spec's methods over the Tauri plugin)" widget_package
 

@@ -15,7 +15,7 @@ const SatchelLink = (() => {
   const DB = 'satchel-connector';
   const STORE = 'link';
   const CURRENT = 'current';
-  /** Satchel's LINK_ROUNDS (crates/connect/src/extension.rs). */
+  /** Satchel's LINK_ROUNDS (crates/connect/src/extension/proof.rs). */
   const LINK_ROUNDS = 100_000;
 
   const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -70,12 +70,15 @@ const SatchelLink = (() => {
     return { extension: hex(bits.slice(0, 32)), satchel: hex(bits.slice(32)) };
   }
 
-  /** A socket's hello: Satchel's nonce, the page and the port, signed. */
+  /** What a socket's hello signs: Satchel's nonce, the page and the port. */
+  const helloMessage = (nonce, origin, port) => `satchel-extension-hello\n${nonce}\n${origin}\n${port}`;
+
+  /** A socket's hello, signed. */
   async function sign(link, nonce, origin, port) {
-    const message = utf8(`satchel-extension-hello\n${nonce}\n${origin}\n${port}`);
+    const message = utf8(helloMessage(nonce, origin, port));
     const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, link.pair.privateKey, message);
     return hex(signature);
   }
 
-  return { load, save, newKey, proofs, sign };
+  return { load, save, newKey, proofs, helloMessage, sign };
 })();

@@ -57,6 +57,10 @@ async function link(code, port) {
       else reject(new Error(answer.error?.message ?? 'Satchel did not link this browser'));
     };
     socket.onerror = () => reject(new Error(`Satchel is not running on port ${port}`));
+    // A program that hangs up without an answer (an older Satchel, another
+    // program on the port) ends the try too (after an answer, this is a no-op).
+    socket.onclose = () =>
+      reject(new Error(`The program on port ${port} closed the connection without linking: is it Satchel?`));
   });
   if (satchels !== proofs.satchel) {
     throw new Error(`The program on port ${port} is not the Satchel that shows this code: nothing was linked`);

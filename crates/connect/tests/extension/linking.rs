@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use satchel_connect::extension::{
-    CODE_TRIES, MAX_LINKED, extension_origin, link_proofs, new_nonce,
+    CODE_TRIES, MAX_LINKED, extension_origin, hello_message, link_proofs, new_nonce,
 };
 use satchel_connect::{Extensions, Origin, ProviderError};
 
@@ -58,6 +58,26 @@ fn hello(
         &signature,
         PORT,
     )
+}
+
+/// The same known answers as the extension's own test (extension/test), so
+/// the two sides of the link cannot drift apart.
+#[test]
+fn the_link_derives_what_the_extension_derives() {
+    let key = format!("04{}", "11".repeat(64));
+    let (extension, satchel) = link_proofs(" abcd-efgh ", &key, 1248);
+    assert_eq!(
+        alloy::hex::encode(extension),
+        "025c94ea3c13a4a438bfa301200dc7c6970587b4b437cbc810ca49fac3ea7477"
+    );
+    assert_eq!(
+        alloy::hex::encode(satchel),
+        "1e367c45347bc65605485719ed85f98552a5f98532e87d5407e3b158a7940dc2"
+    );
+    assert_eq!(
+        hello_message("n0nce", "https://app.example", 1248),
+        "satchel-extension-hello\nn0nce\nhttps://app.example\n1248"
+    );
 }
 
 #[test]
