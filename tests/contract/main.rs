@@ -154,6 +154,7 @@ on_every_backend!(
     sending::a_pending_send_is_sped_up_or_cancelled,
     sending::a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber,
     sending::nfts_are_sent_and_the_recipient_holds_them,
+    sending::a_deployment_is_made_where_the_review_said,
     sending::a_dropped_transaction_expires_and_frees_its_nonce,
     sending::bad_sends_get_clear_errors_and_move_nothing,
     sending::the_service_broadcasts_only_the_callers_own_signed_transfers,

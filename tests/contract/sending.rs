@@ -805,7 +805,7 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
         ada.prepare_call_with_gas(
             "anvil",
             ada_address,
-            poison,
+            TxKind::Call(poison),
             U256::from(1_000u64),
             Default::default(),
             Some(gas),
@@ -890,6 +890,72 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
 /// An ERC-721 and an ERC-1155 sent from the widget as a person does it: the
 /// quote shows each leaving (the node's simulation), the device signs the
 /// `safeTransferFrom` it built, and the recipient holds them on chain.
+/// An application's deployment (no `to`): prepared and simulated by the
+/// service, shown with the address the new contract will have (derived on the
+/// device from the account and the nonce), signed with the PIN, and mined with
+/// its code where the review said; Activity names the new contract.
+pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
+    let stack = stack(backend).await;
+    let (ada, ada_address) = person(&stack, "ada@example.com").await;
+    stack.demo.fund(ada_address).await.expect("funded");
+    // Creation code that returns a contract answering 42 to any call.
+    let runtime = "602a60005260206000f3";
+    let creation = alloy::hex::decode(format!("69{runtime}600052600a6016f3")).expect("hex");
+    let prepared = ada
+        .prepare_call_with_gas(
+            "anvil",
+            ada_address,
+            TxKind::Create,
+            U256::ZERO,
+            creation.into(),
+            None,
+        )
+        .await
+        .expect("prepared");
+    let nonce = stack.nonce_of(&ada_address.to_checksum(None)).await;
+    let created = ada_address.create(nonce);
+    assert_eq!(prepared.quote.to, created.to_checksum(None));
+    assert!(
+        prepared.quote.warnings.is_empty(),
+        "{:?}",
+        prepared.quote.warnings
+    );
+    let sent = ada
+        .confirm_send(ConfirmSend {
+            quote_id: prepared.quote.quote_id,
+            speed: FeeSpeed::Normal,
+            pin: PIN.into(),
+            request_id: None,
+            accept_high_fee: false,
+        })
+        .await
+        .expect("sent");
+    let entry = settled(&ada, &sent.tx_hash).await;
+    assert_eq!(entry.status, TransactionStatus::Mined);
+    assert_eq!(entry.counterparty, created.to_checksum(None));
+    let code = stack
+        .chain_rpc("eth_getCode", json!([created, "latest"]))
+        .await;
+    assert_eq!(code, format!("0x{runtime}"));
+
+    // Nothing to deploy: refused by the service, nothing signed.
+    let refused = ada
+        .prepare_call_with_gas(
+            "anvil",
+            ada_address,
+            TxKind::Create,
+            U256::ZERO,
+            Default::default(),
+            None,
+        )
+        .await
+        .expect_err("no code");
+    assert!(
+        refused.is(ServiceErrorCode::InvalidParameters),
+        "{refused:?}"
+    );
+}
+
 pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
     use satchel_api::AssetKind;
     use satchel_sdk::NftSendForm;

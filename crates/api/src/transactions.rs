@@ -79,7 +79,8 @@ pub struct FeeLevels {
 }
 
 /// The transaction to sign, less its fee choice: `to` is the recipient for the
-/// coin, the token contract for a token (then `data` is its `transfer` call).
+/// coin, the token contract for a token (then `data` is its `transfer` call),
+/// the contract called; absent for a deployment (then `data` is the code).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -88,7 +89,9 @@ pub struct PreparedTransaction {
     pub chain_id: u64,
     pub nonce: u64,
     pub from: String,
-    pub to: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub to: Option<String>,
     /// Wei sent with the transaction (the amount for the coin, 0 for a token).
     pub value: String,
     /// 0x-hex call data (empty for the coin).
@@ -108,16 +111,19 @@ pub struct PreparedTransaction {
 }
 
 /// `POST /v1/transactions/prepare-call`: any transaction from one of the caller's
-/// accounts (a contract call, an approval, an NFT transfer): `to`, `value` in wei
-/// and the call `data`.
+/// accounts (a contract call, an approval, an NFT transfer, a deployment): `to`,
+/// `value` in wei and the call `data`; without `to`, a deployment of the
+/// contract whose creation code `data` is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PrepareCallRequest {
     pub account_id: String,
-    /// `0x` and 40 hex digits; mixed case must be the EIP-55 checksum.
+    /// `0x` and 40 hex digits; mixed case must be the EIP-55 checksum. Absent
+    /// for a deployment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(pattern = "^0x[0-9a-fA-F]{40}$"))]
-    pub to: String,
+    pub to: Option<String>,
     /// Wei, decimal digits.
     #[cfg_attr(feature = "openapi", schema(pattern = "^[0-9]{1,78}$"))]
     pub value: String,

@@ -83,32 +83,42 @@ pub struct Paying {
 }
 
 impl Chain {
-    /// Simulates `from` calling `to` with `value` and `data` on the latest
-    /// block, paying as [`Paying`] says, validated as the network would. The
+    /// Simulates `from` calling `to` (deploying `data` when `None`) with
+    /// `value` and `data` on the latest block, paying as [`Paying`] says,
+    /// validated as the network would. The
     /// nonce is left to the node (the account's at that block): the nonce the
     /// transaction will carry can be ahead of it while earlier sends are
     /// pending, which a validating node would refuse.
     pub async fn simulate(
         &self,
         from: Address,
-        to: Address,
+        to: Option<Address>,
         value: U256,
         data: &Bytes,
         paying: Paying,
     ) -> Result<Simulated, SimulateError> {
+        let mut call = json!({
+            "from": from, "value": value, "input": data,
+            "maxFeePerGas": U256::from(paying.max_fee_per_gas),
+            "maxPriorityFeePerGas": U256::from(paying.max_priority_fee_per_gas),
+            "gas": U256::from(paying.gas),
+        });
+        if let Some(to) = to {
+            call["to"] = json!(to);
+        }
         let request = json!([{
-            "blockStateCalls": [{"calls": [{
-                "from": from, "to": to, "value": value, "input": data,
-                "maxFeePerGas": U256::from(paying.max_fee_per_gas),
-                "maxPriorityFeePerGas": U256::from(paying.max_priority_fee_per_gas),
-                "gas": U256::from(paying.gas),
-            }]}],
+            "blockStateCalls": [{"calls": [call]}],
             "traceTransfers": true,
             "validation": true,
         }, "latest"]);
         let answer = match self.relay("eth_simulateV1", request).await {
             Ok(answer) => answer,
             Err(RelayError::Node(e)) if e.code == -32601 || e.message.contains("not found") => {
+                return Err(SimulateError::Unsupported);
+            }
+            // A node that simulates calls but not deployments (anvil cannot
+            // build a simulated transaction without `to`): estimated instead.
+            Err(RelayError::Node(e)) if to.is_none() && e.code == -32602 => {
                 return Err(SimulateError::Unsupported);
             }
             Err(RelayError::Node(e)) => return Err(ChainError::Node(e.message).into()),

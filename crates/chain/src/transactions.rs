@@ -192,20 +192,24 @@ impl Chain {
         })
     }
 
-    /// Simulates the call and estimates its gas: a revert is
-    /// [`Refusal::Reverted`] with the contract's reason.
+    /// Simulates the call (a deployment of `input` when `to` is `None`) and
+    /// estimates its gas: a revert is [`Refusal::Reverted`] with the
+    /// contract's reason.
     pub async fn estimate_gas(
         &self,
         from: Address,
-        to: Address,
+        to: Option<Address>,
         value: U256,
         input: Bytes,
     ) -> std::result::Result<u64, SendError> {
         let call = TransactionRequest::default()
             .from(from)
-            .to(to)
             .value(value)
             .input(input.into());
+        let call = match to {
+            Some(to) => call.to(to),
+            None => call.create(),
+        };
         let answer: std::result::Result<U64, _> = self
             .client()
             .request("eth_estimateGas", (call, BlockNumberOrTag::Pending))

@@ -577,15 +577,32 @@ async fn a_transaction_reaches_its_page_read_and_answers_its_hash() {
     assert!(tx.review.takes_everything, "{:?}", tx.review);
     answer.send(true).expect("the page waits");
     assert_eq!(asking.await.expect("joined")["result"], TX_HASH);
-    // A deployment: 4200, and nobody is asked.
+    // A deployment (no `to`) reaches its own page, which says so.
+    let deploying = running.spawn_call(
+        DAPP,
+        "eth_sendTransaction",
+        json!([{"from": ADDRESS, "data": "0x6080604052"}]),
+    );
+    let (_, ask, answer) = running.pages.recv().await.expect("a page");
+    let Ask::SendTransaction(tx) = ask else {
+        panic!("a transaction page")
+    };
+    assert_eq!(tx.to, alloy::primitives::TxKind::Create);
+    assert_eq!(
+        tx.review.call,
+        satchel_connect::review::transaction::DecodedCall::Deploy { code_size: 5 }
+    );
+    answer.send(true).expect("the page waits");
+    assert_eq!(deploying.await.expect("joined")["result"], TX_HASH);
+    // Without code there is nothing to deploy: refused, and nobody is asked.
     let refused = running
         .call(
             Some(DAPP),
             "eth_sendTransaction",
-            json!([{"from": ADDRESS, "data": "0x00"}]),
+            json!([{"from": ADDRESS, "data": "0x"}]),
         )
         .await;
-    assert_eq!(code(&refused), 4200);
+    assert_eq!(code(&refused), -32602);
     assert!(running.pages.try_recv().is_err(), "nobody was asked");
 }
 

@@ -519,13 +519,14 @@ export type DecodedCall = { "kind": "plain" } | { "kind": "transfer", to: string
  * An amount of a known token in its units, else the raw value (an
  * amount or an NFT's id).
  */
-amount: string, symbol?: string, decimals?: number, } | { "kind": "nftTransfer", from: string, to: string, tokenId: string, amount: string, } | { "kind": "setApprovalForAll", operator: string, approved: boolean, } | { "kind": "unknown", selector: string, };
+amount: string, symbol?: string, decimals?: number, } | { "kind": "nftTransfer", from: string, to: string, tokenId: string, amount: string, } | { "kind": "setApprovalForAll", operator: string, approved: boolean, } | { "kind": "unknown", selector: string, } | { "kind": "deploy", codeSize: number, };
 
 export type CallReview = { from: string, 
 /**
- * The transaction's own `to`: the recipient, or the contract called.
+ * The transaction's own `to`: the recipient, or the contract called;
+ * absent for a deployment.
  */
-to: string, 
+to?: string, 
 /**
  * The coin sent, in wei.
  */

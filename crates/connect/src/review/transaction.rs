@@ -3,11 +3,11 @@
 //! call decoded where the standard is known (ERC-20 `transfer`, `approve`,
 //! `transferFrom`; ERC-721 and ERC-1155 transfers; `setApprovalForAll`), with
 //! what can take everything (an unlimited approval, an operator for all NFTs)
-//! flagged. The fees, gas and nonce are Satchel's own, from the service's
+//! flagged; without `to`, a contract's deployment, with its code's size. The fees, gas and nonce are Satchel's own, from the service's
 //! preparation shown on the page; what the application suggests for them is
 //! not used.
 
-use alloy::primitives::{Address, Bytes, U256};
+use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::sol;
 use alloy::sol_types::SolCall;
 use serde::Serialize;
@@ -126,6 +126,9 @@ pub enum DecodedCall {
     SetApprovalForAll { operator: String, approved: bool },
     /// A call Satchel cannot read: its selector and data, as they are.
     Unknown { selector: String },
+    /// No `to`: a new contract, made from `data` (its creation code, of
+    /// `code_size` bytes); the page says what the contract is not known to do.
+    Deploy { code_size: u32 },
 }
 
 /// What the person is shown of a transaction before the service's preparation.
@@ -134,8 +137,11 @@ pub enum DecodedCall {
 #[serde(rename_all = "camelCase")]
 pub struct CallReview {
     pub from: String,
-    /// The transaction's own `to`: the recipient, or the contract called.
-    pub to: String,
+    /// The transaction's own `to`: the recipient, or the contract called;
+    /// absent for a deployment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub to: Option<String>,
     /// The coin sent, in wei.
     pub value: String,
     pub call: DecodedCall,
@@ -153,7 +159,8 @@ pub struct TransactionToSend {
     /// The network it goes to (the origin's).
     pub network: String,
     pub from: Address,
-    pub to: Address,
+    /// The contract or recipient called, or `Create` for a deployment.
+    pub to: TxKind,
     pub value: U256,
     pub data: Bytes,
     /// The application's own gas limit, the least the limit signed may be.
@@ -192,16 +199,13 @@ pub fn send_transaction(
         .and_then(Value::as_object)
         .ok_or_else(|| ProviderError::invalid_params("expected [{from, to, value, data}]"))?;
     let from = super::account_param(tx.get("from"), accounts)?;
-    let to: Address = match tx.get("to").filter(|t| !t.is_null()) {
-        None => {
-            return Err(ProviderError::unsupported(
-                "Satchel does not deploy contracts for applications: a transaction needs a `to`",
-            ));
-        }
-        Some(to) => to
-            .as_str()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| ProviderError::invalid_params("`to` is an address"))?,
+    let to = match tx.get("to").filter(|t| !t.is_null()) {
+        None => TxKind::Create,
+        Some(to) => TxKind::Call(
+            to.as_str()
+                .and_then(|t| t.parse().ok())
+                .ok_or_else(|| ProviderError::invalid_params("`to` is an address"))?,
+        ),
     };
     if let Some(chain) = quantity(tx.get("chainId"), "chainId")?
         && chain != U256::from(chain_id)
@@ -238,7 +242,17 @@ pub fn send_transaction(
             )
         }
     };
-    let call = decode(&data, to, &token);
+    let call = match to {
+        TxKind::Call(to) => decode(&data, to, &token),
+        TxKind::Create if data.is_empty() => {
+            return Err(ProviderError::invalid_params(
+                "a deployment (no `to`) carries the contract's creation code in `data`",
+            ));
+        }
+        TxKind::Create => DecodedCall::Deploy {
+            code_size: u32::try_from(data.len()).unwrap_or(u32::MAX),
+        },
+    };
     let takes_everything = match &call {
         DecodedCall::Approve { unlimited, .. } | DecodedCall::Permit2Approve { unlimited, .. } => {
             *unlimited
@@ -254,7 +268,7 @@ pub fn send_transaction(
         gas,
         review: CallReview {
             from: from.to_checksum(None),
-            to: to.to_checksum(None),
+            to: to.to().map(|to| to.to_checksum(None)),
             value: value.to_string(),
             call,
             data: format!("0x{}", alloy::hex::encode(&data)),

@@ -1,6 +1,5 @@
-//! `broadcast`: a transfer the device signed, checked to be the caller's own
-//! account's, for its network, and a coin or token transfer, sent to the node
-//! and kept, pending.
+//! `broadcast`: a transaction the device signed, checked to be the caller's
+//! own account's and for its network, sent to the node and kept, pending.
 
 use alloy::consensus::{Transaction as _, TxEnvelope};
 use alloy::eips::eip2718::Decodable2718;
@@ -21,19 +20,24 @@ const MAX_RAW_BYTES: usize = 16 * 1024;
 /// What a signed transaction sends, as Activity lists it: (counterparty, token
 /// contract, amount). A token transfer of one of the network's tokens is its
 /// recipient and amount; any other call is the contract called and the coin
-/// sent with it. Deployments are not broadcast.
-fn describe(network: &Network, tx: &TxEnvelope) -> ApiResult<(Address, Option<Address>, U256)> {
-    let to = tx
-        .to()
-        .ok_or_else(|| ApiError::bad_request("deployments are not broadcast"))?;
+/// sent with it; a deployment, the contract it makes (at the address its
+/// sender and nonce give) and the coin sent to it.
+fn describe(
+    network: &Network,
+    signer: Address,
+    tx: &TxEnvelope,
+) -> (Address, Option<Address>, U256) {
+    let Some(to) = tx.to() else {
+        return (signer.create(tx.nonce()), None, tx.value());
+    };
     let token_transfer = transferCall::abi_decode(tx.input())
         .ok()
         .filter(|_| tx.value().is_zero())
         .filter(|_| network.token(&lower_hex(&to)).is_some());
-    Ok(match token_transfer {
+    match token_transfer {
         Some(call) => (call.to, Some(to), call.amount),
         None => (to, None, tx.value()),
-    })
+    }
 }
 
 /// `POST /v1/transactions`: checks a signed transfer is the caller's own
@@ -80,7 +84,7 @@ pub async fn broadcast(
             .learn_tokens(network, [lower_hex(&to).as_str()])
             .await?;
     }
-    let (counterparty, contract, amount) = describe(network, &tx)?;
+    let (counterparty, contract, amount) = describe(network, signer, &tx);
     check_pending_room(state, &account.id, tx.nonce()).await?;
     let hash = *tx.tx_hash();
     match network.chain.send_raw(&raw).await {

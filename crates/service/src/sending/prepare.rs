@@ -137,7 +137,7 @@ pub async fn prepare(
     let (nonce, market, gas, balances, recipient_code) = tokio::join!(
         chain.next_nonce(from),
         chain.fee_market(),
-        chain.estimate_gas(from, tx_to, value, input.clone()),
+        chain.estimate_gas(from, Some(tx_to), value, input.clone()),
         chain.balances(from, &tokens),
         chain.has_code(to),
     );
@@ -198,7 +198,7 @@ pub async fn prepare(
         chain_id: network.config.chain_id,
         nonce,
         from: views::checksummed(&account.address),
-        to: tx_to.to_checksum(None),
+        to: Some(tx_to.to_checksum(None)),
         value: value.to_string(),
         data: format!("0x{}", alloy::hex::encode(&input)),
         gas_limit,
@@ -239,9 +239,10 @@ const MAX_CALL_DATA: usize = 32 * 1024;
 const SIMULATED_GAS_CAP: u64 = 30_000_000;
 
 /// `POST /v1/transactions/prepare-call`: nonce, fee levels and gas of any
-/// transaction from the caller's own account, and what it would move (the
-/// node's `eth_simulateV1` with transfer tracing; a node without it estimates
-/// instead). One that would revert is refused with the reason.
+/// transaction from the caller's own account (a deployment without `to`), and
+/// what it would move (the node's `eth_simulateV1` with transfer tracing; a
+/// node without it estimates instead). One that would revert is refused with
+/// the reason.
 pub async fn prepare_call(
     state: &AppState,
     user: &AuthUser,
@@ -249,7 +250,7 @@ pub async fn prepare_call(
 ) -> ApiResult<PreparedCall> {
     let (account, network) = own_account(state, user, &request.account_id).await?;
     let from = parse_address(&account.address)?;
-    let to = parse_recipient(&request.to)?;
+    let to = request.to.as_deref().map(parse_recipient).transpose()?;
     let value = parse_amount(&request.value)?;
     let hex = request.data.strip_prefix("0x").unwrap_or(&request.data);
     if hex.len() > 2 * MAX_CALL_DATA {
@@ -258,12 +259,23 @@ pub async fn prepare_call(
     let input = Bytes::from(
         alloy::hex::decode(hex).map_err(|_| ApiError::bad_request("`data` is not hexadecimal"))?,
     );
+    if to.is_none() && input.is_empty() {
+        return Err(ApiError::bad_request(
+            "a deployment (no `to`) carries the contract's creation code in `data`",
+        ));
+    }
     let chain = &network.chain;
+    let recipient_code = async {
+        match to {
+            Some(to) => chain.has_code(to).await,
+            None => Ok(false),
+        }
+    };
     let (nonce, market, balances, recipient_code) = tokio::join!(
         chain.next_nonce(from),
         chain.fee_market(),
         chain.balances(from, &[]),
-        chain.has_code(to),
+        recipient_code,
     );
     let upstream = |e| ApiError::upstream(&network.config.name, e);
     let balances = balances.map_err(upstream)?;
@@ -338,7 +350,7 @@ pub async fn prepare_call(
             chain_id: network.config.chain_id,
             nonce: node_nonce.max(here),
             from: views::checksummed(&account.address),
-            to: to.to_checksum(None),
+            to: to.map(|to| to.to_checksum(None)),
             value: value.to_string(),
             data: format!("0x{}", alloy::hex::encode(&input)),
             gas_limit,

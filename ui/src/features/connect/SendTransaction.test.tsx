@@ -49,6 +49,18 @@ describe('SendTransaction', () => {
     expect(ipc.argsOf('answerConnectRequest')).toStrictEqual([{ id: 11, approve: true, pin: '123456', speed: 'fast', acceptHighFee: false }]);
   });
 
+  it('says a deployment is one, with its code size and where the new contract will be', () => {
+    mockCommands({ getPinStatus: () => pinStatus() });
+    const created = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    const deploy = call({ to: undefined, call: { kind: 'deploy', codeSize: 1234 }, data: '0x6080' });
+    renderPage(<ConnectRequest prompt={prompt({ call: deploy, prepared: { quote: sendQuote({ to: created, amount: '0' }), changes: [] } })} loggedIn />);
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent('Deploy a new contract from 1234 bytes of code');
+    expect(screen.getByTestId('tx-summary')).toHaveTextContent('deploy only code you trust');
+    expect(screen.queryByTestId('tx-to')).toBeNull();
+    expect(screen.getByTestId('tx-new-contract')).toHaveTextContent(created);
+    expect(screen.getByTestId('sign-approve')).toBeInTheDocument();
+  });
+
   it('says a known token transfer in words and shows what leaves the account', () => {
     mockCommands({ getPinStatus: () => pinStatus() });
     const transfer = call({ call: { kind: 'transfer', to: RECIPIENT, amount: '1500000000000000000', symbol: 'DEMO', decimals: 18 } });

@@ -29,7 +29,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
   const highFee = option?.highFee;
   return (
     <AskingPage prompt={prompt} title={t('tx.title')} refusal={request.refusal}>
-      <CallSummary review={call} coin={quote?.coinSymbol ?? ''} />
+      <CallSummary review={call} coin={quote?.coinSymbol ?? ''} created={quote?.to} />
       {prepared && <CallChanges prepared={prepared} />}
       <details className="typed-data">
         <summary>{t('tx.data')}</summary>
@@ -111,7 +111,10 @@ export function CallChanges({ prepared }: { prepared: CallQuote }) {
   );
 }
 
-export function CallSummary({ review, coin }: { review: CallReview; coin: string }) {
+/** What a call does; `created`: where a deployment's contract will be, once
+ * the preparation named the nonce (the device derives it from the account
+ * and the nonce). */
+export function CallSummary({ review, coin, created }: { review: CallReview; coin: string; created?: string }) {
   const { t } = useI18n();
   const sendsCoin = review.value !== '0';
   return (
@@ -125,9 +128,17 @@ export function CallSummary({ review, coin }: { review: CallReview; coin: string
         </div>
       )}
       <dl className="facts">
-        <Fact label={t(review.call.kind === 'plain' ? 'send.to' : 'tx.contract')}>
-          <FullAddress address={review.to} className="compact" testId="tx-to" />
-        </Fact>
+        {review.to !== undefined ? (
+          <Fact label={t(review.call.kind === 'plain' ? 'send.to' : 'tx.contract')}>
+            <FullAddress address={review.to} className="compact" testId="tx-to" />
+          </Fact>
+        ) : (
+          created !== undefined && (
+            <Fact label={t('tx.newContract')}>
+              <FullAddress address={created} className="compact" testId="tx-new-contract" />
+            </Fact>
+          )
+        )}
         {(sendsCoin || review.call.kind === 'plain') && (
           <Fact label={t('tx.value')} testId="tx-value">
             {formatUnits(BigInt(review.value), 18)} {coin}
@@ -173,5 +184,7 @@ function CallText({ call }: { call: DecodedCall }) {
       return <>{t(call.approved ? 'tx.operator' : 'tx.operatorRevoke', { operator: call.operator })}</>;
     case 'unknown':
       return <>{t('tx.unknown', { selector: call.selector })}</>;
+    case 'deploy':
+      return <>{t('tx.deploy', { size: call.codeSize })}</>;
   }
 }

@@ -204,13 +204,26 @@ fn nft_transfers_are_read_and_other_calls_shown_by_selector() {
 }
 
 #[test]
+fn a_transaction_without_to_is_a_deployment_of_its_code() {
+    let code = "0x6080604052348015600f57600080fd5b50";
+    let tx = send(json!({"from": FROM, "data": code, "value": "0x1"})).expect("a deployment");
+    assert_eq!(tx.to, alloy::primitives::TxKind::Create);
+    assert_eq!(tx.review.to, None);
+    assert_eq!(tx.review.call, DecodedCall::Deploy { code_size: 17 });
+    let json = serde_json::to_value(&tx.review).expect("json");
+    assert!(json.get("to").is_none(), "absent, not null: {json}");
+    assert_eq!(json["call"], json!({"kind": "deploy", "codeSize": 17}));
+    // Without code there is nothing to deploy.
+    for empty in [
+        json!({"from": FROM}),
+        json!({"from": FROM, "to": null, "data": "0x"}),
+    ] {
+        assert_eq!(send(empty).expect_err("no code").code, -32602);
+    }
+}
+
+#[test]
 fn what_cannot_be_sent_is_refused_before_anyone_is_asked() {
-    assert_eq!(
-        send(json!({"from": FROM, "data": "0x00"}))
-            .expect_err("deploy")
-            .code,
-        4200
-    );
     assert_eq!(
         send(json!({"from": OTHER, "to": OTHER}))
             .expect_err("not seen")

@@ -5,7 +5,7 @@
 //! of the transaction asked for, and keeps it as a quote the review confirms
 //! like a send: the same fee options, high-fee guard, signing and Activity.
 
-use alloy::primitives::{Address, Bytes, U256};
+use alloy::primitives::{Address, Bytes, TxKind, U256};
 use reqwest::Method;
 use satchel_api::{
     Account, ApprovalChange, ApprovalKind, AssetKind, BalanceChange, ChangeDirection,
@@ -174,18 +174,19 @@ impl Widget {
         value: U256,
         data: Bytes,
     ) -> Result<CallQuote, SdkError> {
-        self.prepare_call_with_gas(network, from, to, value, data, None)
+        self.prepare_call_with_gas(network, from, TxKind::Call(to), value, data, None)
             .await
     }
 
-    /// The same, with an application's own gas limit as the least the limit
-    /// may be (it knows its contract: a call whose gas depends on state the
-    /// simulation did not see). The fees shown are for the limit signed.
+    /// The same, a deployment too (`TxKind::Create`, `data` the contract's
+    /// creation code), with an application's own gas limit as the least the
+    /// limit may be (it knows its contract: a call whose gas depends on state
+    /// the simulation did not see). The fees shown are for the limit signed.
     pub async fn prepare_call_with_gas(
         &self,
         network: &str,
         from: Address,
-        to: Address,
+        to: TxKind,
         value: U256,
         data: Bytes,
         gas_floor: Option<u64>,
@@ -207,7 +208,7 @@ impl Widget {
                 "v1/transactions/prepare-call",
                 Some(&PrepareCallRequest {
                     account_id: entry.account_id.clone(),
-                    to: to.to_checksum(None),
+                    to: to.to().map(|to| to.to_checksum(None)),
                     value: value.to_string(),
                     data: data_hex.clone(),
                 }),
@@ -218,7 +219,11 @@ impl Widget {
             *limit = (*limit).max(floor.min(MAX_GAS_LIMIT));
         }
         let echoed = &prepared.transaction;
-        let same = echoed.to.parse::<Address>().ok() == Some(to)
+        let echoed_to = match &echoed.to {
+            Some(to) => to.parse::<Address>().ok().map(TxKind::Call),
+            None => Some(TxKind::Create),
+        };
+        let same = echoed_to == Some(to)
             && echoed.value.parse::<U256>().ok() == Some(value)
             && echoed.data.eq_ignore_ascii_case(&data_hex);
         if !same {
@@ -233,8 +238,12 @@ impl Widget {
         }
         // Who receives, when the device can tell: the coin's recipient, or an
         // ERC-20 transfer's; the review warns of them as a send's.
-        let recipient = if data.is_empty() {
+        let recipient = if let TxKind::Call(to) = to
+            && data.is_empty()
+        {
             Some((to, echoed.recipient_is_contract))
+        } else if to.is_create() {
+            None
         } else {
             super::transferCall::abi_decode(&data)
                 .ok()
@@ -246,7 +255,12 @@ impl Widget {
                 QuoteParts {
                     entry: &entry,
                     coin: &entry,
-                    to,
+                    // A deployment's: the contract it makes, at the address
+                    // the account and the nonce give.
+                    to: match to {
+                        TxKind::Call(to) => to,
+                        TxKind::Create => from.create(echoed.nonce),
+                    },
                     amount: value,
                     tx_to: to,
                     value,

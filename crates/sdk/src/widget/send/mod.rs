@@ -164,7 +164,7 @@ impl Widget {
                     coin: &coin,
                     to,
                     amount,
-                    tx_to,
+                    tx_to: TxKind::Call(tx_to),
                     value,
                     input,
                     fees,
@@ -338,7 +338,8 @@ impl Widget {
                 "this fee is unusually high: confirm it on the review page, or choose another",
             ));
         }
-        let is_cancel = quote.to == quote.from && quote.value.is_zero() && quote.input.is_empty();
+        let is_cancel =
+            quote.to == TxKind::Call(quote.from) && quote.value.is_zero() && quote.input.is_empty();
         if quote.value.is_zero() && quote.input.is_empty() && !is_cancel {
             return Err(invalid("enter an amount to send"));
         }
@@ -349,7 +350,7 @@ impl Widget {
             gas_limit: quote.gas_limit,
             max_fee_per_gas: max_fee,
             max_priority_fee_per_gas: priority,
-            to: TxKind::Call(quote.to),
+            to: quote.to,
             value: quote.value,
             access_list: Default::default(),
             input: quote.input.clone(),
@@ -420,7 +421,7 @@ struct QuoteParts<'a> {
     /// In the sent asset's smallest unit.
     amount: U256,
     /// The transaction's own fields.
-    tx_to: Address,
+    tx_to: TxKind,
     value: U256,
     input: Bytes,
     fees: Vec<(FeeSpeed, u128, u128)>,

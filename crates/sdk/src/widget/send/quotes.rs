@@ -25,7 +25,7 @@ pub(super) struct StoredQuote {
     pub(super) from: Address,
     pub(super) nonce: u64,
     pub(super) gas_limit: u64,
-    pub(super) to: Address,
+    pub(super) to: alloy::primitives::TxKind,
     pub(super) value: U256,
     pub(super) input: Bytes,
     /// (speed, max fee per gas, max priority fee per gas), in wei.

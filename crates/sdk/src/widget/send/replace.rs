@@ -3,6 +3,7 @@
 
 use alloy::consensus::Transaction as _;
 use alloy::eips::eip2718::Decodable2718;
+use alloy::primitives::TxKind;
 
 use super::*;
 
@@ -103,7 +104,7 @@ impl Widget {
                 coin: &coin,
                 to,
                 amount,
-                tx_to,
+                tx_to: TxKind::Call(tx_to),
                 value,
                 input,
                 fees: vec![(FeeSpeed::Fast, max_fee, priority)],

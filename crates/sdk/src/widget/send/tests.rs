@@ -75,7 +75,7 @@ fn quotes_are_bounded_and_taken_once() {
             from: Address::ZERO,
             nonce: 0,
             gas_limit: 21_000,
-            to: Address::ZERO,
+            to: alloy::primitives::TxKind::Call(Address::ZERO),
             value: U256::ZERO,
             input: Bytes::new(),
             fees: Vec::new(),
