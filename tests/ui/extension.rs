@@ -297,6 +297,31 @@ async fn an_unmodified_wagmi_dapp_works_with_satchel_and_survives_its_restart() 
     );
     assert_eq!(stack.demo.pal_owner(id).await?, account);
 
+    // A deployment (no `to`): Satchel's page says so and names the address
+    // the contract will have, where the chain then makes it.
+    browser.click("#deploy").await?;
+    app.text_when("[data-testid='tx-summary']", |t| {
+        t.contains("Deploy a new contract from 19 bytes of code")
+    })
+    .await?;
+    let created = app
+        .text_when("[data-testid='tx-new-contract']", |t| t.starts_with("0x"))
+        .await?;
+    app.shot("49-wagmi-deploy").await?;
+    app.type_into("[data-testid='sign-pin']", PIN).await?;
+    app.click("[data-testid='sign-approve']").await?;
+    let deployed = browser
+        .text_when("#deploy-result", |t| {
+            t.starts_with("deployed at ") || t.starts_with("refused")
+        })
+        .await?;
+    let created: String = created.split_whitespace().collect();
+    assert_eq!(
+        deployed.trim_start_matches("deployed at ").to_lowercase(),
+        created.to_lowercase(),
+        "the contract is where Satchel's page said"
+    );
+
     // Satchel stops: the page is told (EIP-1193 disconnect, 4900).
     app.quit().await?;
     browser

@@ -5,6 +5,7 @@
 import {
   connect,
   createConfig,
+  deployContract,
   getCapabilities,
   readContract,
   sendCalls,
@@ -106,7 +107,7 @@ watchConnection(config, {
   onChange(connection) {
     account = connection.address;
     logLine(`${connection.status}${connection.address ? ` ${connection.address}` : ''}`);
-    for (const id of ['sign-in', 'mint', 'batch', 'read-missing']) byId<HTMLButtonElement>(id).disabled = connection.status !== 'connected';
+    for (const id of ['sign-in', 'mint', 'batch', 'deploy', 'read-missing']) byId<HTMLButtonElement>(id).disabled = connection.status !== 'connected';
   },
 });
 
@@ -174,6 +175,20 @@ byId('batch').onclick = async () => {
     );
   } catch (error) {
     show('batch-result', `refused: ${failure(error)}`, 'error');
+  }
+};
+
+// A deployment (a transaction without `to`): a contract that answers 42 to
+// any call, from its creation code.
+const ANSWERS_42 = '0x69602a60005260206000f3600052600a6016f3';
+byId('deploy').onclick = async () => {
+  show('deploy-result', 'asking…');
+  try {
+    const hash = await deployContract(config, { abi: [], bytecode: ANSWERS_42, chainId: chain.id });
+    const receipt = await waitForTransactionReceipt(config, { hash, pollingInterval: 500 });
+    show('deploy-result', `deployed at ${receipt.contractAddress}`, receipt.status === 'success' ? 'ok' : 'error');
+  } catch (error) {
+    show('deploy-result', `refused: ${failure(error)}`, 'error');
   }
 };
 

@@ -55,7 +55,7 @@ describe('SendTransaction', () => {
     const deploy = call({ to: undefined, call: { kind: 'deploy', codeSize: 1234 }, data: '0x6080' });
     renderPage(<ConnectRequest prompt={prompt({ call: deploy, prepared: { quote: sendQuote({ to: created, amount: '0' }), changes: [] } })} loggedIn />);
     expect(screen.getByTestId('tx-summary')).toHaveTextContent('Deploy a new contract from 1234 bytes of code');
-    expect(screen.getByTestId('tx-summary')).toHaveTextContent('deploy only code you trust');
+    expect(screen.getByTestId('tx-deploy-caution')).toHaveTextContent('Deploy only code you trust');
     expect(screen.queryByTestId('tx-to')).toBeNull();
     expect(screen.getByTestId('tx-new-contract')).toHaveTextContent(created);
     expect(screen.getByTestId('sign-approve')).toBeInTheDocument();

@@ -122,6 +122,11 @@ export function CallSummary({ review, coin, created }: { review: CallReview; coi
       <p className="tx-summary" data-testid="tx-summary">
         <CallText call={review.call} />
       </p>
+      {review.call.kind === 'deploy' && (
+        <div className="notice warning" role="note" data-testid="tx-deploy-caution">
+          {t('tx.deployCaution')}
+        </div>
+      )}
       {review.takesEverything && (
         <div className="notice danger" role="alert" data-testid="tx-takes-everything">
           {t(review.call.kind === 'setApprovalForAll' ? 'tx.allNfts' : 'tx.unlimited')}
