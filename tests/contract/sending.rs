@@ -887,9 +887,6 @@ pub async fn a_look_alike_recipient_is_told_in_red_and_a_first_one_in_amber(back
     );
 }
 
-/// An ERC-721 and an ERC-1155 sent from the widget as a person does it: the
-/// quote shows each leaving (the node's simulation), the device signs the
-/// `safeTransferFrom` it built, and the recipient holds them on chain.
 /// An application's deployment (no `to`): prepared and simulated by the
 /// service, shown with the address the new contract will have (derived on the
 /// device from the account and the nonce), signed with the PIN, and mined with
@@ -938,6 +935,70 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
         .await;
     assert_eq!(code, format!("0x{runtime}"));
 
+    // A deployment left pending cannot be sped up (that would sign its code
+    // again, unread), but it can be cancelled: its nonce taken by a transfer
+    // of nothing to itself, and no contract made.
+    stack.chain_rpc("evm_setAutomine", json!([false])).await;
+    let pending = ada
+        .prepare_call_with_gas(
+            "anvil",
+            ada_address,
+            TxKind::Create,
+            U256::ZERO,
+            alloy::hex::decode(format!("69{runtime}600052600a6016f3"))
+                .expect("hex")
+                .into(),
+            None,
+        )
+        .await
+        .expect("prepared");
+    let never = ada_address.create(stack.nonce_of(&ada_address.to_checksum(None)).await);
+    assert_eq!(pending.quote.to, never.to_checksum(None));
+    let pending = ada
+        .confirm_send(ConfirmSend {
+            quote_id: pending.quote.quote_id,
+            speed: FeeSpeed::Slow,
+            pin: PIN.into(),
+            request_id: None,
+            accept_high_fee: false,
+        })
+        .await
+        .expect("sent");
+    let refused = ada
+        .prepare_replacement(&pending.tx_hash, ReplaceAction::SpeedUp)
+        .await
+        .expect_err("not a transfer");
+    assert!(refused.message.contains("can be cancelled"), "{refused:?}");
+    let cancel = ada
+        .prepare_replacement(&pending.tx_hash, ReplaceAction::Cancel)
+        .await
+        .expect("a cancel is quoted");
+    assert!(cancel.recipient_is_self);
+    let cancel = ada
+        .confirm_send(ConfirmSend {
+            quote_id: cancel.quote_id,
+            speed: FeeSpeed::Fast,
+            pin: PIN.into(),
+            request_id: None,
+            accept_high_fee: false,
+        })
+        .await
+        .expect("cancel broadcast");
+    stack.chain_rpc("evm_mine", json!([])).await;
+    stack.chain_rpc("evm_setAutomine", json!([true])).await;
+    assert_eq!(
+        settled(&ada, &cancel.tx_hash).await.status,
+        TransactionStatus::Mined
+    );
+    assert_eq!(
+        settled(&ada, &pending.tx_hash).await.status,
+        TransactionStatus::Replaced
+    );
+    let nothing = stack
+        .chain_rpc("eth_getCode", json!([never, "latest"]))
+        .await;
+    assert_eq!(nothing, "0x", "the cancelled deployment made no contract");
+
     // Nothing to deploy: refused by the service, nothing signed.
     let refused = ada
         .prepare_call_with_gas(
@@ -956,6 +1017,9 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
     );
 }
 
+/// An ERC-721 and an ERC-1155 sent from the widget as a person does it: the
+/// quote shows each leaving (the node's simulation), the device signs the
+/// `safeTransferFrom` it built, and the recipient holds them on chain.
 pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
     use satchel_api::AssetKind;
     use satchel_sdk::NftSendForm;

@@ -118,7 +118,9 @@ impl Chain {
             }
             // A node that simulates calls but not deployments (anvil cannot
             // build a simulated transaction without `to`): estimated instead.
-            Err(RelayError::Node(e)) if to.is_none() && e.code == -32602 => {
+            Err(RelayError::Node(e))
+                if to.is_none() && e.code == -32602 && e.message.contains("missing keys") =>
+            {
                 return Err(SimulateError::Unsupported);
             }
             Err(RelayError::Node(e)) => return Err(ChainError::Node(e.message).into()),

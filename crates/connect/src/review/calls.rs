@@ -144,7 +144,16 @@ pub fn send_calls(
                     tx.insert(field.into(), value.clone());
                 }
             }
-            send_transaction(&json!([tx]), accounts, network, chain_id, &token)
+            let tx = send_transaction(&json!([tx]), accounts, network, chain_id, &token)?;
+            // Each call of a batch is prepared before the first is sent, so a
+            // deployment after the first could not be shown the address it
+            // will have: a deployment is sent on its own.
+            if tx.to.is_create() {
+                return Err(ProviderError::invalid_params(
+                    "a batch's calls each have a `to`: send a deployment on its own (eth_sendTransaction)",
+                ));
+            }
+            Ok(tx)
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CallsToSend { id, calls })
@@ -217,6 +226,15 @@ mod tests {
         assert_eq!(
             code(read(json!({"chainId": "0x7a69", "calls": []}))),
             -32602
+        );
+        // A deployment goes on its own, where its page can name its address.
+        let deploy = json!([{"to": OTHER, "value": "0x1"}, {"data": "0x6080604052"}]);
+        let refused = read(json!({"chainId": "0x7a69", "calls": deploy})).expect_err("refused");
+        assert_eq!(refused.code, -32602);
+        assert!(
+            refused.message.contains("on its own"),
+            "{}",
+            refused.message
         );
         assert_eq!(
             code(read(

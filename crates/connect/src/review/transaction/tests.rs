@@ -213,12 +213,18 @@ fn a_transaction_without_to_is_a_deployment_of_its_code() {
     let json = serde_json::to_value(&tx.review).expect("json");
     assert!(json.get("to").is_none(), "absent, not null: {json}");
     assert_eq!(json["call"], json!({"kind": "deploy", "codeSize": 17}));
+    // `to: null`, as ethers and viem may send a deployment, is one too.
+    let null_to = send(json!({"from": FROM, "to": null, "data": code})).expect("a deployment");
+    assert_eq!(null_to.to, alloy::primitives::TxKind::Create);
     // Without code there is nothing to deploy.
-    for empty in [
-        json!({"from": FROM}),
-        json!({"from": FROM, "to": null, "data": "0x"}),
-    ] {
-        assert_eq!(send(empty).expect_err("no code").code, -32602);
+    for empty in [json!({"from": FROM}), json!({"from": FROM, "data": "0x"})] {
+        let refused = send(empty).expect_err("no code");
+        assert_eq!(refused.code, -32602);
+        assert!(
+            refused.message.contains("creation code"),
+            "{}",
+            refused.message
+        );
     }
 }
 

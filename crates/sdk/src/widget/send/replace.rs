@@ -41,21 +41,28 @@ impl Widget {
             .map_err(|_| invalid("the kept transaction does not decode"))?;
         let original = TxEnvelope::decode_2718(&mut raw.as_slice())
             .map_err(|_| invalid("the kept transaction does not decode"))?;
-        let original_to = original
-            .to()
-            .ok_or_else(|| invalid("the kept transaction is a deployment"))?;
         // A token transfer is (recipient, amount) of the contract it calls; a
-        // coin transfer is (recipient, value).
-        let (signed_to, signed_amount, signed_contract) =
+        // coin transfer is (recipient, value). Anything else (a contract call,
+        // a deployment) can be cancelled, which needs only its nonce, but not
+        // sped up: the device would have to sign the call again unread.
+        let transfer = original.to().and_then(|original_to| {
             match transferCall::abi_decode(original.input()) {
-                Ok(call) if original.value().is_zero() => (call.to, call.amount, Some(original_to)),
-                _ if original.input().is_empty() => (original_to, original.value(), None),
-                _ => {
-                    return Err(invalid(
-                        "only a transfer this device signed can be replaced",
-                    ));
+                Ok(call) if original.value().is_zero() => {
+                    Some((call.to, call.amount, Some(original_to)))
                 }
-            };
+                _ if original.input().is_empty() => Some((original_to, original.value(), None)),
+                _ => None,
+            }
+        });
+        let (signed_to, signed_amount, signed_contract) = match (action, transfer) {
+            (_, Some(transfer)) => transfer,
+            (ReplaceAction::Cancel, None) => (Address::ZERO, U256::ZERO, None),
+            (ReplaceAction::SpeedUp, None) => {
+                return Err(invalid(
+                    "only a transfer can be sped up; a contract call or a deployment can be cancelled",
+                ));
+            }
+        };
         let entry = self
             .accounts()
             .await?
