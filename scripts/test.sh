@@ -119,7 +119,7 @@ required_step "the widget's pages and the example dapp, built (Vite)" build_page
 # every lint capped at a warning, so a lint never stops the build or hides a
 # test; here any warning, rustc's or Clippy's, fails the step. The later steps
 # find every test binary built. (A separate `cargo clippy` would check every
-# dependency once more, about ten minutes on two cores.)
+# dependency once more: docs/testing.md, "How long it takes".)
 rust_build_and_lints() {
   local messages warnings
   messages=$(mktemp /tmp/satchel-build.XXXXXX)
