@@ -63,17 +63,22 @@ pub(crate) fn form(account: AccountRef, to: Address, amount: &str) -> SendForm {
 pub(crate) async fn send_now(w: &Widget, form: SendForm) -> String {
     let quote = w.prepare_send(&form).await.expect("quoted");
     let entry = w
-        .confirm_send(ConfirmSend {
-            quote_id: quote.quote_id,
-            speed: FeeSpeed::Normal,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(quote.quote_id, FeeSpeed::Normal))
         .await
         .expect("signed and broadcast");
     assert_eq!(entry.status, TransactionStatus::Pending);
     entry.tx_hash
+}
+
+/// Confirms quote `quote_id` at `speed` with the test's PIN, as the person does.
+fn with_pin(quote_id: String, speed: FeeSpeed) -> ConfirmSend {
+    ConfirmSend {
+        quote_id,
+        speed,
+        pin: PIN.into(),
+        request_id: None,
+        accept_high_fee: false,
+    }
 }
 
 /// Waits until the activity shows `hash` out of pending; its entry.
@@ -237,13 +242,7 @@ pub async fn many_fast_sends_leave_the_fees_honest_and_unflagged(backend: Backen
             quote.options
         );
         let entry = ada
-            .confirm_send(ConfirmSend {
-                quote_id: quote.quote_id,
-                speed: FeeSpeed::Fast,
-                pin: PIN.into(),
-                request_id: None,
-                accept_high_fee: false,
-            })
+            .confirm_send(with_pin(quote.quote_id, FeeSpeed::Fast))
             .await
             .expect("signed without accepting a high fee");
         let settled = settled(&ada, &entry.tx_hash).await;
@@ -358,13 +357,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
     assert_eq!(quote.options.len(), 1);
     assert_eq!(quote.amount, "1");
     let faster = ada
-        .confirm_send(ConfirmSend {
-            quote_id: quote.quote_id,
-            speed: FeeSpeed::Fast,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(quote.quote_id, FeeSpeed::Fast))
         .await
         .expect("replacement broadcast")
         .tx_hash;
@@ -386,13 +379,7 @@ pub async fn a_pending_send_is_sped_up_or_cancelled(backend: Backend) {
     assert_eq!(quote.amount, "0");
     assert!(quote.recipient_is_self);
     let cancel = ada
-        .confirm_send(ConfirmSend {
-            quote_id: quote.quote_id,
-            speed: FeeSpeed::Fast,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(quote.quote_id, FeeSpeed::Fast))
         .await
         .expect("cancel broadcast");
     assert!(cancel.is_cancel);
@@ -531,13 +518,7 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
 
     // The quote the wrong PIN was tried on still goes with the right one.
     let entry = ada
-        .confirm_send(ConfirmSend {
-            quote_id: wrong_pin_quote,
-            speed: FeeSpeed::Normal,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(wrong_pin_quote, FeeSpeed::Normal))
         .await
         .expect("the same quote, the right PIN");
     assert_eq!(entry.status, TransactionStatus::Pending);
@@ -918,13 +899,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
         prepared.quote.warnings
     );
     let sent = ada
-        .confirm_send(ConfirmSend {
-            quote_id: prepared.quote.quote_id,
-            speed: FeeSpeed::Normal,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(prepared.quote.quote_id, FeeSpeed::Normal))
         .await
         .expect("sent");
     let entry = settled(&ada, &sent.tx_hash).await;
@@ -955,13 +930,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
     let never = ada_address.create(stack.nonce_of(&ada_address.to_checksum(None)).await);
     assert_eq!(pending.quote.to, never.to_checksum(None));
     let pending = ada
-        .confirm_send(ConfirmSend {
-            quote_id: pending.quote.quote_id,
-            speed: FeeSpeed::Slow,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(pending.quote.quote_id, FeeSpeed::Slow))
         .await
         .expect("sent");
     let refused = ada
@@ -975,13 +944,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
         .expect("a cancel is quoted");
     assert!(cancel.recipient_is_self);
     let cancel = ada
-        .confirm_send(ConfirmSend {
-            quote_id: cancel.quote_id,
-            speed: FeeSpeed::Fast,
-            pin: PIN.into(),
-            request_id: None,
-            accept_high_fee: false,
-        })
+        .confirm_send(with_pin(cancel.quote_id, FeeSpeed::Fast))
         .await
         .expect("cancel broadcast");
     stack.chain_rpc("evm_mine", json!([])).await;
@@ -1045,13 +1008,6 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         to: bob.to_checksum(None),
         amount: amount.into(),
     };
-    let confirm = |quote_id: String| ConfirmSend {
-        quote_id,
-        speed: FeeSpeed::Normal,
-        pin: PIN.into(),
-        request_id: None,
-        accept_high_fee: false,
-    };
 
     // ERC-721: one of a kind.
     let refused = ada
@@ -1085,7 +1041,7 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         "{changes:?}"
     );
     let sent = ada
-        .confirm_send(confirm(quoted.quote.quote_id))
+        .confirm_send(with_pin(quoted.quote.quote_id, FeeSpeed::Normal))
         .await
         .expect("sent");
     assert_eq!(
@@ -1101,7 +1057,7 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         .await
         .expect("quoted");
     let sent = ada
-        .confirm_send(confirm(quoted.quote.quote_id))
+        .confirm_send(with_pin(quoted.quote.quote_id, FeeSpeed::Normal))
         .await
         .expect("sent");
     assert_eq!(
