@@ -87,3 +87,46 @@ async fn a_session_in_the_keychain_is_found_by_a_fresh_process_until_logout() {
     );
     assert_eq!(probe(&stack, &service, &app_id), "none");
 }
+
+/// The app's start reads several entries at once (session, keys, the signed
+/// transactions), each on a blocking thread of its own: every caller is
+/// served, and the keychain still answers after.
+#[test]
+fn many_callers_at_once_are_all_served() {
+    const CALLERS: usize = 8;
+    const ROUNDS: usize = 12;
+    let service = format!("dev.satchel.test.{}", uuid::Uuid::new_v4().simple());
+    let Some(store) = keychain(&service) else {
+        return;
+    };
+    let callers: Vec<_> = (0..CALLERS)
+        .map(|caller| {
+            let service = service.clone();
+            std::thread::spawn(move || {
+                for round in 0..ROUNDS {
+                    let key = format!("caller-{caller}");
+                    let value = format!("{caller}:{round}");
+                    // A store of its own each time, so nothing is remembered
+                    // and every call reaches the keychain.
+                    KeyringStore::new(&service).save(&key, &value)?;
+                    let read = KeyringStore::new(&service).load(&key)?;
+                    assert_eq!(read.as_deref(), Some(value.as_str()));
+                    KeyringStore::new(&service).delete(&key)?;
+                    let gone = KeyringStore::new(&service).load(&key)?;
+                    assert_eq!(gone, None, "deleted");
+                }
+                Ok::<_, satchel_sdk::StoreError>(())
+            })
+        })
+        .collect();
+    for caller in callers {
+        caller
+            .join()
+            .expect("the caller ran")
+            .expect("the keychain served it");
+    }
+    store
+        .save("after", "1")
+        .expect("the keychain still answers");
+    store.delete("after").expect("deleted");
+}

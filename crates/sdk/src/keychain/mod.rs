@@ -61,12 +61,20 @@ impl KeyringStore {
         }
     }
 
-    fn entry(&self, key: &str) -> Result<keyring::Entry, StoreError> {
-        keyring::Entry::new(&self.service, key).map_err(unavailable)
+    /// Runs one call on `key`'s entry, never beside another of this process's
+    /// (see [`ONE_CALL_AT_A_TIME`]).
+    fn with_entry<T>(
+        &self,
+        key: &str,
+        call: impl FnOnce(&keyring::Entry) -> keyring::Result<T>,
+    ) -> Result<keyring::Result<T>, StoreError> {
+        let entry = keyring::Entry::new(&self.service, key).map_err(unavailable)?;
+        let _turn = ONE_CALL_AT_A_TIME.lock();
+        Ok(call(&entry))
     }
 
     fn load_from_keychain(&self, key: &str) -> Result<Option<String>, StoreError> {
-        match self.entry(key)?.get_password() {
+        match self.with_entry(key, keyring::Entry::get_password)? {
             Ok(value) => Ok(Some(value)),
             Err(keyring::Error::NoEntry) => Ok(None),
             Err(keyring::Error::BadEncoding(_)) => Err(StoreError::Corrupt("not text".into())),
@@ -74,6 +82,17 @@ impl KeyringStore {
         }
     }
 }
+
+/// This process asks the keychain one thing at a time. On Linux each call opens
+/// a D-Bus connection and a Secret Service session of its own, and
+/// gnome-keyring has been seen to abort on bursts of concurrent session
+/// openings ("assertion 'client' failed", GNOME/gnome-keyring#196), after
+/// which the waiting calls end "Message recipient disconnected" (as one did
+/// once in CI, four tests using the keychain at once). A call takes
+/// milliseconds and what was read is remembered, so the queue stays short; a
+/// call that waits on the person unlocking the keychain holds the others,
+/// which need the same unlock.
+static ONE_CALL_AT_A_TIME: Mutex<()> = parking_lot::const_mutex(());
 
 fn unavailable(e: keyring::Error) -> StoreError {
     StoreError::Unavailable(e.to_string())
@@ -96,7 +115,9 @@ impl TokenStore for KeyringStore {
     }
 
     fn save(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        let written = self.entry(key)?.set_password(value).map_err(unavailable);
+        let written = self
+            .with_entry(key, |entry| entry.set_password(value))?
+            .map_err(unavailable);
         self.remembered
             .lock()
             .wrote(key, written.is_ok().then_some(Some(value)));
@@ -104,7 +125,7 @@ impl TokenStore for KeyringStore {
     }
 
     fn delete(&self, key: &str) -> Result<(), StoreError> {
-        let deleted = match self.entry(key)?.delete_credential() {
+        let deleted = match self.with_entry(key, keyring::Entry::delete_credential)? {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(unavailable(e)),
         };
