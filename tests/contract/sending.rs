@@ -211,6 +211,39 @@ pub async fn two_sends_in_a_row_both_mine(backend: Backend) {
     let chain = Chain::http(stack.anvil.url.clone(), Duration::from_secs(5)).expect("chain");
     let got = chain.balances(bob, &[]).await.expect("balance").native;
     assert_eq!(got, wei("0.75", 18));
+
+    // Two pages made before either is confirmed (a dapp's two requests in the
+    // queue) are quoted the same nonce; the second confirmed takes the next
+    // one instead of replacing the first.
+    let one = ada
+        .prepare_send(&form(coin(ada_address), bob, "1"))
+        .await
+        .expect("quoted");
+    let two = ada
+        .prepare_send(&form(coin(ada_address), bob, "2"))
+        .await
+        .expect("quoted");
+    let mut sent = Vec::new();
+    for quote in [one, two] {
+        let entry = ada
+            .confirm_send(with_pin(quote.quote_id, FeeSpeed::Normal))
+            .await
+            .expect("signed and broadcast, neither refused as a replacement");
+        sent.push(entry);
+    }
+    assert_eq!(
+        sent.iter().map(|e| e.nonce).collect::<Vec<_>>(),
+        [Some(2), Some(3)]
+    );
+    stack.chain_rpc("evm_mine", json!([])).await;
+    for entry in &sent {
+        assert_eq!(
+            settled(&ada, &entry.tx_hash).await.status,
+            TransactionStatus::Mined
+        );
+    }
+    let got = chain.balances(bob, &[]).await.expect("balance").native;
+    assert_eq!(got, wei("3.75", 18), "both arrived");
 }
 
 /// The service's honest fees are never flagged as unusually high, however

@@ -127,6 +127,9 @@ pub struct Widget {
     /// Held while balances are read ahead: the first ask waits for that read
     /// instead of making its own.
     reading_ahead: tokio::sync::Mutex<()>,
+    /// Held from choosing a confirmed quote's nonce until its broadcast is
+    /// answered, so two confirmations never choose the same one.
+    confirming: tokio::sync::Mutex<()>,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -181,6 +184,7 @@ impl Widget {
             hidden: Default::default(),
             own_tokens: Default::default(),
             reading_ahead: tokio::sync::Mutex::new(()),
+            confirming: tokio::sync::Mutex::new(()),
         }
     }
 

@@ -45,9 +45,11 @@ impl Widget {
             return Err(invalid("enter an amount to send"));
         }
         let signer = self.unlock(&confirm.pin, quote.from).await?;
+        let _one_at_a_time = self.confirming.lock().await;
+        let nonce = self.state.lock().sends.nonce_for(&quote);
         let mut tx = TxEip1559 {
             chain_id: quote.chain_id,
-            nonce: quote.nonce,
+            nonce,
             gas_limit: quote.gas_limit,
             max_fee_per_gas: max_fee,
             max_priority_fee_per_gas: priority,
@@ -95,7 +97,11 @@ impl Widget {
                 )
                 .await?
         };
-        self.state.lock().sends.take(&confirm.quote_id);
+        {
+            let sends = &mut self.state.lock().sends;
+            sends.sent(quote.chain_id, quote.from, nonce);
+            sends.take(&confirm.quote_id);
+        }
         if let Some(id) = confirm.request_id {
             self.state.lock().sends.settle(
                 id,

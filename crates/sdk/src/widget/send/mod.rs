@@ -278,6 +278,7 @@ impl Widget {
             input,
             fees,
             high_fees,
+            replaces: replaces.is_some(),
         };
         self.state.lock().sends.keep(stored);
         Ok(SendQuote {

@@ -63,24 +63,29 @@ fn a_newer_send_cancels_the_waiting_one_and_only_its_own_id_settles_it() {
     );
 }
 
+fn stored(id: &str, from: Address, nonce: u64) -> StoredQuote {
+    StoredQuote {
+        id: id.to_owned(),
+        made: Instant::now(),
+        account_id: String::new(),
+        chain_id: 1,
+        from,
+        nonce,
+        gas_limit: 21_000,
+        to: alloy::primitives::TxKind::Call(Address::ZERO),
+        value: U256::ZERO,
+        input: Bytes::new(),
+        fees: Vec::new(),
+        high_fees: Vec::new(),
+        replaces: false,
+    }
+}
+
 #[test]
 fn quotes_are_bounded_and_taken_once() {
     let mut sends = Sends::default();
     for n in 0..20 {
-        sends.keep(StoredQuote {
-            id: n.to_string(),
-            made: Instant::now(),
-            account_id: String::new(),
-            chain_id: 1,
-            from: Address::ZERO,
-            nonce: 0,
-            gas_limit: 21_000,
-            to: alloy::primitives::TxKind::Call(Address::ZERO),
-            value: U256::ZERO,
-            input: Bytes::new(),
-            fees: Vec::new(),
-            high_fees: Vec::new(),
-        });
+        sends.keep(stored(&n.to_string(), Address::ZERO, 0));
     }
     assert_eq!(sends.quotes.len(), QUOTES_KEPT);
     assert!(sends.take("0").is_none(), "the oldest went");
@@ -138,4 +143,50 @@ fn a_fee_far_above_the_base_fee_or_a_quarter_of_the_amount_needs_a_yes() {
         high_fee(42 * GWEI, GWEI, 20 * GWEI, fee(42 * GWEI), Some(U256::ZERO)),
         None
     );
+}
+
+#[test]
+fn a_page_made_before_its_nonce_was_sent_takes_the_next_one() {
+    let (ada, bob) = (Address::repeat_byte(0xad), Address::repeat_byte(0xb0));
+    let mut sends = Sends::default();
+    // Two pages made at once, both quoted at nonce 5.
+    let first = stored("first", ada, 5);
+    let second = stored("second", ada, 5);
+    let speed_up = StoredQuote {
+        replaces: true,
+        ..stored("speed-up", ada, 5)
+    };
+    let other_chain = StoredQuote {
+        chain_id: 2,
+        ..stored("elsewhere", ada, 5)
+    };
+    let bobs = stored("bob", bob, 5);
+    assert_eq!(sends.nonce_for(&first), 5);
+    sends.sent(1, ada, 5);
+    assert_eq!(sends.nonce_for(&second), 6, "the next, not a replacement");
+    sends.sent(1, ada, 6);
+    assert_eq!(sends.nonce_for(&stored("third", ada, 5)), 5, "made after");
+    let queued_earlier = StoredQuote {
+        made: first.made,
+        ..stored("queued", ada, 6)
+    };
+    assert_eq!(sends.nonce_for(&queued_earlier), 7);
+    assert_eq!(sends.nonce_for(&speed_up), 5, "a replacement keeps its own");
+    assert_eq!(sends.nonce_for(&other_chain), 5, "another chain's count");
+    assert_eq!(sends.nonce_for(&bobs), 5, "another account's count");
+    // An older nonce noted later never lowers what was sent.
+    sends.sent(1, ada, 3);
+    assert_eq!(sends.nonce_for(&queued_earlier), 7);
+}
+
+#[test]
+fn the_nonces_sent_are_kept_for_a_bounded_number_of_accounts() {
+    let mut sends = Sends::default();
+    for n in 0..1_000u32 {
+        let from = Address::left_padding_from(&n.to_be_bytes());
+        let quote = stored("q", from, 0);
+        sends.sent(1, from, 0);
+        assert_eq!(sends.nonce_for(&quote), 1, "the newest is remembered");
+        assert!(sends.last_sent_len() <= quotes::SIGNERS_KEPT);
+    }
 }
