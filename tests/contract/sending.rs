@@ -11,7 +11,7 @@ use alloy::consensus::{SignableTransaction, TxEip1559, TxEnvelope};
 use alloy::eips::eip2718::Encodable2718;
 use alloy::network::TxSignerSync;
 use alloy::primitives::utils::parse_units;
-use alloy::primitives::{Address, TxKind, U256};
+use alloy::primitives::{Address, Bytes, TxKind, U256};
 use alloy::signers::local::PrivateKeySigner;
 use reqwest::Method;
 use satchel_api::{ServiceErrorCode, TransactionDirection, TransactionStatus};
@@ -911,14 +911,18 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
     stack.demo.fund(ada_address).await.expect("funded");
     // Creation code that returns a contract answering 42 to any call.
     let runtime = "602a60005260206000f3";
-    let creation = alloy::hex::decode(format!("69{runtime}600052600a6016f3")).expect("hex");
+    let creation_code = || -> Bytes {
+        alloy::hex::decode(format!("69{runtime}600052600a6016f3"))
+            .expect("hex")
+            .into()
+    };
     let prepared = ada
         .prepare_call_with_gas(
             "anvil",
             ada_address,
             TxKind::Create,
             U256::ZERO,
-            creation.into(),
+            creation_code(),
             None,
         )
         .await
@@ -953,9 +957,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
             ada_address,
             TxKind::Create,
             U256::ZERO,
-            alloy::hex::decode(format!("69{runtime}600052600a6016f3"))
-                .expect("hex")
-                .into(),
+            creation_code(),
             None,
         )
         .await
@@ -994,6 +996,32 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
         .chain_rpc("eth_getCode", json!([never, "latest"]))
         .await;
     assert_eq!(nothing, "0x", "the cancelled deployment made no contract");
+
+    // A deployment's page made before another send from the account is
+    // refused: at the next nonce its contract would not be where it said.
+    let deploy = ada
+        .prepare_call_with_gas(
+            "anvil",
+            ada_address,
+            TxKind::Create,
+            U256::ZERO,
+            creation_code(),
+            None,
+        )
+        .await
+        .expect("prepared");
+    let carol = PrivateKeySigner::random().address();
+    send_now(&ada, form(coin(ada_address), carol, "0.01")).await;
+    let refused = ada
+        .confirm_send(with_pin(deploy.quote.quote_id, FeeSpeed::Normal))
+        .await
+        .expect_err("the address shown would be wrong");
+    assert!(refused.message.contains("deploy again"), "{refused:?}");
+    let shown: Address = deploy.quote.to.parse().expect("an address");
+    let code = stack
+        .chain_rpc("eth_getCode", json!([shown, "latest"]))
+        .await;
+    assert_eq!(code, "0x", "nothing deployed");
 
     // Nothing to deploy: refused by the service, nothing signed.
     let refused = ada

@@ -47,6 +47,13 @@ impl Widget {
         let signer = self.unlock(&confirm.pin, quote.from).await?;
         let _one_at_a_time = self.confirming.lock().await;
         let nonce = self.state.lock().sends.nonce_for(&quote);
+        if quote.to == TxKind::Create && nonce != quote.nonce {
+            // The page named the address the nonce gives; another nonce would
+            // put the contract elsewhere.
+            return Err(invalid(
+                "another transaction was sent from this account since this page was made, so the new contract's address would not be the one shown: reject it and deploy again",
+            ));
+        }
         let mut tx = TxEip1559 {
             chain_id: quote.chain_id,
             nonce,
