@@ -18,8 +18,8 @@ use satchel_api::{ServiceErrorCode, TransactionDirection, TransactionStatus};
 use satchel_chain::Chain;
 use satchel_sdk::vault::KdfStrength;
 use satchel_sdk::{
-    AccountRef, ActivityEntry, ConfirmSend, ErrorCode, FeeSpeed, ReplaceAction, SdkErrorCode,
-    SendForm, TxData, Widget,
+    AccountRef, ActivityEntry, ActivityKind, ConfirmSend, ErrorCode, FeeSpeed, ReplaceAction,
+    SdkErrorCode, SendForm, TxData, Widget,
 };
 use satchel_tests::{Backend, Stack, send};
 use serde_json::{Value, json};
@@ -941,7 +941,18 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
         .expect("sent");
     let entry = settled(&ada, &sent.tx_hash).await;
     assert_eq!(entry.status, TransactionStatus::Mined);
+    // Activity names it from the bytes the device kept: a deployment, at the
+    // address the signer and nonce give, never a recipient to send to again.
+    assert_eq!(sent.kind, ActivityKind::Deployment);
+    assert_eq!(entry.kind, ActivityKind::Deployment);
     assert_eq!(entry.counterparty, created.to_checksum(None));
+    assert!(
+        !ada.recent_recipients()
+            .await
+            .expect("recent")
+            .contains(&created),
+        "a new contract is no recipient"
+    );
     let code = stack
         .chain_rpc("eth_getCode", json!([created, "latest"]))
         .await;

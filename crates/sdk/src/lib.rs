@@ -23,10 +23,10 @@ pub use satchel_api as api;
 pub use satchel_chain::networks::{KnownNetwork, KnownToken, NetworkTable};
 pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
-    AccountRef, ActivityEntry, AddressCheck, ApprovalEntry, CallQuote, CollectionChoices,
-    ConfirmSend, ExpectedApproval, ExpectedChange, ExternalLoginOutcome, FeeOption, FeeSpeed,
-    GridCollection, GridNft, HighFee, ImportOutcome, KeyState, KeyStatus, LANGUAGES,
-    LanguageRequest, LoginOptions, LoginProviderChoice, NftGrid, NftSendForm, OwnToken,
+    AccountRef, ActivityEntry, ActivityKind, AddressCheck, ApprovalEntry, CallQuote,
+    CollectionChoices, ConfirmSend, ExpectedApproval, ExpectedChange, ExternalLoginOutcome,
+    FeeOption, FeeSpeed, GridCollection, GridNft, HighFee, ImportOutcome, KeyState, KeyStatus,
+    LANGUAGES, LanguageRequest, LoginOptions, LoginProviderChoice, NftGrid, NftSendForm, OwnToken,
     REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh, RegisterEmailPrompt, RelayRefusal,
     ReplaceAction, Replacement, RevokeForm, SavedAddress, SendForm, SendQuote, SendRequest,
     SendResult, TxData, WalletAccount, Widget, check_address, payment_uri, qr_png,

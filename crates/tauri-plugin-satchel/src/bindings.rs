@@ -11,11 +11,11 @@ use satchel_api::{
 };
 use satchel_api::{AssetKind, ChangeDirection, TransactionDirection, TransactionStatus};
 use satchel_sdk::{
-    AccountRef, ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ErrorCode, ExpectedApproval,
-    ExpectedChange, ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState, KeyStatus,
-    LanguageRequest, LoginOptions, LoginProviderChoice, ReceiveInfo, RegisterEmailPrompt,
-    ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote, SendRequest,
-    SendResult,
+    AccountRef, ActivityEntry, ActivityKind, AddressCheck, CallQuote, ConfirmSend, ErrorCode,
+    ExpectedApproval, ExpectedChange, ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState,
+    KeyStatus, LanguageRequest, LoginOptions, LoginProviderChoice, ReceiveInfo,
+    RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote,
+    SendRequest, SendResult,
 };
 use satchel_sdk::{
     ApprovalEntry, CollectionChoices, ImportOutcome, NftSendForm, OwnToken, RecipientWarning,
@@ -92,6 +92,7 @@ fn declarations() -> String {
         TransactionDirection::decl(&cfg),
         TransactionStatus::decl(&cfg),
         ActivityEntry::decl(&cfg),
+        ActivityKind::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
         SignIn::decl(&cfg),

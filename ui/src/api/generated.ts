@@ -355,7 +355,13 @@ fee?: string, nonce?: number, blockNumber?: number, createdAt: number, replacedB
 /**
  * A cancel: nothing sent to itself in a pending one's place.
  */
-isCancel: boolean, };
+isCancel: boolean, 
+/**
+ * What it did, as this device signed it.
+ */
+kind: ActivityKind, };
+
+export type ActivityKind = "transfer" | "contractCall" | "deployment";
 
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 

@@ -478,6 +478,7 @@ export function activityEntry(overrides: Partial<ActivityEntry> = {}): ActivityE
     nonce: 7,
     createdAt: 1_763_900_000,
     isCancel: false,
+    kind: 'transfer',
     ...overrides,
   };
 }

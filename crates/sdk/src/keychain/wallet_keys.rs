@@ -198,11 +198,18 @@ impl KeyVault {
         user_id: &str,
         hash: &str,
     ) -> Result<Option<SignedTransaction>, SdkError> {
-        let kept: Vec<SignedTransaction> =
-            load_json(&self.store, &signed_entry(&self.app_id, user_id))
-                .await?
-                .unwrap_or_default();
+        let kept = self.all_signed(user_id).await?;
         Ok(kept.into_iter().find(|t| t.hash.eq_ignore_ascii_case(hash)))
+    }
+
+    /// The transactions this device signed for `user_id` and still keeps.
+    pub(crate) async fn all_signed(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<SignedTransaction>, SdkError> {
+        Ok(load_json(&self.store, &signed_entry(&self.app_id, user_id))
+            .await?
+            .unwrap_or_default())
     }
 }
 

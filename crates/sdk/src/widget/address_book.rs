@@ -212,12 +212,13 @@ impl Widget {
     }
 
     /// The addresses this wallet sent to lately, newest first, each once (a
-    /// cancel's own address left out).
+    /// cancel's own address, contracts called and contracts deployed left out).
     pub async fn recent_recipients(&self) -> Result<Vec<Address>, SdkError> {
         let mut recent: Vec<Address> = Vec::new();
         for entry in self.get_activity().await? {
-            let sent =
-                entry.direction == satchel_api::TransactionDirection::Sent && !entry.is_cancel;
+            let sent = entry.direction == satchel_api::TransactionDirection::Sent
+                && !entry.is_cancel
+                && entry.kind == super::send::ActivityKind::Transfer;
             if let (true, Ok(address)) = (sent, entry.counterparty.parse::<Address>())
                 && !recent.contains(&address)
                 && recent.len() < RECENT

@@ -62,9 +62,9 @@ pub use nft_grid::{GridCollection, GridNft, NftGrid};
 pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
-    ActivityEntry, AddressCheck, CallQuote, ConfirmSend, ExpectedApproval, ExpectedChange,
-    FeeOption, FeeSpeed, HighFee, NftSendForm, ReplaceAction, Replacement, SendForm, SendQuote,
-    SendRequest, SendResult, TxData, check_address,
+    ActivityEntry, ActivityKind, AddressCheck, CallQuote, ConfirmSend, ExpectedApproval,
+    ExpectedChange, FeeOption, FeeSpeed, HighFee, NftSendForm, ReplaceAction, Replacement,
+    SendForm, SendQuote, SendRequest, SendResult, TxData, check_address,
 };
 pub use wallet_accounts::WalletAccount;
 pub use window::{LANGUAGES, LanguageRequest};

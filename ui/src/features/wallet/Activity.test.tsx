@@ -171,6 +171,29 @@ describe('ActivityDetail', () => {
     expect(screen.queryByTestId('activity-speed-up')).not.toBeInTheDocument();
   });
 
+  it('names a deployment and its new contract, which is cancelled but never sped up or saved as a recipient', async () => {
+    mockCommands({ getActivity: () => [] });
+    const entry = activityEntry({ kind: 'deployment', amount: '0', counterparty: TOKEN });
+    renderPage(<ActivityDetail entry={entry} onBack={vi.fn()} />);
+    const detail = screen.getByTestId('activity-detail');
+    expect(within(detail).getByRole('heading', { name: /^Deployed a contract at 0x/ })).toBeInTheDocument();
+    expect(screen.getByText('New contract')).toBeInTheDocument();
+    expect(screen.getByTestId('activity-counterparty').textContent).toBe(TOKEN);
+    expect(screen.queryByTestId('save-address')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('activity-speed-up')).not.toBeInTheDocument();
+    expect(screen.getByTestId('activity-cancel')).toBeInTheDocument();
+    expect(detail).toHaveTextContent('so what this one would do is not done');
+  });
+
+  it('names a contract call by the contract, and only cancels it', async () => {
+    mockCommands({ getActivity: () => [] });
+    renderPage(<ActivityDetail entry={activityEntry({ kind: 'contractCall', amount: '0', counterparty: TOKEN })} onBack={vi.fn()} />);
+    expect(within(screen.getByTestId('activity-detail')).getByRole('heading', { name: /^Called contract 0x/ })).toBeInTheDocument();
+    expect(screen.getByText('To')).toBeInTheDocument();
+    expect(screen.queryByTestId('activity-speed-up')).not.toBeInTheDocument();
+    expect(screen.getByTestId('activity-cancel')).toBeInTheDocument();
+  });
+
   it('speeds up a pending transaction: the replacement is quoted, reviewed with its new fee and confirmed with the PIN', async () => {
     const NEW = `0x${'ef'.repeat(32)}`;
     const ipc = mockCommands({

@@ -18,11 +18,17 @@ import { dateTime, displayAmount, shortAddress } from '../../lib/format';
 /** How often the activity is read while a transaction in it is pending. */
 export const POLL_EVERY = 3000;
 
-/** "Sent 0.1 ETH to 0x12…cd", "Received 5 USDC from 0x…", "Cancelled transaction". */
+/**
+ * "Sent 0.1 ETH to 0x12…cd", "Received 5 USDC from 0x…", "Cancelled transaction",
+ * "Called contract 0x…", "Deployed a contract at 0x…" (what the device signed).
+ */
 export function describeEntry(entry: ActivityEntry, t: Translate, exact = false): string {
   if (entry.isCancel) return t('activity.cancelled');
+  const address = shortAddress(entry.counterparty);
+  if (entry.kind === 'deployment') return t('activity.deployed', { address });
+  if (entry.kind === 'contractCall') return t('activity.called', { address });
   const amount = exact ? entry.amount : displayAmount(entry.amount);
-  const vars = { amount, symbol: entry.symbol, address: shortAddress(entry.counterparty) };
+  const vars = { amount, symbol: entry.symbol, address };
   return entry.direction === 'sent' ? t('activity.sent', vars) : t('activity.received', vars);
 }
 
@@ -218,6 +224,10 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
 
   const sent = entry.direction === 'sent';
   const canReplace = sent && entry.status === 'pending';
+  // Only a transfer is signed again faster; a call or deployment would be
+  // signed again unread, so it can only be cancelled.
+  const canSpeedUp = canReplace && entry.kind === 'transfer';
+  const deployment = entry.kind === 'deployment';
   return (
     <div className="subpage" id="activity-detail">
       <Header title={t('activity.detailTitle')} onBack={back} />
@@ -250,10 +260,10 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
             <dd>{entry.network}</dd>
             {!entry.isCancel && (
               <>
-                <dt>{t(sent ? 'activity.to' : 'activity.from')}</dt>
+                <dt>{t(deployment ? 'activity.newContract' : sent ? 'activity.to' : 'activity.from')}</dt>
                 <dd>
                   <FullAddress address={entry.counterparty} className="compact" testId="activity-counterparty" />
-                  <SaveAddress address={entry.counterparty} />
+                  {!deployment && <SaveAddress address={entry.counterparty} />}
                 </dd>
                 <dt>{t('activity.amount')}</dt>
                 <dd data-testid="activity-amount">
@@ -293,9 +303,11 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
           <ErrorNotice error={error} />
           {canReplace && (
             <div className="actions">
-              <button type="button" className="secondary" onClick={() => replace('speedUp')} disabled={busy} data-testid="activity-speed-up">
-                {t('activity.speedUp')}
-              </button>
+              {canSpeedUp && (
+                <button type="button" className="secondary" onClick={() => replace('speedUp')} disabled={busy} data-testid="activity-speed-up">
+                  {t('activity.speedUp')}
+                </button>
+              )}
               {!entry.isCancel && (
                 <button type="button" className="danger" onClick={() => replace('cancel')} disabled={busy} data-testid="activity-cancel">
                   {t('activity.cancel')}
@@ -303,7 +315,7 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
               )}
             </div>
           )}
-          {canReplace && <p className="muted small">{t('activity.replaceHint')}</p>}
+          {canReplace && <p className="muted small">{t(canSpeedUp ? 'activity.replaceHint' : 'activity.cancelHint')}</p>}
         </section>
       </main>
     </div>

@@ -1,6 +1,9 @@
 //! The wallet's activity as the page shows it: what it sent (with status) and
 //! the token transfers it received.
 
+use std::collections::HashMap;
+
+use super::signed::{Signed, read_signed};
 use super::*;
 
 impl Widget {
@@ -18,19 +21,36 @@ impl Widget {
             )
             .await?;
         let accounts = self.accounts().await?.accounts;
+        // What this device signed, read from its own bytes (at most the 64 kept).
+        let signed: HashMap<String, Signed> = self
+            .vault
+            .all_signed(&user_id)
+            .await?
+            .into_iter()
+            .filter_map(|kept| {
+                let (_, signed) = read_signed(&kept.raw).ok()?;
+                Some((kept.hash.to_lowercase(), signed))
+            })
+            .collect();
         list.transactions
             .into_iter()
-            .filter_map(|record| self.activity_entry(record, &accounts).transpose())
+            .filter_map(|record| {
+                let signed = signed.get(&record.tx_hash.to_lowercase());
+                self.activity_entry(record, &accounts, signed).transpose()
+            })
             .collect()
     }
 
     /// One entry of the activity list, its amounts scaled by the decimals of
     /// this app's network table; `None` for an asset the table does not know (the
     /// service's decimals could make a dust transfer read as a fortune).
+    /// `signed`: what this device signed under its hash, if it did: a contract
+    /// call or deployment is named from that, not from the service's record.
     pub(super) fn activity_entry(
         &self,
         record: TransactionRecord,
         accounts: &[Account],
+        signed: Option<&Signed>,
     ) -> Result<Option<ActivityEntry>, SdkError> {
         let Some((symbol, decimals)) = self
             .networks
@@ -48,6 +68,14 @@ impl Widget {
             && record.contract.is_none()
             && record.amount == "0"
             && record.counterparty.eq_ignore_ascii_case(&address);
+        let sent = record.direction == TransactionDirection::Sent;
+        let (kind, counterparty) = match signed.filter(|_| sent) {
+            Some(&Signed::Deployment { address }) => {
+                (ActivityKind::Deployment, address.to_checksum(None))
+            }
+            Some(&Signed::Call { to }) => (ActivityKind::ContractCall, to.to_checksum(None)),
+            _ => (ActivityKind::Transfer, record.counterparty),
+        };
         Ok(Some(ActivityEntry {
             amount: format_units(&record.amount, decimals)?,
             fee: record
@@ -61,7 +89,7 @@ impl Widget {
             address,
             direction: record.direction,
             status: record.status,
-            counterparty: record.counterparty,
+            counterparty,
             contract: record.contract,
             symbol,
             nonce: record.nonce,
@@ -69,6 +97,7 @@ impl Widget {
             created_at: record.created_at,
             replaced_by: record.replaced_by,
             is_cancel,
+            kind,
         }))
     }
 }

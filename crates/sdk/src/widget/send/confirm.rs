@@ -76,6 +76,7 @@ impl Widget {
         })
         .await?;
         drop(signing);
+        let raw_hex = format!("0x{}", hex::encode(&raw));
         // Kept before it is sent: a lost answer still leaves the device what it
         // signed, which any speed-up or cancel is built from.
         let (user_id, _) = self.require_login()?;
@@ -85,7 +86,7 @@ impl Widget {
                 &user_id,
                 crate::keychain::SignedTransaction {
                     hash: format!("{hash:#x}"),
-                    raw: format!("0x{}", hex::encode(&raw)),
+                    raw: raw_hex.clone(),
                 },
             )
             .await?;
@@ -99,7 +100,7 @@ impl Widget {
                     "v1/transactions",
                     Some(&BroadcastRequest {
                         account_id: quote.account_id.clone(),
-                        raw: format!("0x{}", hex::encode(&raw)),
+                        raw: raw_hex.clone(),
                     }),
                 )
                 .await?
@@ -117,7 +118,10 @@ impl Widget {
                 }),
             );
         }
-        self.activity_entry(record, &self.accounts().await?.accounts)?
+        let signed = super::signed::read_signed(&raw_hex)
+            .ok()
+            .map(|(_, signed)| signed);
+        self.activity_entry(record, &self.accounts().await?.accounts, signed.as_ref())?
             .ok_or_else(|| {
                 SdkError::service(
                     ServiceErrorCode::ApiRequestError,

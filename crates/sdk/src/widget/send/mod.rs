@@ -35,6 +35,7 @@ mod quotes;
 mod recipient;
 mod replace;
 mod requests;
+mod signed;
 mod types;
 
 pub use call::{CallQuote, ExpectedApproval, ExpectedChange, NftSendForm};

@@ -2,9 +2,8 @@
 //! same nonce with fees the node takes as a replacement.
 
 use alloy::consensus::Transaction as _;
-use alloy::eips::eip2718::Decodable2718;
-use alloy::primitives::TxKind;
 
+use super::signed::{Signed, read_signed};
 use super::*;
 
 impl Widget {
@@ -37,27 +36,22 @@ impl Widget {
         let signed = self.vault.signed(&user_id, tx_hash).await?.ok_or_else(|| {
             invalid("this device did not sign that transaction, so it cannot replace it")
         })?;
-        let raw = hex::decode(signed.raw.trim_start_matches("0x"))
-            .map_err(|_| invalid("the kept transaction does not decode"))?;
-        let original = TxEnvelope::decode_2718(&mut raw.as_slice())
-            .map_err(|_| invalid("the kept transaction does not decode"))?;
         // A token transfer is (recipient, amount) of the contract it calls; a
         // coin transfer is (recipient, value). Anything else (a contract call,
         // a deployment) can be cancelled, which needs only its nonce, but not
         // sped up: the device would have to sign the call again unread.
-        let transfer = original.to().and_then(|original_to| {
-            match transferCall::abi_decode(original.input()) {
-                Ok(call) if original.value().is_zero() => {
-                    Some((call.to, call.amount, Some(original_to)))
-                }
-                _ if original.input().is_empty() => Some((original_to, original.value(), None)),
-                _ => None,
-            }
-        });
-        let (signed_to, signed_amount, signed_contract) = match (action, transfer) {
-            (_, Some(transfer)) => transfer,
-            (ReplaceAction::Cancel, None) => (Address::ZERO, U256::ZERO, None),
-            (ReplaceAction::SpeedUp, None) => {
+        let (original, signed) = read_signed(&signed.raw)?;
+        let (signed_to, signed_amount, signed_contract) = match (action, signed) {
+            (
+                _,
+                Signed::Transfer {
+                    to,
+                    amount,
+                    contract,
+                },
+            ) => (to, amount, contract),
+            (ReplaceAction::Cancel, _) => (Address::ZERO, U256::ZERO, None),
+            (ReplaceAction::SpeedUp, _) => {
                 return Err(invalid(
                     "only a transfer can be sped up; a contract call or a deployment can be cancelled",
                 ));

@@ -215,4 +215,22 @@ pub struct ActivityEntry {
     pub replaced_by: Option<String>,
     /// A cancel: nothing sent to itself in a pending one's place.
     pub is_cancel: bool,
+    /// What it did, as this device signed it.
+    pub kind: ActivityKind,
+}
+
+/// What a line of the activity did. Read from the bytes this device signed and
+/// kept; what was received, or sent from another device, counts as a transfer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub enum ActivityKind {
+    /// A coin or token moved to the counterparty.
+    #[default]
+    Transfer,
+    /// A contract called (the counterparty), as a dapp asked.
+    ContractCall,
+    /// A new contract made: the counterparty is its address, derived from the
+    /// signer and the nonce signed.
+    Deployment,
 }
