@@ -321,6 +321,24 @@ async fn an_unmodified_wagmi_dapp_works_with_satchel_and_survives_its_restart() 
         created.to_lowercase(),
         "the contract is where Satchel's page said"
     );
+    // Activity names it as the device signed it: a deployment, not a send.
+    // (Its label is clamped to two lines, which WebDriver's text leaves out.)
+    app.until("Activity names the deployment", || async {
+        let label = app
+            .script(
+                "return document.querySelector(\"[data-testid='activity-row'] .label > span\")?.textContent ?? ''",
+            )
+            .await?;
+        Ok(label
+            .as_str()
+            .is_some_and(|t| t.starts_with("Deployed a contract at 0x")))
+    })
+    .await?;
+    app.script(
+        "document.querySelector(\"[data-testid='activity']\").scrollIntoView(); return true",
+    )
+    .await?;
+    app.shot("50-activity-deployment").await?;
 
     // Satchel stops: the page is told (EIP-1193 disconnect, 4900).
     app.quit().await?;
