@@ -46,6 +46,7 @@ const COMMANDS: &[&str] = &[
     "watchSendRequests",
     "cancelSend",
     "checkAddress",
+    "primaryName",
     "prepareSend",
     "prepareReplacement",
     "prepareNftSend",

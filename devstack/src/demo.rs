@@ -14,7 +14,9 @@ use url::Url;
 
 use crate::anvil::CHAIN_ID;
 
+mod ens;
 mod feeds;
+pub use ens::DemoEns;
 pub use feeds::FEED_DECIMALS;
 
 sol!(
@@ -62,6 +64,8 @@ pub struct Demo {
     pub items: Address,
     /// The price feeds by asset symbol and currency (`("ETH", "usd")`).
     pub feeds: std::collections::BTreeMap<(String, String), Address>,
+    /// The ENS registry, resolver and reverse registrar, with demo names.
+    pub ens: DemoEns,
 }
 
 /// A metadata document as a `data:` URI, with a generated SVG picture.
@@ -94,7 +98,8 @@ pub fn metadata_uri(
 }
 
 impl Demo {
-    /// Deploys the four demo contracts from the deployer account.
+    /// Deploys the demo contracts from the deployer account: the tokens, the
+    /// NFTs, the price feeds and the ENS.
     pub async fn deploy(rpc_url: &Url) -> anyhow::Result<Self> {
         let signer: PrivateKeySigner = DEPLOYER_KEY.parse()?;
         let provider = ProviderBuilder::new()
@@ -155,6 +160,8 @@ impl Demo {
             .get_receipt()
             .await?;
         let feeds = feeds::deploy(&provider).await?;
+        // Last, so the contracts before keep their addresses.
+        let ens = ens::deploy(&provider, rpc_url).await?;
         Ok(Self {
             provider,
             rpc_url: rpc_url.clone(),
@@ -163,6 +170,7 @@ impl Demo {
             pals,
             items,
             feeds,
+            ens,
         })
     }
 
@@ -214,6 +222,7 @@ impl Demo {
                 },
             ],
             nft_collections: vec![self.pals.to_checksum(None), self.items.to_checksum(None)],
+            ens_registry: Some(self.ens.registry.to_checksum(None)),
             tracked: Default::default(),
         }
     }

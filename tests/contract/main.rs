@@ -14,6 +14,7 @@ mod hardening;
 mod identity;
 mod instances;
 mod keys;
+mod names;
 mod nfts;
 mod prices;
 mod recovery;

@@ -452,12 +452,14 @@ async fn sends_ether_and_follows_it_to_the_block(
     .await?;
     app.shot("05f-activity").await?;
 
-    // An application calls send(account, txData): the form opens filled in.
+    // An application calls send(account, txData): the form opens filled in,
+    // here with an ENS name, which the form shows resolved (the local stack's
+    // registry names alice.eth).
     app.script(&format!(
         "window.__sendResult = null;
          window.__TAURI_INTERNALS__.invoke('plugin:satchel|send', {{
            account: {{ network: 'anvil', address: '{address}' }},
-           txData: {{ to: '{RECIPIENT}', amount: '0.25' }},
+           txData: {{ to: 'alice.eth', amount: '0.25' }},
          }}).then(r => {{ window.__sendResult = {{ ok: r }}; }},
                   e => {{ window.__sendResult = {{ err: e }}; }});
          return true"
@@ -468,10 +470,16 @@ async fn sends_ether_and_follows_it_to_the_block(
             .script(
                 "const a = document.querySelector(\"[data-testid='send-amount']\");
                  const t = document.querySelector(\"[data-testid='send-to']\");
-                 return !!a && a.value === '0.25' && !!t && t.value.length === 42",
+                 return !!a && a.value === '0.25' && !!t && t.value === 'alice.eth'",
             )
             .await?;
         Ok(filled == serde_json::Value::Bool(true))
+    })
+    .await?;
+    let alice = stack.demo.ens.alice.to_checksum(None);
+    app.text_when("[data-testid='send-to-name']", |t| {
+        t.starts_with("alice.eth is this address:")
+            && t.replace(char::is_whitespace, "").ends_with(&alice)
     })
     .await?;
     // The quote's figures push the buttons down when they arrive: wait for them,

@@ -6,6 +6,7 @@
 mod abi;
 mod approvals;
 mod balances;
+pub mod ens;
 pub mod metadata;
 pub mod networks;
 mod nfts;

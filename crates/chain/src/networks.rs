@@ -42,6 +42,10 @@ pub struct KnownNetwork {
     /// feed's heartbeat (absent: [`DEFAULT_PRICE_STALE_SECS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price_stale_secs: Option<u64>,
+    /// The network's ENS registry (EIP-137): where names (`alice.eth`) are
+    /// resolved; absent, names are not taken on this network.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ens_registry: Option<Address>,
 }
 
 /// A price's staleness bound when the table names none: a day, the longest
@@ -217,6 +221,7 @@ mod tests {
                     price_stale_secs: Some(86_400 + 600),
                 }],
                 collections: Vec::new(),
+                ens_registry: None,
                 price_stale_secs: Some(3_600 + 600),
             }],
         }

@@ -291,6 +291,10 @@ export type SendQuote = { quoteId: string, network: string, chainId: number, fro
  */
 to: string, 
 /**
+ * The ENS name typed for the recipient, which resolved to `to`.
+ */
+recipientName?: string, 
+/**
  * The token's contract, when a token is sent.
  */
 contract?: string, symbol: string, decimals: number, coinSymbol: string, 
@@ -337,7 +341,11 @@ address: string,
 /**
  * It is the sending account itself.
  */
-isSelf: boolean, };
+isSelf: boolean, 
+/**
+ * The ENS name typed, in the form resolved, when a name was typed.
+ */
+name?: string, };
 
 export type TransactionDirection = "sent" | "received";
 

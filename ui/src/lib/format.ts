@@ -81,3 +81,9 @@ const dateTimeFormats = remembered(8, (language) => new Intl.DateTimeFormat(lang
 export function dateTime(seconds: number, language: string): string {
   return dateTimeFormats.get(language).format(new Date(seconds * 1000));
 }
+
+/** Whether typed text is meant as an ENS name (`alice.eth`) rather than an address. */
+export function looksLikeName(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.includes('.') && !trimmed.startsWith('0x');
+}

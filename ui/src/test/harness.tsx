@@ -67,6 +67,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   // The send form's saved and recent recipients: none unless a test says otherwise.
   getSavedAddresses: () => [],
   getRecentRecipients: () => [],
+  // Addresses' ENS names: none unless a test says otherwise.
+  primaryName: () => null,
   // Prices: the service has none unless a test says otherwise (no values shown).
   getValues: () => fail('ApiRequestError', 'no prices'),
   // The wallet's accounts: the one of the fixtures unless a test says otherwise.

@@ -18,6 +18,7 @@ mod external_login;
 mod hidden;
 mod keys;
 mod mapping;
+mod names;
 mod nft_grid;
 mod nft_listing;
 mod own_tokens;
@@ -130,6 +131,8 @@ pub struct Widget {
     /// Held from choosing a confirmed quote's nonce until its broadcast is
     /// answered, so two confirmations never choose the same one.
     confirming: tokio::sync::Mutex<()>,
+    /// Addresses' primary names as last checked ([`Widget::primary_name`]).
+    primary_names: Mutex<names::PrimaryNames>,
 }
 
 /// What the widget knows of the person, changed together under one lock.
@@ -185,6 +188,7 @@ impl Widget {
             own_tokens: Default::default(),
             reading_ahead: tokio::sync::Mutex::new(()),
             confirming: tokio::sync::Mutex::new(()),
+            primary_names: Default::default(),
         }
     }
 

@@ -398,6 +398,13 @@ impl Settings {
                 Ok(())
             };
             feeds_valid(&network.price_feeds, &network.symbol)?;
+            if let Some(registry) = &network.ens_registry {
+                anyhow::ensure!(
+                    registry.parse::<satchel_chain::Address>().is_ok(),
+                    "network {}: ens_registry is a malformed address",
+                    network.name
+                );
+            }
             for token in &network.tokens {
                 anyhow::ensure!(
                     token.contract.parse::<satchel_chain::Address>().is_ok(),

@@ -45,6 +45,11 @@ pub struct NetworkConfig {
     /// network table names them, and its NFT gallery never hides them as spam.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nft_collections: Vec<String>,
+    /// The network's ENS registry: the app's network table names it, and the
+    /// device resolves names there through the read relay. The service itself
+    /// resolves nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ens_registry: Option<String>,
     /// `tokens` by lowercase contract, made on first use.
     #[serde(skip)]
     pub tracked: TrackedTokens,
@@ -84,6 +89,7 @@ impl NetworkConfig {
                 .filter_map(|c| c.parse().ok())
                 .collect(),
             price_stale_secs: None,
+            ens_registry: self.ens_registry.as_deref().and_then(|r| r.parse().ok()),
         }
     }
 

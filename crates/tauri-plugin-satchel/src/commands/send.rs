@@ -43,10 +43,19 @@ pub fn cancelSend(widget: Page, request_id: u64) {
     widget.cancel_send(request_id);
 }
 
-/// Checks a recipient as it is typed (EIP-55 checksum, the account itself).
+/// Checks a recipient as it is typed (EIP-55 checksum, the account itself),
+/// or resolves the ENS name typed on the account's network.
 #[tauri::command]
-pub fn checkAddress(widget: Page, account: AccountRef, to: String) -> Result<AddressCheck> {
-    widget.check_recipient(&account, &to)
+pub async fn checkAddress(widget: Page, account: AccountRef, to: String) -> Result<AddressCheck> {
+    widget.check_recipient(&account, &to).await
+}
+
+/// `address`'s primary ENS name on `network`, only when it resolves back to
+/// `address`; none otherwise.
+#[tauri::command]
+pub async fn primaryName(widget: Page, network: String, address: String) -> Result<Option<String>> {
+    let address = satchel_sdk::check_address(&address)?;
+    widget.primary_name(&network, address).await
 }
 
 /// The review of a send: fees (slow, normal, fast), totals, balances after,

@@ -8,6 +8,7 @@ import type { CallQuote, CallReview, ConnectPrompt, DecodedCall, FeeSpeed, Trans
 import { api } from '../../api';
 import { useI18n } from '../../i18n';
 import { FullAddress } from '../../components/FullAddress';
+import { NamedAddress } from '../../components/NamedAddress';
 import { FeeFacts } from '../../components/FeeFacts';
 import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { ExpectedApprovals, ExpectedChanges } from '../../components/ExpectedChanges';
@@ -29,7 +30,7 @@ export function SendTransaction({ prompt, request }: { prompt: ConnectPrompt; re
   const highFee = option?.highFee;
   return (
     <AskingPage prompt={prompt} title={t('tx.title')} refusal={request.refusal}>
-      <CallSummary review={call} coin={quote?.coinSymbol ?? ''} created={quote?.to} />
+      <CallSummary review={call} coin={quote?.coinSymbol ?? ''} created={quote?.to} network={quote?.network} />
       {prepared && <CallChanges prepared={prepared} />}
       <details className="typed-data">
         <summary>{t('tx.data')}</summary>
@@ -114,7 +115,8 @@ export function CallChanges({ prepared }: { prepared: CallQuote }) {
 /** What a call does; `created`: where a deployment's contract will be, once
  * the preparation named the nonce (the device derives it from the account
  * and the nonce). */
-export function CallSummary({ review, coin, created }: { review: CallReview; coin: string; created?: string }) {
+/** What a call does; `network` (once known) names its addresses' ENS names too. */
+export function CallSummary({ review, coin, created, network }: { review: CallReview; coin: string; created?: string; network?: string }) {
   const { t } = useI18n();
   const sendsCoin = review.value !== '0';
   return (
@@ -135,7 +137,11 @@ export function CallSummary({ review, coin, created }: { review: CallReview; coi
       <dl className="facts">
         {review.to !== undefined ? (
           <Fact label={t(review.call.kind === 'plain' ? 'send.to' : 'tx.contract')}>
-            <FullAddress address={review.to} className="compact" testId="tx-to" />
+            {network ? (
+              <NamedAddress network={network} address={review.to} testId="tx-to" />
+            ) : (
+              <FullAddress address={review.to} className="compact" testId="tx-to" />
+            )}
           </Fact>
         ) : (
           created !== undefined && (

@@ -93,13 +93,35 @@ describe('Send', () => {
   it('says an unfinished address is not one only once the field is left, and checks once typing pauses', async () => {
     const ipc = coinSend({ checkAddress: () => fail('InvalidParameters', 'not an address: 0x and 40 hexadecimal digits') });
     const page = renderSend();
-    await page.user.type(byTestId('send-to'), 'vitalik.eth');
+    await page.user.type(byTestId('send-to'), '0x8ba1f1');
     await tick(250);
     expect(ipc.count('checkAddress')).toBe(1);
     expect(screen.queryByTestId('send-to-error')).not.toBeInTheDocument();
 
     await page.user.tab();
     expect(byTestId('send-to-error')).toHaveTextContent('Not an address: enter 0x and 40 hexadecimal digits.');
+  });
+
+  it('sends to an ENS name: shows the address it leads to, quotes the name and reviews both', async () => {
+    const ipc = coinSend({ checkAddress: () => ({ address: RECIPIENT, isSelf: false, name: 'alice.eth' }), prepareSend: () => sendQuote({ recipientName: 'alice.eth' }) });
+    const page = renderSend();
+    await fill(page.user, 'Alice.eth');
+
+    expect(ipc.argsOf('checkAddress').at(-1)).toStrictEqual({ account: { network: 'anvil', address: ADDRESS }, to: 'Alice.eth' });
+    expect(byTestId('send-to-name')).toHaveTextContent(`alice.eth is this address: ${RECIPIENT}`);
+    expect(ipc.argsOf('prepareSend').at(-1)).toMatchObject({ form: { to: 'alice.eth', amount: '0.1' } });
+    await page.user.click(byTestId('send-review'));
+    expect(byTestId('send-confirm-name')).toHaveTextContent('alice.eth');
+    expect(byTestId('send-confirm-to').textContent).toBe(RECIPIENT);
+  });
+
+  it('says a name that leads nowhere in words, and asks for no quote', async () => {
+    const ipc = coinSend({ checkAddress: () => fail('InvalidParameters', 'nobody.eth is not a registered name') });
+    const page = renderSend();
+    await fill(page.user, 'nobody.eth');
+    await page.user.tab();
+    expect(byTestId('send-to-error')).toHaveTextContent('This name leads to no address on this network. Check its spelling, or enter the address (0x…).');
+    expect(ipc.count('prepareSend')).toBe(0);
   });
 
   it('warns when the recipient is the account itself', async () => {

@@ -14,7 +14,8 @@ import { CoinMark } from '../../components/CoinMark';
 import { Header } from '../../components/Header';
 import { Skeleton } from '../../components/Skeleton';
 import { useEscape } from '../../hooks/useEscape';
-import { shortAddress } from '../../lib/format';
+import { looksLikeName, shortAddress } from '../../lib/format';
+import { FullAddress } from '../../components/FullAddress';
 
 /** What the send page opens with: the account (its coin, or the token at
  * `account.contract`), what the wallet already knows of it, and what an
@@ -125,7 +126,10 @@ export function Send({ target, onBack, onViewActivity }: { target: SendTarget; o
     };
   }, [toText, account]);
   const check = toText !== '' && checked?.text === toText ? checked : null;
-  const recipient = check?.ok?.address ?? null;
+  // A name is quoted as typed, so the review names it beside the address the
+  // app resolved it to then.
+  const recipient = check?.ok ? (check.ok.name ?? check.ok.address) : null;
+  const nameTyped = looksLikeName(toText);
   // A half-typed address is not yet wrong: say so once it is whole or left.
   const toError = check?.error && (toTouched || toText.length >= 42) ? check.error : null;
 
@@ -279,9 +283,16 @@ export function Send({ target, onBack, onViewActivity }: { target: SendTarget; o
                 <span id="send-to-error" className="field-error" role="alert" data-testid="send-to-error">
                   {toError.code !== 'InvalidParameters'
                     ? problem(toError)
-                    : HEX_ADDRESS.test(toText)
-                      ? t('send.toChecksum')
-                      : t('send.toInvalid')}
+                    : nameTyped
+                      ? t('send.nameUnresolved')
+                      : HEX_ADDRESS.test(toText)
+                        ? t('send.toChecksum')
+                        : t('send.toInvalid')}
+                </span>
+              )}
+              {check?.ok?.name && (
+                <span className="field-note" role="status" data-testid="send-to-name">
+                  {t('send.nameIs', { name: check.ok.name })} <FullAddress address={check.ok.address} className="compact" />
                 </span>
               )}
               {check?.ok?.isSelf && (

@@ -6,6 +6,7 @@ import { PinPrompt } from '../../components/Pin';
 import { FeeFacts } from '../../components/FeeFacts';
 import { HighFeeNotice } from '../../components/HighFeeNotice';
 import { FullAddress } from '../../components/FullAddress';
+import { NamedAddress } from '../../components/NamedAddress';
 
 export const SPEEDS: FeeSpeed[] = ['slow', 'normal', 'fast'];
 
@@ -94,9 +95,21 @@ export function SendReview({
       <dl className="facts">
         {action !== 'cancel' && (
           <>
+            {quote.recipientName && (
+              <>
+                <dt>{t('send.recipientName')}</dt>
+                <dd data-testid="send-confirm-name" translate="no">
+                  {quote.recipientName}
+                </dd>
+              </>
+            )}
             <dt>{t('send.to')}</dt>
             <dd>
-              <FullAddress address={quote.to} className="compact" testId="send-confirm-to" />
+              {quote.recipientName ? (
+                <FullAddress address={quote.to} className="compact" testId="send-confirm-to" />
+              ) : (
+                <NamedAddress network={quote.network} address={quote.to} testId="send-confirm-to" />
+              )}
             </dd>
           </>
         )}

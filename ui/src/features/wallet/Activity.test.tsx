@@ -185,6 +185,15 @@ describe('ActivityDetail', () => {
     expect(detail).toHaveTextContent('so what this one would do is not done');
   });
 
+  it('names the other side by its ENS name when it resolves back to it', async () => {
+    const ipc = mockCommands({ getActivity: () => [], primaryName: () => 'alice.eth' });
+    renderPage(<ActivityDetail entry={activityEntry({ status: 'mined' })} onBack={vi.fn()} />);
+    await tick();
+    expect(ipc.argsOf('primaryName')).toStrictEqual([{ network: 'anvil', address: RECIPIENT }]);
+    expect(screen.getByTestId('activity-counterparty-name')).toHaveTextContent('alice.eth');
+    expect(screen.getByTestId('activity-counterparty').textContent).toBe(RECIPIENT);
+  });
+
   it('names a contract call by the contract, and only cancels it', async () => {
     mockCommands({ getActivity: () => [] });
     renderPage(<ActivityDetail entry={activityEntry({ kind: 'contractCall', amount: '0', counterparty: TOKEN })} onBack={vi.fn()} />);

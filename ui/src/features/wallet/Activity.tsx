@@ -4,7 +4,7 @@ import { api, type ActivityEntry, type ReplaceAction, type SendQuote } from '../
 import { useI18n, type Translate } from '../../i18n';
 import { Amount } from '../../components/Amount';
 import { CopyButton } from '../../components/CopyButton';
-import { FullAddress } from '../../components/FullAddress';
+import { NamedAddress } from '../../components/NamedAddress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SendReview } from '../send/SendReview';
 import { useTrackedEntry } from '../../hooks/useTrackedEntry';
@@ -262,7 +262,7 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
               <>
                 <dt>{t(deployment ? 'activity.newContract' : sent ? 'activity.to' : 'activity.from')}</dt>
                 <dd>
-                  <FullAddress address={entry.counterparty} className="compact" testId="activity-counterparty" />
+                  <NamedAddress network={entry.network} address={entry.counterparty} testId="activity-counterparty" />
                   {!deployment && <SaveAddress address={entry.counterparty} />}
                 </dd>
                 <dt>{t('activity.amount')}</dt>

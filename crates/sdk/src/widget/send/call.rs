@@ -113,7 +113,7 @@ impl Widget {
     /// simulation says leaves, and the recipient's warnings.
     pub async fn prepare_nft_send(&self, form: &NftSendForm) -> Result<CallQuote, SdkError> {
         let from: Address = check_address(&form.account.address)?;
-        let to = check_address(&form.to)?;
+        let (to, recipient_name) = self.recipient(&form.account.network, &form.to).await?;
         let contract = check_address(&form.contract)?;
         if to == from {
             return Err(invalid("this is the account that holds it"));
@@ -159,6 +159,7 @@ impl Widget {
             )
             .await?;
         prepared.quote.to = to.to_checksum(None);
+        prepared.quote.recipient_name = recipient_name;
         prepared.quote.warnings = self
             .recipient_warnings(&form.account.network, to, false)
             .await;

@@ -130,7 +130,7 @@ impl Widget {
     /// (for Max) and cannot be confirmed.
     pub async fn prepare_send(&self, form: &SendForm) -> Result<SendQuote, SdkError> {
         let entry = self.own_account(&form.account).await?;
-        let to = check_address(&form.to)?;
+        let (to, recipient_name) = self.recipient(&entry.network, &form.to).await?;
         let amount = if form.amount.trim().is_empty() {
             U256::ZERO
         } else {
@@ -175,6 +175,7 @@ impl Widget {
                 },
             )
             .await?;
+        quote.recipient_name = recipient_name;
         if to != quote.from.parse::<Address>().unwrap_or_default() {
             quote.warnings = self
                 .recipient_warnings(&entry.network, to, prepared.recipient_is_contract)
@@ -288,6 +289,7 @@ impl Widget {
             chain_id,
             from: from.to_checksum(None),
             to: to.to_checksum(None),
+            recipient_name: None,
             contract: entry.contract.clone(),
             symbol: entry.symbol.clone(),
             decimals: entry.decimals,

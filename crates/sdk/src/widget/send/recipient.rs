@@ -28,13 +28,14 @@ pub fn check_address(text: &str) -> Result<Address, SdkError> {
 }
 
 impl Widget {
-    /// Checks a recipient as it is typed.
-    pub fn check_recipient(
+    /// Checks a recipient as it is typed: an address, or an ENS name resolved
+    /// on the account's network.
+    pub async fn check_recipient(
         &self,
         account: &AccountRef,
         to: &str,
     ) -> Result<AddressCheck, SdkError> {
-        let address = check_address(to)?;
+        let (address, name) = self.recipient(&account.network, to).await?;
         let from: Address = account
             .address
             .parse()
@@ -42,6 +43,22 @@ impl Widget {
         Ok(AddressCheck {
             address: address.to_checksum(None),
             is_self: address == from,
+            name,
         })
+    }
+
+    /// A typed recipient: an address (checked), or a name (`alice.eth`) and
+    /// the address it resolves to on `network`.
+    pub(crate) async fn recipient(
+        &self,
+        network: &str,
+        to: &str,
+    ) -> Result<(Address, Option<String>), SdkError> {
+        if satchel_chain::ens::looks_like_name(to) {
+            let (name, address) = self.resolve_name(network, to).await?;
+            Ok((address, Some(name)))
+        } else {
+            Ok((check_address(to)?, None))
+        }
     }
 }

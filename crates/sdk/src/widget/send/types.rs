@@ -134,6 +134,9 @@ pub struct SendQuote {
     pub from: String,
     /// The recipient (EIP-55).
     pub to: String,
+    /// The ENS name typed for the recipient, which resolved to `to`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipient_name: Option<String>,
     /// The token's contract, when a token is sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contract: Option<String>,
@@ -177,13 +180,16 @@ pub struct ConfirmSend {
 
 /// A typed recipient, checked.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct AddressCheck {
     /// The address in EIP-55 form.
     pub address: String,
     /// It is the sending account itself.
     pub is_self: bool,
+    /// The ENS name typed, in the form resolved, when a name was typed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// One line of the wallet's activity, amounts as exact decimal strings.
