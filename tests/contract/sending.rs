@@ -1116,6 +1116,18 @@ pub async fn nfts_are_sent_and_the_recipient_holds_them(backend: Backend) {
         .confirm_send(with_pin(quoted.quote.quote_id, FeeSpeed::Normal))
         .await
         .expect("sent");
+    // Activity reads the NFT from the bytes the device signed: which one, to whom.
+    assert_eq!(sent.kind, ActivityKind::NftTransfer);
+    assert_eq!(sent.counterparty, bob.to_checksum(None));
+    let moved = sent.nft.clone().expect("the NFT sent");
+    assert_eq!(
+        (moved.contract, moved.token_id, moved.amount),
+        (
+            stack.demo.pals.to_checksum(None),
+            pal.to_string(),
+            "1".to_owned()
+        )
+    );
     assert_eq!(
         settled(&ada, &sent.tx_hash).await.status,
         TransactionStatus::Mined

@@ -26,8 +26,8 @@ pub use widget::{
     AccountRef, ActivityEntry, ActivityKind, AddressCheck, ApprovalEntry, CallQuote,
     CollectionChoices, ConfirmSend, ExpectedApproval, ExpectedChange, ExternalLoginOutcome,
     FeeOption, FeeSpeed, GridCollection, GridNft, HighFee, ImportOutcome, KeyState, KeyStatus,
-    LANGUAGES, LanguageRequest, LoginOptions, LoginProviderChoice, NftGrid, NftSendForm, OwnToken,
-    REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh, RegisterEmailPrompt, RelayRefusal,
-    ReplaceAction, Replacement, RevokeForm, SavedAddress, SendForm, SendQuote, SendRequest,
-    SendResult, TxData, WalletAccount, Widget, check_address, payment_uri, qr_png,
+    LANGUAGES, LanguageRequest, LoginOptions, LoginProviderChoice, NftGrid, NftSendForm, NftSent,
+    OwnToken, REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh, RegisterEmailPrompt,
+    RelayRefusal, ReplaceAction, Replacement, RevokeForm, SavedAddress, SendForm, SendQuote,
+    SendRequest, SendResult, TxData, WalletAccount, Widget, check_address, payment_uri, qr_png,
 };

@@ -13,7 +13,7 @@ use satchel_api::{AssetKind, ChangeDirection, TransactionDirection, TransactionS
 use satchel_sdk::{
     AccountRef, ActivityEntry, ActivityKind, AddressCheck, CallQuote, ConfirmSend, ErrorCode,
     ExpectedApproval, ExpectedChange, ExternalLoginOutcome, FeeOption, FeeSpeed, HighFee, KeyState,
-    KeyStatus, LanguageRequest, LoginOptions, LoginProviderChoice, ReceiveInfo,
+    KeyStatus, LanguageRequest, LoginOptions, LoginProviderChoice, NftSent, ReceiveInfo,
     RegisterEmailPrompt, ReplaceAction, Replacement, SdkError, SdkErrorCode, SendForm, SendQuote,
     SendRequest, SendResult,
 };
@@ -93,6 +93,7 @@ fn declarations() -> String {
         TransactionStatus::decl(&cfg),
         ActivityEntry::decl(&cfg),
         ActivityKind::decl(&cfg),
+        NftSent::decl(&cfg),
         SignUpOutcome::decl(&cfg),
         RefreshWait::decl(&cfg),
         SignIn::decl(&cfg),

@@ -367,9 +367,27 @@ isCancel: boolean,
 /**
  * What it did, as this device signed it.
  */
-kind: ActivityKind, };
+kind: ActivityKind, 
+/**
+ * The NFT it sent, when `kind` is an NFT transfer.
+ */
+nft?: NftSent, };
 
-export type ActivityKind = "transfer" | "contractCall" | "deployment";
+export type ActivityKind = "transfer" | "nftTransfer" | "contractCall" | "deployment";
+
+export type NftSent = { 
+/**
+ * The collection's contract (EIP-55).
+ */
+contract: string, 
+/**
+ * The token's id, in decimal.
+ */
+tokenId: string, 
+/**
+ * How many (1 for an ERC-721), in decimal.
+ */
+amount: string, };
 
 export type SignUpOutcome = { verificationSent: boolean, user?: ServiceUser, };
 

@@ -218,7 +218,10 @@ impl Widget {
         for entry in self.get_activity().await? {
             let sent = entry.direction == satchel_api::TransactionDirection::Sent
                 && !entry.is_cancel
-                && entry.kind == super::send::ActivityKind::Transfer;
+                && matches!(
+                    entry.kind,
+                    super::send::ActivityKind::Transfer | super::send::ActivityKind::NftTransfer
+                );
             if let (true, Ok(address)) = (sent, entry.counterparty.parse::<Address>())
                 && !recent.contains(&address)
                 && recent.len() < RECENT

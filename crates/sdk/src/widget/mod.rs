@@ -64,7 +64,7 @@ pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
     ActivityEntry, ActivityKind, AddressCheck, CallQuote, ConfirmSend, ExpectedApproval,
-    ExpectedChange, FeeOption, FeeSpeed, HighFee, NftSendForm, ReplaceAction, Replacement,
+    ExpectedChange, FeeOption, FeeSpeed, HighFee, NftSendForm, NftSent, ReplaceAction, Replacement,
     SendForm, SendQuote, SendRequest, SendResult, TxData, check_address,
 };
 pub use wallet_accounts::WalletAccount;

@@ -194,6 +194,19 @@ describe('ActivityDetail', () => {
     expect(screen.getByTestId('activity-counterparty').textContent).toBe(RECIPIENT);
   });
 
+  it('names an NFT sent by its id and collection, to its recipient, and only cancels it', async () => {
+    mockCommands({ getActivity: () => [] });
+    const nft = { contract: TOKEN, tokenId: '42', amount: '1' };
+    renderPage(<ActivityDetail entry={activityEntry({ kind: 'nftTransfer', amount: '0', nft })} onBack={vi.fn()} />);
+    const detail = screen.getByTestId('activity-detail');
+    expect(within(detail).getByRole('heading', { name: 'Sent NFT #42 to 0x8ba1…BA72' })).toBeInTheDocument();
+    expect(screen.getByTestId('activity-nft')).toHaveTextContent(`#42 of ${TOKEN}`);
+    expect(screen.queryByTestId('activity-amount')).not.toBeInTheDocument();
+    expect(screen.getByTestId('save-address')).toBeInTheDocument();
+    expect(screen.queryByTestId('activity-speed-up')).not.toBeInTheDocument();
+    expect(screen.getByTestId('activity-cancel')).toBeInTheDocument();
+  });
+
   it('names a contract call by the contract, and only cancels it', async () => {
     mockCommands({ getActivity: () => [] });
     renderPage(<ActivityDetail entry={activityEntry({ kind: 'contractCall', amount: '0', counterparty: TOKEN })} onBack={vi.fn()} />);

@@ -4,6 +4,7 @@ import { api, type ActivityEntry, type ReplaceAction, type SendQuote } from '../
 import { useI18n, type Translate } from '../../i18n';
 import { Amount } from '../../components/Amount';
 import { CopyButton } from '../../components/CopyButton';
+import { FullAddress } from '../../components/FullAddress';
 import { NamedAddress } from '../../components/NamedAddress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { SendReview } from '../send/SendReview';
@@ -27,6 +28,10 @@ export function describeEntry(entry: ActivityEntry, t: Translate, exact = false)
   const address = shortAddress(entry.counterparty);
   if (entry.kind === 'deployment') return t('activity.deployed', { address });
   if (entry.kind === 'contractCall') return t('activity.called', { address });
+  if (entry.kind === 'nftTransfer' && entry.nft) {
+    const { tokenId: id, amount } = entry.nft;
+    return amount === '1' ? t('activity.sentNft', { id, address }) : t('activity.sentNfts', { id, amount, address });
+  }
   const amount = exact ? entry.amount : displayAmount(entry.amount);
   const vars = { amount, symbol: entry.symbol, address };
   return entry.direction === 'sent' ? t('activity.sent', vars) : t('activity.received', vars);
@@ -265,10 +270,22 @@ export function ActivityDetail({ entry: initial, onBack }: { entry: ActivityEntr
                   <NamedAddress network={entry.network} address={entry.counterparty} testId="activity-counterparty" />
                   {!deployment && <SaveAddress address={entry.counterparty} />}
                 </dd>
-                <dt>{t('activity.amount')}</dt>
-                <dd data-testid="activity-amount">
-                  <Amount value={entry.amount} symbol={entry.symbol} />
-                </dd>
+                {entry.nft ? (
+                  <>
+                    <dt>{t('activity.nft')}</dt>
+                    <dd data-testid="activity-nft">
+                      {entry.nft.amount === '1' ? '' : `${entry.nft.amount} × `}
+                      {t('activity.nftOf', { id: entry.nft.tokenId })} <FullAddress address={entry.nft.contract} className="compact" />
+                    </dd>
+                  </>
+                ) : (
+                  <>
+                    <dt>{t('activity.amount')}</dt>
+                    <dd data-testid="activity-amount">
+                      <Amount value={entry.amount} symbol={entry.symbol} />
+                    </dd>
+                  </>
+                )}
               </>
             )}
             {entry.fee !== undefined && (

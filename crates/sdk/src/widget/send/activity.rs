@@ -69,9 +69,23 @@ impl Widget {
             && record.amount == "0"
             && record.counterparty.eq_ignore_ascii_case(&address);
         let sent = record.direction == TransactionDirection::Sent;
+        let mut nft = None;
         let (kind, counterparty) = match signed.filter(|_| sent) {
             Some(&Signed::Deployment { address }) => {
                 (ActivityKind::Deployment, address.to_checksum(None))
+            }
+            Some(&Signed::Nft {
+                to,
+                contract,
+                id,
+                amount,
+            }) => {
+                nft = Some(NftSent {
+                    contract: contract.to_checksum(None),
+                    token_id: id.to_string(),
+                    amount: amount.to_string(),
+                });
+                (ActivityKind::NftTransfer, to.to_checksum(None))
             }
             Some(&Signed::Call { to }) => (ActivityKind::ContractCall, to.to_checksum(None)),
             _ => (ActivityKind::Transfer, record.counterparty),
@@ -98,6 +112,7 @@ impl Widget {
             replaced_by: record.replaced_by,
             is_cancel,
             kind,
+            nft,
         }))
     }
 }

@@ -21,7 +21,8 @@ use crate::error::SdkError;
 use crate::widget::mapping::format_units;
 use crate::widget::{AccountRef, Widget};
 
-mod nft {
+/// The NFT standards' transfers, as the device builds them and reads them back.
+pub(super) mod nft {
     alloy::sol! {
         function safeTransferFrom(address from, address to, uint256 tokenId);
     }

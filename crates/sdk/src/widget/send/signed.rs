@@ -16,6 +16,14 @@ pub(super) enum Signed {
         amount: U256,
         contract: Option<Address>,
     },
+    /// `amount` of NFT `id` of the collection at `contract` to `to`, by its
+    /// standard's `safeTransferFrom` (an ERC-721's amount is 1).
+    Nft {
+        to: Address,
+        contract: Address,
+        id: U256,
+        amount: U256,
+    },
     /// Any other call of a contract.
     Call { to: Address },
     /// A new contract, made at `address` (the signer's, at the nonce signed).
@@ -43,19 +51,45 @@ pub(super) fn read_signed(raw: &str) -> Result<(TxEnvelope, Signed), SdkError> {
                 address: signer.create(envelope.nonce()),
             }
         }
-        TxKind::Call(to) => match transferCall::abi_decode(envelope.input()) {
-            Ok(call) if envelope.value().is_zero() => Signed::Transfer {
-                to: call.to,
-                amount: call.amount,
-                contract: Some(to),
-            },
-            _ if envelope.input().is_empty() => Signed::Transfer {
-                to,
-                amount: envelope.value(),
-                contract: None,
-            },
-            _ => Signed::Call { to },
-        },
+        TxKind::Call(to) => read_call(to, envelope.value(), envelope.input()),
     };
     Ok((envelope, signed))
+}
+
+/// What a call of `to` with `value` and `input` does.
+fn read_call(to: Address, value: U256, input: &[u8]) -> Signed {
+    use super::call::nft;
+    if input.is_empty() {
+        return Signed::Transfer {
+            to,
+            amount: value,
+            contract: None,
+        };
+    }
+    if !value.is_zero() {
+        return Signed::Call { to };
+    }
+    if let Ok(call) = transferCall::abi_decode(input) {
+        Signed::Transfer {
+            to: call.to,
+            amount: call.amount,
+            contract: Some(to),
+        }
+    } else if let Ok(call) = nft::safeTransferFromCall::abi_decode(input) {
+        Signed::Nft {
+            to: call.to,
+            contract: to,
+            id: call.tokenId,
+            amount: U256::from(1),
+        }
+    } else if let Ok(call) = nft::erc1155::safeTransferFromCall::abi_decode(input) {
+        Signed::Nft {
+            to: call.to,
+            contract: to,
+            id: call.id,
+            amount: call.amount,
+        }
+    } else {
+        Signed::Call { to }
+    }
 }

@@ -223,6 +223,22 @@ pub struct ActivityEntry {
     pub is_cancel: bool,
     /// What it did, as this device signed it.
     pub kind: ActivityKind,
+    /// The NFT it sent, when `kind` is an NFT transfer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nft: Option<NftSent>,
+}
+
+/// The NFT a send moved, as this device signed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct NftSent {
+    /// The collection's contract (EIP-55).
+    pub contract: String,
+    /// The token's id, in decimal.
+    pub token_id: String,
+    /// How many (1 for an ERC-721), in decimal.
+    pub amount: String,
 }
 
 /// What a line of the activity did. Read from the bytes this device signed and
@@ -234,6 +250,8 @@ pub enum ActivityKind {
     /// A coin or token moved to the counterparty.
     #[default]
     Transfer,
+    /// An NFT sent to the counterparty (`nft` says which).
+    NftTransfer,
     /// A contract called (the counterparty), as a dapp asked.
     ContractCall,
     /// A new contract made: the counterparty is its address, derived from the
