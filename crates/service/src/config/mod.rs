@@ -369,51 +369,7 @@ impl Settings {
                 "network {} is listed twice",
                 network.name
             );
-            // From block 0, a public chain's first NFT scan would read its whole
-            // history; only a chain on this machine may start there by default.
-            let local = match network.rpc_url.host() {
-                Some(url::Host::Domain(name)) => name == "localhost",
-                Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-                Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-                None => false,
-            };
-            anyhow::ensure!(
-                local || network.nft_start_block > 0,
-                "network {}: set nft_start_block (the block to look for NFT transfers from, e.g. the block the app launched at); 0 is only for a chain on this machine",
-                network.name
-            );
-            let feeds_valid = |feeds: &PriceFeeds, of: &str| {
-                for (currency, feed) in feeds {
-                    anyhow::ensure!(
-                        is_currency_code(currency),
-                        "network {}: {of}'s price feed currency {currency:?} is not a lowercase three-letter code (usd, eur)",
-                        network.name
-                    );
-                    anyhow::ensure!(
-                        feed.parse::<satchel_chain::Address>().is_ok(),
-                        "network {}: {of}'s {currency} price feed has a malformed address",
-                        network.name
-                    );
-                }
-                Ok(())
-            };
-            feeds_valid(&network.price_feeds, &network.symbol)?;
-            if let Some(registry) = &network.ens_registry {
-                anyhow::ensure!(
-                    registry.parse::<satchel_chain::Address>().is_ok(),
-                    "network {}: ens_registry is a malformed address",
-                    network.name
-                );
-            }
-            for token in &network.tokens {
-                anyhow::ensure!(
-                    token.contract.parse::<satchel_chain::Address>().is_ok(),
-                    "network {}: token {} has a malformed contract address",
-                    network.name,
-                    token.symbol
-                );
-                feeds_valid(&token.price_feeds, &token.symbol)?;
-            }
+            network.validate()?;
         }
         Ok(())
     }

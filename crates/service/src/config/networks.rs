@@ -62,6 +62,58 @@ pub struct NetworkConfig {
 pub struct TrackedTokens(std::sync::OnceLock<std::collections::HashMap<String, (usize, String)>>);
 
 impl NetworkConfig {
+    /// Checks one network as the operator wrote it: a first NFT scan that
+    /// cannot start at a public chain's block 0, and contract addresses and
+    /// price feed currencies that parse.
+    pub(super) fn validate(&self) -> anyhow::Result<()> {
+        // From block 0, a public chain's first NFT scan would read its whole
+        // history; only a chain on this machine may start there by default.
+        let local = match self.rpc_url.host() {
+            Some(url::Host::Domain(name)) => name == "localhost",
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        };
+        anyhow::ensure!(
+            local || self.nft_start_block > 0,
+            "network {}: set nft_start_block (the block to look for NFT transfers from, e.g. the block the app launched at); 0 is only for a chain on this machine",
+            self.name
+        );
+        let feeds_valid = |feeds: &PriceFeeds, of: &str| {
+            for (currency, feed) in feeds {
+                anyhow::ensure!(
+                    is_currency_code(currency),
+                    "network {}: {of}'s price feed currency {currency:?} is not a lowercase three-letter code (usd, eur)",
+                    self.name
+                );
+                anyhow::ensure!(
+                    feed.parse::<satchel_chain::Address>().is_ok(),
+                    "network {}: {of}'s {currency} price feed has a malformed address",
+                    self.name
+                );
+            }
+            Ok(())
+        };
+        feeds_valid(&self.price_feeds, &self.symbol)?;
+        if let Some(registry) = &self.ens_registry {
+            anyhow::ensure!(
+                registry.parse::<satchel_chain::Address>().is_ok(),
+                "network {}: ens_registry is a malformed address",
+                self.name
+            );
+        }
+        for token in &self.tokens {
+            anyhow::ensure!(
+                token.contract.parse::<satchel_chain::Address>().is_ok(),
+                "network {}: token {} has a malformed contract address",
+                self.name,
+                token.symbol
+            );
+            feeds_valid(&token.price_feeds, &token.symbol)?;
+        }
+        Ok(())
+    }
+
     /// The network as an app of this service would trust it (its network
     /// table: chain id, coin, token contracts, symbols, decimals).
     pub fn known(&self) -> satchel_chain::networks::KnownNetwork {
