@@ -916,17 +916,11 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
             .expect("hex")
             .into()
     };
-    let prepared = ada
-        .prepare_call_with_gas(
-            "anvil",
-            ada_address,
-            TxKind::Create,
-            U256::ZERO,
-            creation_code(),
-            None,
-        )
-        .await
-        .expect("prepared");
+    // The review of deploying `code` from Ada's account.
+    let deployment = |code: Bytes| {
+        ada.prepare_call_with_gas("anvil", ada_address, TxKind::Create, U256::ZERO, code, None)
+    };
+    let prepared = deployment(creation_code()).await.expect("prepared");
     let nonce = stack.nonce_of(&ada_address.to_checksum(None)).await;
     let created = ada_address.create(nonce);
     assert_eq!(prepared.quote.to, created.to_checksum(None));
@@ -962,17 +956,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
     // again, unread), but it can be cancelled: its nonce taken by a transfer
     // of nothing to itself, and no contract made.
     stack.chain_rpc("evm_setAutomine", json!([false])).await;
-    let pending = ada
-        .prepare_call_with_gas(
-            "anvil",
-            ada_address,
-            TxKind::Create,
-            U256::ZERO,
-            creation_code(),
-            None,
-        )
-        .await
-        .expect("prepared");
+    let pending = deployment(creation_code()).await.expect("prepared");
     let never = ada_address.create(stack.nonce_of(&ada_address.to_checksum(None)).await);
     assert_eq!(pending.quote.to, never.to_checksum(None));
     let pending = ada
@@ -1010,17 +994,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
 
     // A deployment's page made before another send from the account is
     // refused: at the next nonce its contract would not be where it said.
-    let deploy = ada
-        .prepare_call_with_gas(
-            "anvil",
-            ada_address,
-            TxKind::Create,
-            U256::ZERO,
-            creation_code(),
-            None,
-        )
-        .await
-        .expect("prepared");
+    let deploy = deployment(creation_code()).await.expect("prepared");
     let carol = PrivateKeySigner::random().address();
     send_now(&ada, form(coin(ada_address), carol, "0.01")).await;
     let refused = ada
@@ -1035,17 +1009,7 @@ pub async fn a_deployment_is_made_where_the_review_said(backend: Backend) {
     assert_eq!(code, "0x", "nothing deployed");
 
     // Nothing to deploy: refused by the service, nothing signed.
-    let refused = ada
-        .prepare_call_with_gas(
-            "anvil",
-            ada_address,
-            TxKind::Create,
-            U256::ZERO,
-            Default::default(),
-            None,
-        )
-        .await
-        .expect_err("no code");
+    let refused = deployment(Default::default()).await.expect_err("no code");
     assert!(
         refused.is(ServiceErrorCode::InvalidParameters),
         "{refused:?}"

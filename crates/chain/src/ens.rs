@@ -16,8 +16,6 @@ use alloy::sol_types::SolCall;
 pub const MAX_NAME_LENGTH: usize = 253;
 /// The longest label taken (DNS's limit).
 pub const MAX_LABEL_LENGTH: usize = 63;
-/// The longest primary name believed from a resolver's answer.
-pub const MAX_ANSWER_NAME_LENGTH: usize = MAX_NAME_LENGTH;
 
 sol! {
     interface EnsRegistry {
@@ -110,9 +108,7 @@ pub fn decode_address(answer: &[u8]) -> Option<Address> {
 /// Satchel takes (it is shown to the person, so it must be one they could type).
 pub fn decode_name(answer: &[u8]) -> Option<String> {
     let name = EnsResolver::nameCall::abi_decode_returns(answer).ok()?;
-    if name.is_empty() || name.len() > MAX_ANSWER_NAME_LENGTH {
-        return None;
-    }
+    // `normalize` refuses an empty or overlong name before reading it.
     normalize(&name).ok().filter(|normal| *normal == name)
 }
 

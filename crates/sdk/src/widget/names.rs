@@ -66,16 +66,12 @@ impl Widget {
         })?;
         let node = ens::namehash(&name);
         let resolver = self
-            .ens_read(network, registry, ens::resolver_call(node))
+            .ens_address(network, registry, ens::resolver_call(node))
             .await?
-            .as_deref()
-            .and_then(ens::decode_address)
             .ok_or_else(|| invalid(format!("{name} is not a registered name")))?;
         let address = self
-            .ens_read(network, resolver, ens::addr_call(node))
+            .ens_address(network, resolver, ens::addr_call(node))
             .await?
-            .as_deref()
-            .and_then(ens::decode_address)
             .ok_or_else(|| invalid(format!("{name} names no address")))?;
         Ok((name, address))
     }
@@ -96,10 +92,8 @@ impl Widget {
         }
         let node = ens::reverse_node(address);
         let claimed = match self
-            .ens_read(network, registry, ens::resolver_call(node))
+            .ens_address(network, registry, ens::resolver_call(node))
             .await?
-            .as_deref()
-            .and_then(ens::decode_address)
         {
             Some(resolver) => self
                 .ens_read(network, resolver, ens::name_call(node))
@@ -126,6 +120,21 @@ impl Widget {
 
     fn ens_registry(&self, network: &str) -> Option<Address> {
         self.networks.network(network)?.ens_registry
+    }
+
+    /// The address a `resolver` or `addr` call of `to` answers; `None` for
+    /// none (the zero address, a revert, an answer that is not one).
+    async fn ens_address(
+        &self,
+        network: &str,
+        to: Address,
+        data: Bytes,
+    ) -> Result<Option<Address>, SdkError> {
+        Ok(self
+            .ens_read(network, to, data)
+            .await?
+            .as_deref()
+            .and_then(ens::decode_address))
     }
 
     /// One `eth_call` of `to` through the relay: its answer's bytes, or `None`

@@ -1,7 +1,7 @@
 //! The wallet's activity as the page shows it: what it sent (with status) and
 //! the token transfers it received.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::signed::{Signed, read_signed};
 use super::*;
@@ -21,15 +21,27 @@ impl Widget {
             )
             .await?;
         let accounts = self.accounts().await?.accounts;
-        // What this device signed, read from its own bytes (at most the 64 kept).
+        // What this device signed, read from its own bytes: only what the list
+        // names is decoded (the page reads the list every 3 s while one is
+        // pending; a deployment's read recovers its signer).
+        let listed: HashSet<String> = list
+            .transactions
+            .iter()
+            .filter(|r| r.direction == TransactionDirection::Sent)
+            .map(|r| r.tx_hash.to_lowercase())
+            .collect();
         let signed: HashMap<String, Signed> = self
             .vault
             .all_signed(&user_id)
             .await?
             .into_iter()
             .filter_map(|kept| {
+                let hash = kept.hash.to_lowercase();
+                if !listed.contains(&hash) {
+                    return None;
+                }
                 let (_, signed) = read_signed(&kept.raw).ok()?;
-                Some((kept.hash.to_lowercase(), signed))
+                Some((hash, signed))
             })
             .collect();
         list.transactions

@@ -82,11 +82,12 @@ impl Sends {
         if self.last_sent.len() >= SIGNERS_KEPT {
             self.last_sent.clear();
         }
-        let kept = self
+        let key = (chain_id, from);
+        let highest = self
             .last_sent
-            .entry((chain_id, from))
-            .or_insert((nonce, Instant::now()));
-        *kept = (nonce.max(kept.0), Instant::now());
+            .get(&key)
+            .map_or(nonce, |&(sent, _)| sent.max(nonce));
+        self.last_sent.insert(key, (highest, Instant::now()));
     }
 
     #[cfg(test)]
