@@ -77,6 +77,14 @@ async fn an_address_is_named_only_by_a_name_that_resolves_back_to_it() {
         None,
         "a reverse record alone names nothing"
     );
+    // An address book entry has no network: the first network with a
+    // registry answers.
+    assert_eq!(
+        ada.primary_name_anywhere(ens.alice)
+            .await
+            .expect("looked up"),
+        Some("alice.eth".into())
+    );
     // bob.eth itself is Bob's: a send to it goes to him.
     let (_, bob) = ada
         .resolve_name("anvil", "bob.eth")

@@ -294,8 +294,8 @@ export const api = {
   /** A typed recipient checked: its EIP-55 form and whether it is `account` itself;
    * rejects `InvalidParameters` for no address or a wrong checksum. */
   checkAddress: (account: AccountRef, to: string) => widget<AddressCheck>('checkAddress', { account, to }),
-  /** The address's primary ENS name, only when it resolves back to it. */
-  primaryName: (network: string, address: string) => widget<string | null>('primaryName', { network, address }),
+  /** The address's primary ENS name on `network` (none: the first with a registry), only when it resolves back to it. */
+  primaryName: (network: string | undefined, address: string) => widget<string | null>('primaryName', { network, address }),
   /** The review of a send: fee options, totals and balances after. `amount` is
    * the decimal string as typed; '' quotes the fees only (for Max). */
   prepareSend: (form: SendForm) => widget<SendQuote>('prepareSend', { form }),

@@ -5,9 +5,9 @@ import { FullAddress } from './FullAddress';
 /**
  * A whole address, and above it the address's primary ENS name once the app
  * has checked the name resolves back to it (a reverse record alone names
- * nothing).
+ * nothing). Without `network`, the first network whose table names a registry.
  */
-export function NamedAddress({ network, address, testId }: { network: string; address: string; testId?: string }) {
+export function NamedAddress({ network, address, testId }: { network?: string; address: string; testId?: string }) {
   const name = usePrimaryName(network, address);
   return (
     <span className="named-address">

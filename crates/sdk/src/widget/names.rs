@@ -118,6 +118,25 @@ impl Widget {
         Ok(named)
     }
 
+    /// `address`'s primary name on the first network of the app's table that
+    /// names an ENS registry: for what has no network of its own (an address
+    /// book entry).
+    pub async fn primary_name_anywhere(
+        &self,
+        address: Address,
+    ) -> Result<Option<String>, SdkError> {
+        let network = self
+            .networks
+            .networks
+            .iter()
+            .find(|n| n.ens_registry.is_some())
+            .map(|n| n.name.clone());
+        match network {
+            Some(network) => self.primary_name(&network, address).await,
+            None => Ok(None),
+        }
+    }
+
     fn ens_registry(&self, network: &str) -> Option<Address> {
         self.networks.network(network)?.ens_registry
     }

@@ -50,12 +50,19 @@ pub async fn checkAddress(widget: Page, account: AccountRef, to: String) -> Resu
     widget.check_recipient(&account, &to).await
 }
 
-/// `address`'s primary ENS name on `network`, only when it resolves back to
-/// `address`; none otherwise.
+/// `address`'s primary ENS name on `network` (none: the first network with a
+/// registry), only when it resolves back to `address`; none otherwise.
 #[tauri::command]
-pub async fn primaryName(widget: Page, network: String, address: String) -> Result<Option<String>> {
+pub async fn primaryName(
+    widget: Page,
+    network: Option<String>,
+    address: String,
+) -> Result<Option<String>> {
     let address = satchel_sdk::check_address(&address)?;
-    widget.primary_name(&network, address).await
+    match network {
+        Some(network) => widget.primary_name(&network, address).await,
+        None => widget.primary_name_anywhere(address).await,
+    }
 }
 
 /// The review of a send: fees (slow, normal, fast), totals, balances after,

@@ -46,6 +46,16 @@ describe('AddressBook', () => {
     expect(ipc.count('forgetAddress')).toBe(1);
   });
 
+  it('shows a saved address’s ENS name beside the name the person gave', async () => {
+    const ipc = mockCommands({ getSavedAddresses: () => [BOB], primaryName: () => 'bob.eth' });
+    renderPage(<AddressBook onBack={() => undefined} />);
+    await tick();
+    expect(ipc.argsOf('primaryName')).toStrictEqual([{ network: undefined, address: RECIPIENT }]);
+    const entry = screen.getByTestId('book-entry');
+    expect(entry).toHaveTextContent('Bob');
+    expect(screen.getByTestId('book-entry-address-name')).toHaveTextContent('bob.eth');
+  });
+
   it('says why an address was refused and keeps what was typed', async () => {
     mockCommands({ getSavedAddresses: () => [], saveAddress: () => fail('InvalidParameters', 'the checksum does not match') });
     const page = renderPage(<AddressBook onBack={() => undefined} />);

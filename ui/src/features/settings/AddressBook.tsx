@@ -8,7 +8,7 @@ import { useAction } from '../../hooks/useAction';
 import { useEscape } from '../../hooks/useEscape';
 import { Header } from '../../components/Header';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { FullAddress } from '../../components/FullAddress';
+import { NamedAddress } from '../../components/NamedAddress';
 import { CopyButton } from '../../components/CopyButton';
 
 export function AddressBook({ onBack }: { onBack: () => void }) {
@@ -74,7 +74,7 @@ export function AddressBook({ onBack }: { onBack: () => void }) {
               <div key={entry.address} className="book-entry" data-testid="book-entry">
                 <span className="label">
                   <span className="book-name">{entry.name}</span>
-                  <FullAddress address={entry.address} className="compact" />
+                  <NamedAddress address={entry.address} testId="book-entry-address" />
                 </span>
                 <span className="book-actions">
                   <button type="button" className="link-button" onClick={() => setRenaming({ address: entry.address, name: entry.name })}>
