@@ -63,6 +63,7 @@ const COMMANDS: &[&str] = &[
     "refreshBalance",
     "getNFTs",
     "getNftGrid",
+    "getNftTiles",
     "getNftDetail",
     "getRefreshWait",
     "finalize",

@@ -99,6 +99,7 @@ async fn main() -> anyhow::Result<()> {
         domain: args.domain,
         identity_providers: !args.no_identity_providers,
         database_url: args.database_url,
+        max_nfts_per_account: None,
     })
     .await?;
     for address in &args.fund {

@@ -36,6 +36,8 @@ pub struct StackOptions {
     pub identity_providers: bool,
     /// The service's database; `None`: a SQLite file in `data_dir`.
     pub database_url: Option<String>,
+    /// The NFTs the service keeps of one account; `None`: its default.
+    pub max_nfts_per_account: Option<usize>,
 }
 
 impl StackOptions {
@@ -49,6 +51,7 @@ impl StackOptions {
             domain: "localhost".into(),
             identity_providers: true,
             database_url: None,
+            max_nfts_per_account: None,
         }
     }
 }
@@ -110,6 +113,12 @@ impl LocalStack {
             public_url: format!("http://{address}/").parse()?,
             networks: vec![demo.network_config("anvil")],
             ..Settings::default()
+        };
+        let settings = Settings {
+            max_nfts_per_account: options
+                .max_nfts_per_account
+                .unwrap_or(settings.max_nfts_per_account),
+            ..settings
         };
         std::fs::write(
             data_dir.join("service.toml"),

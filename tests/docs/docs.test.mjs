@@ -187,6 +187,7 @@ const bounds = [
   { file: 'crates/connect/src/extension.rs', name: 'CODE_TRIES', doc: 'docs/browser-extension.md', phrase: '{n} wrong tries void it' },
   { file: 'crates/api/src/rules.rs', name: 'MAX_ACCOUNTS', doc: 'docs/desktop-app.md', phrase: 'at most {n} accounts a wallet' },
   { file: 'crates/service/src/assets/approvals.rs', name: 'MAX_APPROVALS', doc: 'docs/desktop-app.md', phrase: 'at most {n} kept per account' },
+  { file: 'crates/sdk/src/widget/nft_grid.rs', name: 'MAX_TILES', doc: 'docs/desktop-app.md', phrase: 'up to count (at most {n}) of the grid' },
 ];
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -132,17 +132,16 @@ impl RestClient {
         bearer: Option<&str>,
     ) -> Result<T, SdkError> {
         let answer = self
-            .send_for_answer(caller, method, path, body, bearer, JSON)
+            .send_for_answer(caller, method, path, body, bearer, JSON_ANSWER)
             .await?
             .whole()
             .await?;
         parse_answer(&answer)
     }
 
-    /// Sends a request asking for the answer as `media_type` (a JSON one) in
-    /// `Accept`; a successful answer's body as it comes (see [`Answer`]), for a
-    /// caller that parses it its own way. An error answer is the [`SdkError`]
-    /// it names.
+    /// Sends a request asking for the answer as `wanted` says; a successful
+    /// answer's body as it comes (see [`Answer`]), for a caller that parses it
+    /// its own way. An error answer is the [`SdkError`] it names.
     pub async fn send_for_answer(
         &self,
         caller: Caller,
@@ -150,18 +149,18 @@ impl RestClient {
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
         bearer: Option<&str>,
-        media_type: &str,
+        wanted: Wanted,
     ) -> Result<Answer, SdkError> {
         let request = self
             .request(caller, method, path, body, bearer)?
-            .header(reqwest::header::ACCEPT, media_type);
+            .header(reqwest::header::ACCEPT, wanted.media_type);
         let response = request.send().await.map_err(network_error)?;
         let status = response.status();
         if !status.is_success() {
             let bytes = read_bounded(response, MAX_ANSWER).await?;
             return Err(refusal(status, &bytes));
         }
-        Answer::of(response, MAX_ANSWER)
+        Answer::of(response, wanted.limit)
     }
 
     /// Like [`send`](Self::send) for the logins through someone else's identity:
@@ -230,10 +229,35 @@ impl RestClient {
 const MAX_LOGIN_ANSWER: usize = 1 << 20;
 
 /// The most any other answer is read to: far above the largest the service
-/// sends (a wallet's NFT listing: about 5 MB grouped for 10,000 NFTs with their
-/// pictures), far below what would hurt the app if the service (or whoever
-/// answers in its place) sent without end.
+/// sends but the NFT listing, far below what would hurt the app if the service
+/// (or whoever answers in its place) sent without end.
 const MAX_ANSWER: usize = 64 << 20;
+
+/// The most the NFT listing is read to. It is judged as it comes, never held
+/// whole, and a wallet at the service's default limits (20 accounts of 10,000
+/// NFTs) with its pictures as `data:` URIs is about 180 MB grouped (100,000
+/// NFTs in the desktop benchmark: 88 MB).
+const MAX_NFT_LISTING: usize = 256 << 20;
+
+/// How an answer is asked for: its media type (a JSON one, in `Accept`) and
+/// the most of it that is read.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    pub media_type: &'static str,
+    pub limit: usize,
+}
+
+/// Any answer but the NFT listing.
+pub const JSON_ANSWER: Wanted = Wanted {
+    media_type: JSON,
+    limit: MAX_ANSWER,
+};
+
+/// The NFT listing, grouped by collection.
+pub const NFT_LISTING: Wanted = Wanted {
+    media_type: satchel_api::NFTS_GROUPED_MEDIA_TYPE,
+    limit: MAX_NFT_LISTING,
+};
 
 const JSON: &str = "application/json";
 

@@ -25,9 +25,10 @@ pub use thumbnail::{ThumbnailSize, Thumbnails};
 pub use widget::{
     AccountRef, ActivityEntry, ActivityKind, AddressCheck, ApprovalEntry, CallQuote,
     CollectionChoices, ConfirmSend, ExpectedApproval, ExpectedChange, ExternalLoginOutcome,
-    FeeOption, FeeSpeed, GridCollection, GridNft, HighFee, ImportOutcome, KeyState, KeyStatus,
-    LANGUAGES, LanguageRequest, LoginOptions, LoginProviderChoice, NftGrid, NftSendForm, NftSent,
-    OwnToken, REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh, RegisterEmailPrompt,
-    RelayRefusal, ReplaceAction, Replacement, RevokeForm, SavedAddress, SendForm, SendQuote,
-    SendRequest, SendResult, TxData, WalletAccount, Widget, check_address, payment_uri, qr_png,
+    FeeOption, FeeSpeed, HighFee, ImportOutcome, KeyState, KeyStatus, LANGUAGES, LanguageRequest,
+    LoginOptions, LoginProviderChoice, MAX_TILES, NftFilter, NftGrid, NftSendForm, NftSent,
+    NftTile, NftTiles, OwnToken, REFRESH_COOLDOWN, ReceiveInfo, RecipientWarning, Refresh,
+    RegisterEmailPrompt, RelayRefusal, ReplaceAction, Replacement, RevokeForm, SavedAddress,
+    SendForm, SendQuote, SendRequest, SendResult, TxData, WalletAccount, Widget, check_address,
+    payment_uri, qr_png,
 };

@@ -50,25 +50,70 @@ receivedFrom?: string,
  */
 likelySpam: boolean, };
 
-export type GridCollection = { network: string, address: string, 
+export type NftGrid = { 
 /**
- * Its name; its address when it has none.
+ * What the grid is: the same listing has the same version (within this
+ * run of the app), so the page knows whether the tiles it holds are
+ * still the grid's.
  */
-name: string, scheme: ServiceNftScheme, };
+version: string, 
+/**
+ * All the person's NFTs, on every account.
+ */
+count: number, };
 
-export type GridNft = { 
+export type NftFilter = { 
+/**
+ * Only this account's (an address); every account's when omitted.
+ */
+account?: string, 
+/**
+ * Only those on this network.
+ */
+network?: string, 
+/**
+ * Only those whose name or collection's name has this in it (letter
+ * case aside).
+ */
+search?: string, 
+/**
+ * Also those the person's choices leave out (see [`NftTiles::hidden`]).
+ */
+showHidden?: boolean, };
+
+export type NftTiles = { 
+/**
+ * The grid's version (see [`NftGrid::version`]).
+ */
+version: string, 
+/**
+ * The NFTs of the account shown, before the other filters.
+ */
+listed: number, 
+/**
+ * Of those, the ones left out unless the person asks to see them: of
+ * collections they hid, and likely spam unless they chose to show its
+ * collection.
+ */
+hidden: number, 
+/**
+ * The networks of the account's NFTs, each once, in the listing's order.
+ */
+networks: Array<string>, 
+/**
+ * How many match the filter: the grid's length.
+ */
+matching: number, 
+/**
+ * The first tile's place among them.
+ */
+from: number, tiles: Array<NftTile>, };
+
+export type NftTile = { 
 /**
  * What [`Widget::nft_detail`] knows it by.
  */
-id: string, 
-/**
- * Its position in [`NftGrid::collections`].
- */
-collection: number, 
-/**
- * Its holder's position in [`NftGrid::holders`].
- */
-holder: number, name: string, quantity: number, 
+id: string, name: string, quantity: number, 
 /**
  * Its picture for the thumbnail protocol (`nft/<handle>`), when it has one.
  */
@@ -78,25 +123,14 @@ picture?: string,
  */
 video?: boolean, 
 /**
- * See [`ServiceNft::likely_spam`]; omitted when not.
+ * Shown as likely spam (its picture veiled): it looks like spam and the
+ * person did not choose to show its collection; omitted when not.
  */
-likelySpam?: boolean, };
-
-export type NftGrid = { 
+spam?: boolean, 
 /**
- * What the grid is: the same lists have the same version (within this
- * run of the app), so the page can say which grid it shows.
+ * Its collection's name (its address when it has none).
  */
-version: string, 
-/**
- * This is the grid the page said it shows, so its lists are left out
- * (empty); omitted when not.
- */
-unchanged?: boolean, collections: Array<GridCollection>, 
-/**
- * The addresses of the accounts holding them.
- */
-holders: Array<string>, nfts: Array<GridNft>, };
+collection: string, scheme: ServiceNftScheme, };
 
 export type NetworkInfo = { name: string, chainId: number, symbol: string, decimals: number, iconUrl: string, };
 

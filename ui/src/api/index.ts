@@ -31,7 +31,9 @@ import type {
   ExternalLoginOutcome,
   FeeSpeed,
   ImportOutcome,
+  NftFilter,
   NftGrid,
+  NftTiles,
   NftSendForm,
   OwnToken,
   RevokeForm,
@@ -58,9 +60,10 @@ import type {
 
 export type {
   CollectionChoices,
-  GridCollection,
-  GridNft,
+  NftFilter,
   NftGrid,
+  NftTile,
+  NftTiles,
   AccountBalanceInfo,
   ActivityEntry,
   AddableToken,
@@ -236,7 +239,10 @@ export const api = {
    * position, with only what a tile shows; `refresh` reads the chain. `held`:
    * the version of the grid the page shows; when the new one is the same, the
    * answer says `unchanged` and carries no NFTs. */
-  getNftGrid: (refresh: boolean, held?: string) => widget<NftGrid>('getNftGrid', { refresh, held }),
+  /** Reads the NFTs for the NFT tab: the app keeps them, the page asks for tiles. */
+  getNftGrid: (refresh: boolean) => widget<NftGrid>('getNftGrid', { refresh }),
+  /** Up to `count` tiles of the last grid's NFTs that `filter` matches, from the `from`th on. */
+  getNftTiles: (filter: NftFilter, from: number, count: number) => widget<NftTiles>('getNftTiles', { filter, from, count }),
   /** One NFT of the last grid, in full (its detail and send page). */
   getNftDetail: (id: string) => widget<ServiceNft>('getNftDetail', { id }),
   getRefreshWait: () => widget<RefreshWait>('getRefreshWait'),
@@ -354,7 +360,7 @@ export function thumbnailSrc(imageUrl: string, size: ThumbnailSize): string {
   return convertFileSrc(`${size}/${imageUrl}`, 'satchel');
 }
 
-/** The thumbnail of a picture the NFT grid names by its handle (`GridNft.picture`). */
+/** The thumbnail of a picture the NFT grid names by its handle (`NftTile.picture`). */
 export function gridThumbnailSrc(handle: string, size: ThumbnailSize): string {
   return convertFileSrc(`${size}/nft/${handle}`, 'satchel');
 }

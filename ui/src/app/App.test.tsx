@@ -40,7 +40,8 @@ const home = {
   getKeyState: () => keyStatus(),
   getRefreshWait: () => ({ balances: 30, nfts: 30 }),
   getBalance: () => [balance()],
-  getNftGrid: () => ({ version: 'empty', collections: [], holders: [], nfts: [] }),
+  getNftGrid: () => ({ version: 'empty', count: 0 }),
+  getNftTiles: () => ({ version: 'empty', listed: 0, hidden: 0, networks: [], matching: 0, from: 0, tiles: [] }),
   getActivity: () => [],
   watchSendRequests: () => null,
 };

@@ -3,7 +3,7 @@
 // document. Padding of the right height stands for the rest, so the scroll bar,
 // every position and the page below the list are as if all were there. Written
 // here (a small component) rather than taken from a library.
-import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffectEvent, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { markStartStepOnce } from '../api';
 
 /** Rows `first` up to, not including, `last`. */
@@ -48,8 +48,9 @@ function focusables(item: Element): HTMLElement[] {
   return [...item.querySelectorAll<HTMLElement>('button, a[href], input, [tabindex]:not([tabindex="-1"])')];
 }
 
-export interface VirtualListProps<T> {
-  items: readonly T[];
+export interface VirtualListProps {
+  /** How many items the list has. */
+  count: number;
   /** Items side by side in one row: the CSS grid's columns; 1 for a list. */
   columns?: number;
   /** A row's height with the gap after it, in CSS pixels, until one is measured. */
@@ -59,8 +60,11 @@ export interface VirtualListProps<T> {
   className: string;
   /** The list's name for assistive technology. */
   label?: string;
-  itemKey: (item: T, index: number) => string | number;
-  renderItem: (item: T, index: number) => ReactNode;
+  itemKey: (index: number) => string | number;
+  renderItem: (index: number) => ReactNode;
+  /** Told the items drawn, `first` up to, not including, `last`, each time
+   * they change (a list whose items are fetched as they come into view). */
+  onRange?: (first: number, last: number) => void;
 }
 
 /**
@@ -69,8 +73,8 @@ export interface VirtualListProps<T> {
  * `data-index`); the arrow keys, Page Up/Down, Home and End move the focus from
  * item to item, drawing the one they reach.
  */
-export function VirtualList<T>({
-  items,
+export function VirtualList({
+  count,
   columns = 1,
   estimate,
   overscan = 2,
@@ -78,10 +82,11 @@ export function VirtualList<T>({
   label,
   itemKey,
   renderItem,
-}: VirtualListProps<T>) {
+  onRange,
+}: VirtualListProps) {
   const list = useRef<HTMLDivElement>(null);
   const [stride, setStride] = useState(estimate);
-  const rows = Math.ceil(items.length / columns);
+  const rows = Math.ceil(count / columns);
   const [range, setRange] = useState<RowRange>(() =>
     rowsInView({ scrollTop: 0, view: window.innerHeight, listTop: 0, stride, rows, overscan }),
   );
@@ -118,7 +123,7 @@ export function VirtualList<T>({
     if (!drawn || drawn.length <= columns) return;
     const measured = drawn[columns].offsetTop - drawn[0].offsetTop;
     if (measured > 0 && Math.abs(measured - stride) > 0.5) setStride(measured);
-  }, [items, range, columns, stride]);
+  }, [count, range, columns, stride]);
 
   // After every render: the rows in view are looked at again before the next
   // frame (the list may have moved, grown or shrunk), and a focus that waited
@@ -130,10 +135,11 @@ export function VirtualList<T>({
     const wanted = pendingFocus.current;
     if (wanted && element) {
       const item = element.querySelector(`:scope > [data-index="${wanted.index}"]`);
-      if (item) {
+      // An item still coming (a placeholder) has nothing to focus yet.
+      const targets = item ? focusables(item) : [];
+      if (targets.length > 0) {
         pendingFocus.current = null;
-        const targets = focusables(item);
-        targets[Math.min(wanted.slot, targets.length - 1)]?.focus();
+        targets[Math.min(wanted.slot, targets.length - 1)].focus();
       }
     }
     return () => cancelAnimationFrame(frame);
@@ -168,10 +174,10 @@ export function VirtualList<T>({
     update();
     // Already drawn: no render follows to focus it.
     const item = list.current?.querySelector(`:scope > [data-index="${index}"]`);
-    if (item) {
+    const targets = item ? focusables(item) : [];
+    if (targets.length > 0) {
       pendingFocus.current = null;
-      const targets = focusables(item);
-      targets[Math.min(slot, targets.length - 1)]?.focus();
+      targets[Math.min(slot, targets.length - 1)].focus();
     }
   }
 
@@ -190,20 +196,22 @@ export function VirtualList<T>({
       PageDown: index + page,
       PageUp: index - page,
       Home: 0,
-      End: items.length - 1,
+      End: count - 1,
     };
     const move = moves[e.key];
     if (move === undefined) return;
     e.preventDefault();
     // Down from the last full row goes to the last item; past either end, nowhere.
-    const next = Math.max(0, Math.min(items.length - 1, move));
+    const next = Math.max(0, Math.min(count - 1, move));
     if (next === index) return;
     reveal(next, Math.max(0, focusables(item).indexOf(target)));
   }
 
   const first = range.first * columns;
-  const last = Math.min(items.length, range.last * columns);
-  const slice = items.slice(first, last);
+  const last = Math.min(count, range.last * columns);
+  const tell = useEffectEvent(() => onRange?.(first, last));
+  useLayoutEffect(() => tell(), [first, last]);
+  const drawn = Array.from({ length: Math.max(0, last - first) }, (_, i) => first + i);
   return (
     <div
       ref={list}
@@ -216,19 +224,18 @@ export function VirtualList<T>({
         paddingBottom: Math.max(0, rows - range.last) * stride,
       }}
     >
-      {slice.map((item, i) => {
-        const index = first + i;
+      {drawn.map((index) => {
         return (
           <div
-            key={itemKey(item, index)}
+            key={itemKey(index)}
             className="virtual-item"
             role="listitem"
             data-index={index}
-            data-last={index === items.length - 1 ? '' : undefined}
+            data-last={index === count - 1 ? '' : undefined}
             aria-posinset={index + 1}
-            aria-setsize={items.length}
+            aria-setsize={count}
           >
-            {renderItem(item, index)}
+            {renderItem(index)}
           </div>
         );
       })}

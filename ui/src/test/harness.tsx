@@ -13,11 +13,14 @@ import type {
   ActivityEntry,
   AppError,
   AppInfo,
+  CollectionChoices,
   ErrorCode,
   FeeOption,
   KeyStatus,
   LoginOptions,
+  NftFilter,
   NftGrid,
+  NftTiles,
   PinStatus,
   ReceiveInfo,
   RegisterEmailRequest,
@@ -29,6 +32,7 @@ import type {
   WalletAccount,
   api,
 } from '../api';
+import { collectionKey } from '../api';
 import { I18nProvider } from '../i18n';
 
 export type Command = keyof typeof api;
@@ -363,52 +367,67 @@ export function nft(overrides: Partial<ServiceNft> & { name: string }): ServiceN
   };
 }
 
-/** The grid of `nfts` as the app makes it (each collection and holder once, the
- * NFTs referring to them); an NFT's id is its position, its picture's handle its
- * URL. */
-export function nftGrid(nfts: ServiceNft[]): NftGrid {
-  const grid: NftGrid = { version: '', collections: [], holders: [], nfts: [] };
-  const collections = new Map<string, number>();
-  const holders = new Map<string, number>();
-  nfts.forEach((n, i) => {
-    const key = `${n.contract.network}:${n.contract.address}`;
-    if (!collections.has(key)) {
-      collections.set(key, grid.collections.length);
-      const { network, address, name, scheme } = n.contract;
-      grid.collections.push({ network, address, name, scheme });
-    }
-    if (!holders.has(n.account.address)) {
-      holders.set(n.account.address, grid.holders.length);
-      grid.holders.push(n.account.address);
-    }
-    grid.nfts.push({
-      id: String(i),
-      collection: collections.get(key)!,
-      holder: holders.get(n.account.address)!,
-      name: n.name,
-      quantity: n.quantity,
-      ...(n.imageUrl === '' ? {} : { picture: n.imageUrl }),
-      ...(n.contentType === 'video' ? { video: true } : {}),
-      ...(n.likelySpam ? { likelySpam: true } : {}),
-    });
-  });
-  grid.version = JSON.stringify(grid);
-  return grid;
-}
-
-/** The NFT tab's commands (`getNftGrid`, `getNftDetail`) over what `listing`
- * answers for a stored read or (`refresh`) a read of the chain (`unchanged`
- * when it is the grid the page holds, as the app answers); a detail is of the
- * last listing. */
-export function nftCommands(listing: (refresh: boolean) => ServiceNft[] | Promise<ServiceNft[]>): Partial<Record<Command, Handler>> {
+/** The NFT tab's commands over what `listing` answers for a stored read or
+ * (`refresh`) a read of the chain, as the app answers them: `getNftGrid` reads
+ * it, `getNftTiles` filters it (the account, network and search, and the
+ * person's collection choices, which `getCollectionChoices`, `hideCollection`
+ * and `showCollection` keep here, from `initial` on), and a detail is of the
+ * last listing. An NFT's id is its position, its picture's handle its URL. */
+export function nftCommands(
+  listing: (refresh: boolean) => ServiceNft[] | Promise<ServiceNft[]>,
+  initial: CollectionChoices = { hidden: [], shown: [] },
+): Partial<Record<Command, Handler>> {
   let last: ServiceNft[] = [];
+  let choices = initial;
+  const keyOf = (n: ServiceNft) => collectionKey(n.contract.network, n.contract.address);
+  const change = (hide: boolean) => (args: Record<string, unknown>) => {
+    const key = collectionKey(String(args.network), String(args.contract));
+    const without = (keys: string[]) => keys.filter((k) => k !== key);
+    choices = hide ? { hidden: [...without(choices.hidden), key], shown: without(choices.shown) } : { hidden: without(choices.hidden), shown: [...without(choices.shown), key] };
+    return choices;
+  };
   return {
     getNftGrid: async (args) => {
       last = await listing(args.refresh === true);
-      const grid = nftGrid(last);
-      return grid.version === args.held ? { version: grid.version, unchanged: true, collections: [], holders: [], nfts: [] } : grid;
+      return { version: JSON.stringify(last), count: last.length } satisfies NftGrid;
+    },
+    getNftTiles: (args) => {
+      const filter = args.filter as NftFilter;
+      const [from, count] = [Number(args.from), Math.min(Number(args.count), 240)];
+      const hidden = new Set(choices.hidden);
+      const shown = new Set(choices.shown);
+      const leftOut = (n: ServiceNft) => hidden.has(keyOf(n)) || (n.likelySpam && !shown.has(keyOf(n)));
+      const listed = last.map((n, i) => ({ n, i })).filter(({ n }) => filter.account === undefined || n.account.address.toLowerCase() === filter.account.toLowerCase());
+      const search = (filter.search ?? '').trim().toLowerCase();
+      const matching = listed.filter(
+        ({ n }) =>
+          (filter.network === undefined || n.contract.network === filter.network) &&
+          (filter.showHidden === true || !leftOut(n)) &&
+          (n.name.toLowerCase().includes(search) || n.contract.name.toLowerCase().includes(search)),
+      );
+      return {
+        version: JSON.stringify(last),
+        listed: listed.length,
+        hidden: listed.filter(({ n }) => leftOut(n)).length,
+        networks: [...new Set(listed.map(({ n }) => n.contract.network))],
+        matching: matching.length,
+        from,
+        tiles: matching.slice(from, from + count).map(({ n, i }) => ({
+          id: String(i),
+          name: n.name,
+          quantity: n.quantity,
+          ...(n.imageUrl === '' ? {} : { picture: n.imageUrl }),
+          ...(n.contentType === 'video' ? { video: true } : {}),
+          ...(n.likelySpam && (hidden.has(keyOf(n)) || !shown.has(keyOf(n))) ? { spam: true } : {}),
+          collection: n.contract.name,
+          scheme: n.contract.scheme,
+        })),
+      } satisfies NftTiles;
     },
     getNftDetail: (args) => last[Number(args.id)] ?? fail('InvalidParameters', 'not one of your NFTs as last listed'),
+    getCollectionChoices: () => choices,
+    hideCollection: change(true),
+    showCollection: change(false),
   };
 }
 

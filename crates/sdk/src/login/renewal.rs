@@ -6,7 +6,7 @@ use reqwest::Method;
 use satchel_api::{RefreshRequest, ServiceErrorCode, ServiceToken};
 
 use super::Login;
-use crate::client::{Answer, Caller, erased, parse_answer};
+use crate::client::{Answer, Caller, JSON_ANSWER, Wanted, erased, parse_answer};
 use crate::error::SdkError;
 use crate::keychain::session::{StoredSession, jwt_expiry, now};
 
@@ -24,23 +24,23 @@ impl Login {
         body: Option<&(dyn erased::Body + Sync)>,
     ) -> Result<T, SdkError> {
         let answer = self
-            .authed_for_answer(caller, method, path, body, "application/json")
+            .authed_for_answer(caller, method, path, body, JSON_ANSWER)
             .await?
             .whole()
             .await?;
         parse_answer(&answer)
     }
 
-    /// Like [`authed`](Self::authed), asking for the answer as `media_type` (a
-    /// JSON one) in `Accept`; its body as it comes (see [`Answer`]), for a
-    /// caller that parses it its own way.
+    /// Like [`authed`](Self::authed), asking for the answer as `wanted` says;
+    /// its body as it comes (see [`Answer`]), for a caller that parses it its
+    /// own way.
     pub async fn authed_for_answer(
         &self,
         caller: Caller,
         method: Method,
         path: &str,
         body: Option<&(dyn erased::Body + Sync)>,
-        media_type: &str,
+        wanted: Wanted,
     ) -> Result<Answer, SdkError> {
         let client = self.client().await?;
         let mut session = self.require_session().await?;
@@ -53,7 +53,7 @@ impl Login {
             let (client, method) = (client.clone(), method.clone());
             async move {
                 client
-                    .send_for_answer(caller, method, path, body, Some(&token), media_type)
+                    .send_for_answer(caller, method, path, body, Some(&token), wanted)
                     .await
             }
         };

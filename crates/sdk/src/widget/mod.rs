@@ -59,7 +59,7 @@ pub use external_login::{
 };
 pub use hidden::CollectionChoices;
 pub use keys::{KeyState, KeyStatus};
-pub use nft_grid::{GridCollection, GridNft, NftGrid};
+pub use nft_grid::{MAX_TILES, NftFilter, NftGrid, NftTile, NftTiles};
 pub use own_tokens::OwnToken;
 pub use receive::{ReceiveInfo, payment_uri, qr_png};
 pub use send::{
@@ -144,8 +144,9 @@ struct WidgetState {
     key: KeyStatus,
     cooldowns: Cooldowns,
     allowed: AllowLists,
-    /// The listing the last grid was made of, for the detail of its NFTs.
-    nft_listing: nft_listing::JudgedNfts,
+    /// The listing the NFT tab's last grid was made of, for its tiles and
+    /// the detail of its NFTs.
+    nft_grid: nft_grid::KeptGrid,
     /// Quotes the send page may confirm, and an application's `send` waiting.
     sends: send::Sends,
     /// Addresses the service lists at the phrase's next indexes that the

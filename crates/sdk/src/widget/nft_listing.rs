@@ -17,13 +17,12 @@ use std::collections::HashSet;
 use alloy::primitives::Address;
 use reqwest::Method;
 use satchel_api::{
-    GroupedNft, NFTS_GROUPED_MEDIA_TYPE, NftContentType, ServiceAccount, ServiceContentType,
-    ServiceNft, ServiceNftContract,
+    GroupedNft, NftContentType, ServiceAccount, ServiceContentType, ServiceNft, ServiceNftContract,
 };
 
 use super::picture_urls::{PictureHandle, PictureUrls};
 use super::{Refresh, Widget, hidden, mapping};
-use crate::client::Caller;
+use crate::client::{Caller, NFT_LISTING};
 use crate::error::SdkError;
 
 mod judging;
@@ -173,13 +172,8 @@ impl Widget {
         // the keychain) while the listing comes: the grid's first row waits on
         // both.
         let (mut answer, accounts) = tokio::try_join!(
-            self.login.authed_for_answer(
-                Caller::Rest,
-                Method::GET,
-                &path,
-                None,
-                NFTS_GROUPED_MEDIA_TYPE
-            ),
+            self.login
+                .authed_for_answer(Caller::Rest, Method::GET, &path, None, NFT_LISTING,),
             self.accounts(),
         )?;
         // Whom the person knows: their accounts this device holds, and the

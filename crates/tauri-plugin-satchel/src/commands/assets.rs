@@ -3,7 +3,8 @@
 
 use satchel_api::{AccountBalanceInfo, AddableToken, ServiceAccount, ServiceNft};
 use satchel_sdk::{
-    AccountRef, CollectionChoices, NftGrid, OrUnknown, OwnToken, ReceiveInfo, Refresh,
+    AccountRef, CollectionChoices, NftFilter, NftGrid, NftTiles, OrUnknown, OwnToken, ReceiveInfo,
+    Refresh,
 };
 use serde::Serialize;
 
@@ -49,18 +50,19 @@ pub async fn getNFTs(widget: Page, options: Option<NftOptions>) -> Result<Vec<Se
     application::get_nfts(&widget, options).await
 }
 
-/// The NFT tab's listing: each collection once, each NFT referring to it;
-/// `refresh` re-reads the NFTs from the chain, as `getNFTs` does; `held`, the
-/// version of the grid the page shows (the same comes back `unchanged`).
+/// Reads the NFTs for the NFT tab, which keeps them here and asks for the
+/// tiles in view (`getNftTiles`); `refresh` re-reads them from the chain, as
+/// `getNFTs` does.
 #[tauri::command]
-pub async fn getNftGrid(
-    widget: Page,
-    refresh: Option<bool>,
-    held: Option<String>,
-) -> Result<NftGrid> {
-    widget
-        .get_nft_grid(refresh.unwrap_or(false), held.as_deref())
-        .await
+pub async fn getNftGrid(widget: Page, refresh: Option<bool>) -> Result<NftGrid> {
+    widget.get_nft_grid(refresh.unwrap_or(false)).await
+}
+
+/// Up to `count` of the last grid's NFTs that `filter` matches, from the
+/// `from`th on.
+#[tauri::command]
+pub fn getNftTiles(widget: Page, filter: NftFilter, from: u32, count: u32) -> Result<NftTiles> {
+    widget.nft_tiles(&filter, from, count)
 }
 
 /// One NFT of the last grid, in full, for its detail and its send page.

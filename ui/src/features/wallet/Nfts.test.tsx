@@ -3,7 +3,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Nfts } from './Nfts';
 import type { ServiceNft } from '../../api';
-import { deferred, fail, mockCommands, nft, nftCommands, nftGrid, renderPage, seconds, tick } from '../../test/harness';
+import { deferred, fail, mockCommands, nft, nftCommands, renderPage, seconds, tick } from '../../test/harness';
+import { ASKS_KEPT, TILES_PER_ASK } from './useNftTiles';
 import { layOut } from '../../test/layout';
 
 const stored = (nfts: number) => () => ({ balances: 0, nfts });
@@ -56,15 +57,14 @@ describe('Nfts', () => {
     expect(screen.getByRole('button', { name: 'Refresh in 20 s' })).toBeDisabled();
   });
 
-  it('keeps the grid it shows when the chain has the same, telling the app which it holds', async () => {
+  it('keeps the tiles it shows when the chain has the same, asking the app for none again', async () => {
     const ipc = mockCommands({ getRefreshWait: stored(0), ...nftCommands(() => [nft({ name: 'Stored' })]) });
     renderPage(<Nfts />);
     await tick();
 
-    const [first, chain] = ipc.argsOf('getNftGrid');
-    expect(first).toEqual({ refresh: false });
-    // The chain's read names the version shown; the app answers `unchanged`, without NFTs.
-    expect(chain).toEqual({ refresh: true, held: nftGrid([nft({ name: 'Stored' })]).version });
+    expect(ipc.argsOf('getNftGrid')).toEqual([{ refresh: false }, { refresh: true }]);
+    // One ask, for the first tiles; the chain's read found the same grid.
+    expect(ipc.argsOf('getNftTiles').map((a) => [a.from, a.count])).toEqual([[0, 60]]);
     expect(tile('Stored')).toBeInTheDocument();
     expect(screen.queryByText(/No NFTs here yet/)).not.toBeInTheDocument();
   });
@@ -73,17 +73,17 @@ describe('Nfts', () => {
     const spam = nft({ name: 'Free airdrop', contract: { name: 'Spam', address: '0x00000000000000000000000000000000000000Aa', scheme: 'ERC721', network: 'ethereum' } });
     const ipc = mockCommands({
       getRefreshWait: stored(30),
-      ...nftCommands(() => [nft({ name: 'Fox #1' }), spam]),
-      getCollectionChoices: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa'], shown: [] }),
-      hideCollection: () => ({ hidden: ['ethereum:0x00000000000000000000000000000000000000aa', 'ethereum:0x8ba1f109551bd432803012645ac136ddd64dba72'], shown: [] }),
+      ...nftCommands(() => [nft({ name: 'Fox #1' }), spam], { hidden: ['ethereum:0x00000000000000000000000000000000000000aa'], shown: [] }),
     });
     const page = renderPage(<Nfts />);
     await tick();
     expect(tile('Fox #1')).toBeInTheDocument();
     expect(screen.queryByText('Free airdrop')).toBeNull();
     await page.user.click(screen.getByRole('button', { name: 'Show hidden (1)' }));
+    await tick(); // the tiles, from the app
     expect(tile('Free airdrop')).toBeInTheDocument();
     await page.user.click(screen.getByRole('button', { name: 'Leave hidden out (1)' }));
+    await tick();
     await page.user.click(tile('Fox #1'));
     await tick(); // the detail, from the app
     await page.user.click(screen.getByRole('button', { name: 'Hide this collection' }));
@@ -104,7 +104,6 @@ describe('Nfts', () => {
     const ipc = mockCommands({
       getRefreshWait: stored(30),
       ...nftCommands(() => [airdrop, minted, nft({ name: 'Fox #1', receivedFrom: '0x1111111111111111111111111111111111111111' })]),
-      showCollection: () => ({ hidden: [], shown: ['ethereum:0x00000000000000000000000000000000000000bb'] }),
     });
     layOut();
     const page = renderPage(<Nfts />);
@@ -115,6 +114,7 @@ describe('Nfts', () => {
     expect(screen.queryByText('Minted to you')).toBeNull();
 
     await page.user.click(screen.getByRole('button', { name: 'Show hidden (2)' }));
+    await tick(); // the tiles, from the app
     expect(within(tile('Claim your prize')).getByText('Likely spam')).toBeInTheDocument();
     expect(within(tile('Minted to you')).getByText('Likely spam')).toBeInTheDocument();
     await page.user.click(tile('Minted to you'));
@@ -134,6 +134,7 @@ describe('Nfts', () => {
     // Back on the grid with hidden ones left out, the collection the person chose stays.
     await page.user.click(screen.getByRole('button', { name: 'Back' }));
     await page.user.click(screen.getByRole('button', { name: 'Leave hidden out (1)' }));
+    await tick();
     expect(tile('Claim your prize')).toBeInTheDocument();
     expect(within(tile('Claim your prize')).queryByText('Likely spam')).toBeNull();
     expect(screen.queryByText('Minted to you')).toBeNull();
@@ -336,10 +337,12 @@ describe('Nfts', () => {
 
     const filter = screen.getByRole('group', { name: 'Network' });
     await page.user.click(within(filter).getByRole('button', { name: 'base' }));
+    await tick(); // the tiles, from the app
     expect(screen.queryByText('Fox #1')).not.toBeInTheDocument();
     expect(tile('Owl #1')).toBeInTheDocument();
 
     await page.user.click(within(filter).getByRole('button', { name: 'All' }));
+    await tick();
     expect(tile('Fox #1')).toBeInTheDocument();
     expect(tile('Owl #1')).toBeInTheDocument();
   });
@@ -426,6 +429,27 @@ describe('Nfts with 10,000', () => {
     await scrollTo(0);
     expect(drawn()[0]).toBe('Pal #0');
     expect(screen.queryByText('Pal #9999')).not.toBeInTheDocument();
+  });
+
+  it('asks the app for the tiles in view a window at a time, and keeps only the windows near the view', async () => {
+    const ipc = mockCommands({ getRefreshWait: stored(30), ...nftCommands(() => many) });
+    renderPage(<Nfts />);
+    await tick();
+    expect(ipc.argsOf('getNftTiles').map((a) => [a.from, a.count])).toEqual([[0, TILES_PER_ASK]]);
+
+    // Far down and back: each place asks for its own window, no more.
+    for (const row of [1000, 2000, 3000, 4000, 4500, 4999 - 2]) {
+      await scrollTo(row * ROW);
+      expect(drawn()[0]).toBe(`Pal #${(row - 2) * 2}`);
+    }
+    const asked = ipc.argsOf('getNftTiles');
+    expect(asked.every((a) => a.count === TILES_PER_ASK && Number(a.from) % TILES_PER_ASK === 0)).toBe(true);
+    expect(asked.length).toBeLessThanOrEqual(2 * 7);
+    // The first window was let go (more than ASKS_KEPT since): asked again.
+    await scrollTo(0);
+    expect(drawn()[0]).toBe('Pal #0');
+    expect(ipc.argsOf('getNftTiles').filter((a) => a.from === 0)).toHaveLength(2);
+    expect(ASKS_KEPT).toBeLessThan(7);
   });
 
   it('filters by name, case-insensitive, from the top, with an empty state that clears the search', async () => {

@@ -7,21 +7,21 @@ import {
   markShownAfterPaint,
   tileSize,
   type CollectionChoices,
-  type GridCollection,
-  type GridNft,
+  type NftFilter,
   type NftGrid,
   type ServiceNft,
 } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
-import { NoMatch, SEARCH_FROM, SearchField, matches } from '../../components/Search';
+import { NoMatch, SEARCH_FROM, SearchField } from '../../components/Search';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Skeleton } from '../../components/Skeleton';
 import { VirtualList } from '../../components/VirtualList';
 import { AccountSwitcher } from '../accounts/AccountSwitcher';
 import { useWalletAccounts } from '../accounts/useWalletAccounts';
-import { isShown, shownAccount, useChosenAccount } from '../../hooks/useAccount';
+import { shownAccount, useChosenAccount } from '../../hooks/useAccount';
 import { NftDetail } from './NftDetail';
+import { useNftTiles } from './useNftTiles';
 import { Thumb } from './Thumb';
 
 /** The grid's columns (as `.grid` in styles.css) and a row's height with its gap
@@ -41,15 +41,6 @@ function signal() {
 }
 
 
-/** One NFT of the grid, with where it is in it (its key) and its collection. */
-interface Listed {
-  nft: GridNft;
-  index: number;
-  collection: GridCollection;
-  /** The key its collection is hidden (or shown) under. */
-  key: string;
-}
-
 /** The person's collection choices, as sets to look keys up in. */
 interface Choices {
   hidden: Set<string>;
@@ -63,40 +54,26 @@ const choicesOf = (got: CollectionChoices): Choices => ({ hidden: new Set(got.hi
 const hiddenBy = (choices: Choices, key: string, likelySpam: boolean) =>
   choices.hidden.has(key) || (likelySpam && !choices.shown.has(key));
 
-/** The grid's NFTs of the shown account (all when none is chosen). */
-function listedOf(grid: NftGrid, shownAddress: string | null): Listed[] {
-  const keys = grid.collections.map((c) => collectionKey(c.network, c.address));
-  const shownHolders = grid.holders.map((address) => isShown(address, shownAddress));
-  return grid.nfts
-    .filter((nft) => shownHolders[nft.holder])
-    .map((nft, index) => ({ nft, index, collection: grid.collections[nft.collection], key: keys[nft.collection] }));
-}
-
 export function Nfts() {
   const { t } = useI18n();
+  // The grid the app keeps: which one, and how many NFTs it has.
   const [grid, setGrid] = useState<NftGrid | null>(null);
   // The shown account's NFTs only.
   const { accounts } = useWalletAccounts();
   const shownAddress = shownAccount(accounts ?? [], useChosenAccount());
-  const listed = useMemo(() => (grid ? listedOf(grid, shownAddress) : null), [grid, shownAddress]);
   // The NFT whose detail shows, in full, and where in the grid it is.
   const [selected, setSelected] = useState<{ nft: ServiceNft; position: number } | null>(null);
   const { busy, error, run } = useAction();
   const cooldown = useRefreshCooldown('nfts');
   const page = useRef<HTMLElement>(null);
 
-  // The version of the grid shown.
-  const held = useRef<string | undefined>(undefined);
   // What the app has stored, or (`refresh`) what it reads from the chain, which
-  // starts its cooldown.
+  // starts its cooldown. The same grid again changes nothing on the page.
   const load = (refresh: boolean) =>
     run(async () => {
       try {
-        const got = await api.getNftGrid(refresh, held.current);
-        // The chain's answer is what is shown: nothing to parse or draw again.
-        if (got.unchanged === true) return;
-        held.current = got.version;
-        setGrid(got);
+        const got = await api.getNftGrid(refresh);
+        setGrid((shown) => (shown?.version === got.version ? shown : got));
       } finally {
         if (refresh) void cooldown.sync();
       }
@@ -121,7 +98,13 @@ export function Nfts() {
 
   // Left out unless the person asks to see them: the collections they hid, and
   // likely spam (see `likelySpam`) unless they chose to show its collection.
+  // The app applies them; the page keeps them for an NFT's detail.
   const [choices, setChoices] = useState<Choices>(NO_CHOICES);
+  const [choicesRevision, setChoicesRevision] = useState(0);
+  const choose = (got: CollectionChoices) => {
+    setChoices(choicesOf(got));
+    setChoicesRevision((r) => r + 1);
+  };
   const [showHidden, setShowHidden] = useState(false);
   useEffect(() => {
     api.getCollectionChoices().then(
@@ -129,23 +112,23 @@ export function Nfts() {
       () => undefined,
     );
   }, []);
-  const hiddenCount = useMemo(() => (listed ?? []).filter(({ nft, key }) => hiddenBy(choices, key, nft.likelySpam === true)).length, [listed, choices]);
 
   const [network, setNetwork] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  // Typing stays quick however many NFTs the grid filters.
+  // Typing stays quick however many NFTs the app filters.
   const wanted = useDeferredValue(query);
-  const networks = useMemo(() => [...new Set((listed ?? []).map((n) => n.collection.network))], [listed]);
-  const shown = useMemo(
-    () =>
-      (listed ?? []).filter(
-        ({ nft, collection, key }) =>
-          (network === null || collection.network === network) &&
-          (showHidden || !hiddenBy(choices, key, nft.likelySpam === true)) &&
-          matches(wanted, nft.name, collection.name),
-      ),
-    [listed, network, wanted, choices, showHidden],
+  const filterOf: NftFilter = useMemo(
+    () => ({
+      ...(shownAddress === null ? {} : { account: shownAddress }),
+      ...(network === null ? {} : { network }),
+      ...(wanted.trim() === '' ? {} : { search: wanted }),
+      ...(showHidden ? { showHidden } : {}),
+    }),
+    [shownAddress, network, wanted, showHidden],
   );
+  const tiles = useNftTiles(grid?.version ?? null, filterOf, choicesRevision);
+  const counts = tiles.counts;
+  const matching = tiles.shownFilter ? (counts?.matching ?? 0) : null;
 
   // The first row's thumbnails drawn: what the desktop benchmark times.
   const firstRow = useRef(new Set<number>());
@@ -153,14 +136,14 @@ export function Nfts() {
   const settleFirstRow = (position: number) => {
     if (markedFirstRow.current) return;
     firstRow.current.add(position);
-    if (firstRow.current.size >= Math.min(COLUMNS, shown.length)) {
+    if (firstRow.current.size >= Math.min(COLUMNS, counts?.matching ?? 0)) {
       markedFirstRow.current = true;
       markShownAfterPaint('nfts');
       firstRowDrawn.resolve();
     }
   };
   // Nothing to draw: the chain may be read at once.
-  const nothingShown = (listed !== null && shown.length === 0) || error !== null;
+  const nothingShown = matching === 0 || error !== null || tiles.error !== null;
   useEffect(() => {
     if (nothingShown) firstRowDrawn.resolve();
   }, [nothingShown, firstRowDrawn]);
@@ -168,6 +151,7 @@ export function Nfts() {
   // A new filter shows its matches from the top.
   const filter = (apply: () => void) => {
     apply();
+    tiles.fromTop();
     if (page.current) page.current.scrollTop = 0;
   };
 
@@ -188,6 +172,10 @@ export function Nfts() {
     opened.current = null;
   }, [selected]);
   const detail = selected?.nft ?? null;
+  const listed = counts?.listed ?? null;
+  const hiddenCount = counts?.hidden ?? 0;
+  const networks = counts?.networks ?? [];
+  const shownError = error ?? tiles.error;
 
   return (
     <>
@@ -195,7 +183,7 @@ export function Nfts() {
         <NftDetail
           nft={detail}
           hidden={hiddenBy(choices, collectionKey(detail.contract.network, detail.contract.address), detail.likelySpam)}
-          onChoices={(got) => setChoices(choicesOf(got))}
+          onChoices={choose}
           onBack={() => {
             opened.current = selected.position;
             setSelected(null);
@@ -225,50 +213,56 @@ export function Nfts() {
             {cooldown.seconds > 0 ? t('wallet.refreshIn', { seconds: cooldown.seconds }) : t('wallet.refresh')}
           </button>
         </div>
-        {(listed?.length ?? 0) >= SEARCH_FROM && (
+        {(listed ?? 0) >= SEARCH_FROM && (
           <SearchField id="nfts-search" label={t('nfts.search')} value={query} onChange={(q) => filter(() => setQuery(q))} />
         )}
-        <ErrorNotice error={error} onRetry={() => load(false)} />
-        {listed === null && !error && (
+        <ErrorNotice error={shownError} onRetry={() => load(false)} />
+        {listed === null && !shownError && (
           <div className="grid" aria-busy="true">
             {[0, 1, 2, 3].map((i) => (
               <Skeleton key={i} height={170} />
             ))}
           </div>
         )}
-        {listed?.length === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
-        {listed !== null && listed.length > 0 && shown.length === 0 && wanted.trim() !== '' && (
+        {listed === 0 && !busy && <div className="card muted">{t('nfts.empty')}</div>}
+        {listed !== null && listed > 0 && matching === 0 && wanted.trim() !== '' && (
           <NoMatch id="nfts-no-match" onClear={() => filter(() => setQuery(''))}>
             {t('nfts.noMatch', { query: wanted.trim() })}
           </NoMatch>
         )}
-        {listed !== null && listed.length > 0 && shown.length === 0 && wanted.trim() === '' && <div className="card muted">{t('nfts.allHidden')}</div>}
-        {shown.length > 0 && (
+        {listed !== null && listed > 0 && matching === 0 && wanted.trim() === '' && <div className="card muted">{t('nfts.allHidden')}</div>}
+        {counts !== null && counts.matching > 0 && (
           <VirtualList
             // A new filter is a new list, drawn from the top.
-            key={`${network ?? ''}\n${wanted}`}
+            key={`${network ?? ''}\n${wanted}\n${showHidden}`}
             className="grid"
             label={t('nfts.title')}
-            items={shown}
+            count={counts.matching}
             columns={COLUMNS}
             estimate={ROW_ESTIMATE}
-            itemKey={({ index }) => index}
-            renderItem={({ nft, collection, key }, position) => (
-              // The title names it in full where the caption is cut short.
-              <button className="tile" title={nft.name} onClick={() => void open(nft.id, position)}>
-                <Thumb
-                  src={nft.picture === undefined ? null : gridThumbnailSrc(nft.picture, tileSize())}
-                  name={nft.name}
-                  video={nft.video === true}
-                  spam={nft.likelySpam === true && hiddenBy(choices, key, true)}
-                  onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined}
-                />
-                <span className="caption">
-                  <span>{nft.name}</span>
-                  {collection.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
-                </span>
-              </button>
-            )}
+            itemKey={(position) => position}
+            onRange={tiles.onRange}
+            renderItem={(position) => {
+              const nft = tiles.tileAt(position);
+              // Asked for: a placeholder of the tile's size until it comes.
+              if (nft === undefined) return <Skeleton height={170} />;
+              return (
+                // The title names it in full where the caption is cut short.
+                <button className="tile" title={nft.name} onClick={() => void open(nft.id, position)}>
+                  <Thumb
+                    src={nft.picture === undefined ? null : gridThumbnailSrc(nft.picture, tileSize())}
+                    name={nft.name}
+                    video={nft.video === true}
+                    spam={nft.spam === true}
+                    onSettled={position < COLUMNS ? () => settleFirstRow(position) : undefined}
+                  />
+                  <span className="caption">
+                    <span>{nft.name}</span>
+                    {nft.scheme === 'ERC1155' && <span className="muted">×{nft.quantity}</span>}
+                  </span>
+                </button>
+              );
+            }}
           />
         )}
       </main>

@@ -451,10 +451,10 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
                   key={`${wanted}:${showHidden}:${hidden.length}`}
                   className="token-rows"
                   label={t('wallet.tokens', { network: account.network })}
-                  items={tokens}
+                  count={tokens.length}
                   estimate={TOKEN_ROW_ESTIMATE}
-                  itemKey={(token) => token.contract}
-                  renderItem={(token) => tokenRow(account, token)}
+                  itemKey={(index) => tokens[index].contract}
+                  renderItem={(index) => tokenRow(account, tokens[index])}
                 />
               )}
             </div>
