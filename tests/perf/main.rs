@@ -446,22 +446,16 @@ fn report_sweep(plan: &Plan, runs: &[Run], sweep: &Sweep) {
         "{:>8} {:>12} {:>11} {:>11} {:>14} {:>12}",
         "NFTs", "first screen", "/ minimal", "first row", "after all", "/ wallet"
     );
-    let first_screens: Vec<f64> = [
-        &sweep.fewer.iter().collect::<Vec<_>>(),
-        &at_runs,
-        &sweep.more.iter().collect(),
-    ]
-    .iter()
-    .map(|sessions| median(sessions.iter().map(|s| mib(s.first_screen)).collect()))
-    .collect();
-    for ((count, sessions), first_screen) in [
-        (plan.sweep[0], sweep.fewer.iter().collect::<Vec<_>>()),
+    // Each count with its sessions, listed once.
+    let counts: [(usize, Vec<&Session>); 3] = [
+        (plan.sweep[0], sweep.fewer.iter().collect()),
         (plan.nfts, at_runs),
         (plan.sweep[1], sweep.more.iter().collect()),
-    ]
-    .into_iter()
-    .zip(&first_screens)
-    {
+    ];
+    let mut first_screens = Vec::with_capacity(counts.len());
+    for (count, sessions) in &counts {
+        let first_screen = median(sessions.iter().map(|s| mib(s.first_screen)).collect());
+        first_screens.push(first_screen);
         let first_row = median(sessions.iter().map(|s| ms(s.first_row)).collect());
         let scrolled = sessions.iter().find_map(|s| {
             s.scrolled
