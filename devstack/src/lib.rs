@@ -10,6 +10,7 @@ pub mod demo;
 pub mod example_backend;
 pub mod faucet;
 pub mod oidc;
+pub mod outbox;
 pub mod service;
 pub mod stack;
 mod startup;
