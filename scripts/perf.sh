@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 npm --prefix ui run --silent build >/dev/null
 cargo build --profile desktop --locked -p satchel-minimal-window --features custom-protocol
+# The minimal host (the minimal window with the widget plugin), as a developer
+# builds an application that embeds it.
+cargo build --profile desktop --locked -p satchel-minimal-host --features custom-protocol
 keyring_home=$(mktemp -d /tmp/satchel-keyring.XXXXXX)
 trap 'rm -rf "$keyring_home"' EXIT
 dbus-run-session -- env XDG_DATA_HOME="$keyring_home" sh -c '

@@ -223,6 +223,9 @@ workspace_tests() {
   # features, so it shares the app's build of tauri: only its own crate is
   # compiled. (The packaging test's build leaves it out: see scripts/package.sh.)
   cargo_build_as_tested --bin satchel-minimal-window
+  # Its host: the minimal window with the widget plugin (the benchmark's
+  # embedded widget).
+  cargo_build_as_tested --bin satchel-minimal-host
   # The example Tauri host, built as a developer builds it, for the embedding
   # test (tests/ui/embed.rs).
   cargo_build_as_tested --bin satchel-example-launcher

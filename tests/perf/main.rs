@@ -12,19 +12,23 @@
 //!   shown (goal under 200 ms);
 //! - the approval page: from a program's `eth_sendTransaction` until the page
 //!   showing it has painted (median of 20, goal under 150 ms), in one session
-//!   after the runs.
+//!   after the runs;
+//! - the widget embedded in an application (`embed`): the minimal host (the
+//!   minimal window with the plugin's one line) started beside the minimal
+//!   window, `openWidget` to the widget's balances shown, and the host's PSS
+//!   with the widget open beside Satchel's on the same page.
 //!
-//! Both programs mark "shown" the same way: from the page, once it has painted
+//! The programs mark "shown" the same way: from the page, once it has painted
 //! (two animation frames), through a command that prints `shown <what>` (and a
 //! `performance` mark, which the NFT figure reads on the page's own clock).
 //! Every run starts with an empty cache (thumbnails, WebKit's); "warm" starts
 //! again on the cache the cold start left. One warm-up run of each is left out,
-//! and the order of the two programs alternates from run to run.
+//! and the order of the programs alternates from run to run.
 //!
 //! Median of 5 runs each. `SATCHEL_BENCH_QUICK=1`: one run of each, no warm-up,
 //! no warm start and 1,000 NFTs, to keep it working (scripts/test.sh). Run it
-//! with `scripts/perf.sh`, which builds both in the desktop profile (as packages
-//! are) first.
+//! with `scripts/perf.sh`, which builds the three in the desktop profile (as
+//! packages are) first.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -38,6 +42,11 @@ use satchel_sdk::{KeyringStore, Login, NftFilter, ServiceConfig, TokenStore, Wid
 use satchel_tests::desktop::{self, App, Desktop, in_folders, kill_group, on_display, screenshots};
 use tokio::io::AsyncBufReadExt as _;
 use tokio::process::Command;
+
+mod embed;
+mod memory;
+
+use memory::{Pss, processes_of, pss_by_process, pss_of_program, settled_pss, wait_gone};
 
 /// The NFTs of the benchmark's wallet (`SATCHEL_BENCH_QUICK=1`: `QUICK_NFTS`).
 const NFTS: usize = 10_000;
@@ -60,6 +69,11 @@ const FIRST_ROW_GOAL_MS: f64 = 200.0;
 /// Approval pages timed after `eth_sendTransaction`, and their goal in ms.
 const APPROVALS: usize = 20;
 const APPROVAL_GOAL_MS: f64 = 150.0;
+/// Opens of the widget in the host after its first, each run; the goals for
+/// `openWidget` to its page painted, in ms: the first open in the host's
+/// process, and the later ones.
+const REOPEN: usize = 5;
+const OPEN_WIDGET_GOAL_MS: [f64; 2] = [400.0, 150.0];
 /// How long scrolling through every NFT may take.
 const SCROLL_PATIENCE: Duration = Duration::from_secs(20 * 60);
 
@@ -79,6 +93,8 @@ struct Plan {
     sweep_scroll: bool,
     /// Approval pages timed (in one session, after the runs).
     approvals: usize,
+    /// Times the widget is opened again in the host after its first open.
+    reopen: usize,
 }
 
 fn satchel() -> PathBuf {
@@ -107,6 +123,7 @@ fn main() -> anyhow::Result<()> {
             sweep_sessions: 1,
             sweep_scroll: false,
             approvals: 3,
+            reopen: 2,
         }
     } else {
         // `SATCHEL_BENCH_RUNS=N` measures N runs instead (to try a change).
@@ -124,6 +141,7 @@ fn main() -> anyhow::Result<()> {
             sweep_sessions: SWEEP_SESSIONS,
             sweep_scroll: true,
             approvals: APPROVALS,
+            reopen: REOPEN,
         }
     };
     tokio::runtime::Builder::new_multi_thread()
@@ -138,6 +156,10 @@ fn main() -> anyhow::Result<()> {
 struct Run {
     start_app: [Option<Duration>; 2],
     start_min: [Option<Duration>; 2],
+    /// The minimal host's (the minimal window with the widget's plugin).
+    start_host: [Option<Duration>; 2],
+    /// The widget opened in the minimal host.
+    embedded: Option<embed::Embedded>,
     pss_min: Option<Pss>,
     app: [Option<Session>; 2],
     /// Where the cold start went: the minimal window's, Satchel's.
@@ -182,17 +204,12 @@ struct Scrolled {
     thumbnails: u64,
 }
 
-#[derive(Clone, Copy)]
-struct Pss {
-    bytes: u64,
-    processes: usize,
-}
-
 const COLD: usize = 0;
 const WARM: usize = 1;
 
 async fn bench(plan: Plan) -> anyhow::Result<()> {
     let minimal = minimal_window()?;
+    let host = embed::minimal_host(&satchel())?;
     let data = tempfile::tempdir()?;
     // One account holds all the sweep's NFTs, past the service's default limit.
     let stack = LocalStack::start(StackOptions {
@@ -237,10 +254,12 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
         let mut run = Run::default();
         for program in order(satchel_first) {
             let home = tempfile::tempdir()?;
-            let path = if program { satchel() } else { minimal.clone() };
-            let what = if program { "balances" } else { "page" };
+            let (path, what) = match program {
+                Program::Satchel => (satchel(), "balances"),
+                Program::Minimal => (minimal.clone(), "page"),
+                Program::Host => (host.clone(), "page"),
+            };
             let (cold, timeline) = time_to_shown(&path, &display, &env, home.path(), what).await?;
-            run.start_timeline[usize::from(program)] = timeline;
             let warm = if plan.warm {
                 Some(
                     time_to_shown(&path, &display, &env, home.path(), what)
@@ -250,32 +269,47 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
             } else {
                 None
             };
-            let starts = if program {
-                &mut run.start_app
-            } else {
-                &mut run.start_min
+            let starts = match program {
+                Program::Satchel => {
+                    run.start_timeline[1] = timeline;
+                    &mut run.start_app
+                }
+                Program::Minimal => {
+                    run.start_timeline[0] = timeline;
+                    &mut run.start_min
+                }
+                Program::Host => &mut run.start_host,
             };
             *starts = [Some(cold), warm];
         }
         let last = i == total - 1;
         let idle = last.then_some(plan.idle);
         for program in order(satchel_first) {
-            if !program {
-                let (pss, idle) = memory_of_minimal(&desktop, &minimal, idle).await?;
-                run.pss_min = Some(pss);
-                run.idle_min = idle;
-                continue;
-            }
-            clear_cache(&desktop)?;
-            let (session, idle) = satchel_session(&desktop, plan.nfts, true, last, idle).await?;
-            run.app[COLD] = Some(session);
-            run.idle_app = idle;
-            if plan.warm {
-                run.app[WARM] = Some(
-                    satchel_session(&desktop, plan.nfts, false, false, None)
-                        .await?
-                        .0,
-                );
+            match program {
+                Program::Minimal => {
+                    let (pss, idle) = memory_of_minimal(&desktop, &minimal, idle).await?;
+                    run.pss_min = Some(pss);
+                    run.idle_min = idle;
+                }
+                Program::Host => {
+                    clear_cache(&desktop)?;
+                    run.embedded =
+                        Some(embed::embedded_session(&desktop, &host, plan.reopen, last).await?);
+                }
+                Program::Satchel => {
+                    clear_cache(&desktop)?;
+                    let (session, idle) =
+                        satchel_session(&desktop, plan.nfts, true, last, idle).await?;
+                    run.app[COLD] = Some(session);
+                    run.idle_app = idle;
+                    if plan.warm {
+                        run.app[WARM] = Some(
+                            satchel_session(&desktop, plan.nfts, false, false, None)
+                                .await?
+                                .0,
+                        );
+                    }
+                }
             }
         }
         if !warm_up {
@@ -480,9 +514,25 @@ fn report_sweep(plan: &Plan, runs: &[Run], sweep: &Sweep) {
     );
 }
 
-/// The two programs in a run's order: `true` is Satchel.
-fn order(satchel_first: bool) -> [bool; 2] {
-    [satchel_first, !satchel_first]
+/// The programs each run starts and measures.
+#[derive(Clone, Copy)]
+enum Program {
+    /// The baseline: a Tauri window with one line of bundled text.
+    Minimal,
+    /// The minimal window with Satchel's widget plugin (`embed`).
+    Host,
+    Satchel,
+}
+
+/// A run's order: the minimal window first and Satchel last, or the other way
+/// round; the host between them, after the minimal window in one run and
+/// before it in the next.
+fn order(satchel_first: bool) -> [Program; 3] {
+    if satchel_first {
+        [Program::Satchel, Program::Host, Program::Minimal]
+    } else {
+        [Program::Minimal, Program::Host, Program::Satchel]
+    }
 }
 
 /// Empties the folder the app's cache is in (thumbnails and WebKit's): the next
@@ -506,7 +556,7 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
     let n = plan.nfts;
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     println!(
-        "\ndesktop benchmark: {}; {cores} cores; median of {} run(s){}, the order of the two alternating",
+        "\ndesktop benchmark: {}; {cores} cores; median of {} run(s){}, the order of the programs alternating",
         if cfg!(debug_assertions) {
             "an unoptimised build: figures only show the benchmark works"
         } else {
@@ -651,6 +701,70 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
         },
         cell(approval.last().copied(), 0, 0),
     );
+    // The widget embedded in an application: the minimal host.
+    row(
+        "start (ms): host with the plugin / minimal page",
+        per(&|r, c| r.start_host[c].map(ms)),
+        per(&|r, c| r.start_min[c].map(ms)),
+        0,
+        "<= 1.05x",
+    );
+    fn embedded(r: &Run) -> Option<&embed::Embedded> {
+        r.embedded.as_ref()
+    }
+    let open_widget = [
+        median_of(
+            runs.iter()
+                .filter_map(embedded)
+                .map(|e| ms(e.cold))
+                .collect(),
+        ),
+        median_of(
+            runs.iter()
+                .filter_map(embedded)
+                .flat_map(|e| e.warm.iter().map(|d| ms(*d)))
+                .collect(),
+        ),
+    ];
+    let verdict = |v: Option<f64>, goal: f64| match v {
+        Some(v) if v < goal => "met".to_owned(),
+        Some(v) => format!("missed by {:.0} ms", v - goal),
+        None => "not measured".to_owned(),
+    };
+    println!(
+        "{:<48} {}{}   goal < {} ms first, < {} ms after: {}, {} (first: median of {} runs; after: of {} opens)",
+        "openWidget to the widget's balances shown (ms)",
+        cell(open_widget[COLD], 8, 0),
+        cell(open_widget[WARM], 8, 0),
+        OPEN_WIDGET_GOAL_MS[COLD],
+        OPEN_WIDGET_GOAL_MS[WARM],
+        verdict(open_widget[COLD], OPEN_WIDGET_GOAL_MS[COLD]),
+        verdict(open_widget[WARM], OPEN_WIDGET_GOAL_MS[WARM]),
+        runs.iter().filter_map(embedded).count(),
+        runs.iter()
+            .filter_map(embedded)
+            .map(|e| e.warm.len())
+            .sum::<usize>(),
+    );
+    row(
+        "PSS (MiB): host + widget / Satchel's wallet page",
+        [
+            median_of(
+                runs.iter()
+                    .filter_map(embedded)
+                    .map(|e| mib(e.pss))
+                    .collect(),
+            ),
+            None,
+        ],
+        per(&|r, c| {
+            (c == COLD)
+                .then(|| session(r, COLD).map(|s| mib(s.wallet)))
+                .flatten()
+        }),
+        1,
+        "<= 1.05x",
+    );
     let scroll = per(&|r, c| {
         session(r, c)
             .and_then(|s| s.scrolled.as_ref())
@@ -679,7 +793,7 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
             .join("/")
     };
     println!(
-        "processes counted in PSS: Satchel {} (wallet page), {} (after scrolling); minimal window {}",
+        "processes counted in PSS: Satchel {} (wallet page), {} (after scrolling); minimal window {}; host with the widget open {}",
         processes(&|r| session(r, COLD).map(|s| s.wallet.processes)),
         processes(&|r| {
             session(r, COLD)
@@ -687,6 +801,7 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
                 .map(|s| s.pss.processes)
         }),
         processes(&|r| r.pss_min.map(|p| p.processes)),
+        processes(&|r| r.embedded.as_ref().map(|e| e.pss.processes)),
     );
     let breakdown = |by: &[(String, u64)]| {
         by.iter()
@@ -719,6 +834,20 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
                 breakdown(&scrolled.by_process)
             );
         }
+    }
+    if let Some(last) = runs.last().and_then(|r| r.embedded.as_ref()) {
+        println!(
+            "PSS by process (MiB), last run: host with the widget open: {}",
+            breakdown(&last.by_process)
+        );
+        println!(
+            "openWidget in the host, first open, last run, ms from the call: {}",
+            last.cold_steps
+                .iter()
+                .map(|(step, ms)| format!("{step} {ms:.0}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     let list = |f: &dyn Fn(&Run) -> Option<Duration>| {
         runs.iter()
@@ -773,9 +902,10 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
         }
     }
     println!(
-        "runs, start to shown, cold (ms): Satchel {:?}, minimal {:?}",
+        "runs, start to shown, cold (ms): Satchel {:?}, minimal {:?}, minimal host {:?}",
         list(&|r| r.start_app[COLD]),
-        list(&|r| r.start_min[COLD])
+        list(&|r| r.start_min[COLD]),
+        list(&|r| r.start_host[COLD])
     );
     println!(
         "runs, NFT tab to first row (ms): cold {:?}, warm {:?}",
@@ -1181,21 +1311,6 @@ async fn stop_group(pid: u32) {
     }
 }
 
-/// Waits until no process runs `program` (the last session's app has quit), so
-/// no PSS reading counts two.
-async fn wait_gone(program: &Path) -> anyhow::Result<()> {
-    for _ in 0..400 {
-        if pss_of_program(program).is_err() {
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    bail!(
-        "{} still runs 10 s after its session ended",
-        program.display()
-    )
-}
-
 /// The minimal window's PSS once settled, and (`idle`) what it does idle.
 async fn memory_of_minimal(
     desktop: &Desktop,
@@ -1477,98 +1592,4 @@ async fn scroll_through(app: &App, program: &Path) -> anyhow::Result<(Duration, 
         }
     }
     bail!("scrolling through the grid took over {SCROLL_PATIENCE:?}")
-}
-
-/// The PSS of the running `program` and its descendants, once two readings a
-/// quarter second apart agree within 1% (the page has settled).
-async fn settled_pss(program: &Path) -> anyhow::Result<Pss> {
-    let mut last: Option<Pss> = None;
-    for _ in 0..40 {
-        let now = pss_of_program(program)?;
-        if let Some(before) = last
-            && before.processes == now.processes
-            && now.bytes.abs_diff(before.bytes) * 100 <= before.bytes
-        {
-            return Ok(now);
-        }
-        last = Some(now);
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-    last.context("no reading")
-}
-
-/// Sums `Pss:` over every process running `program` and all their descendants.
-fn pss_of_program(program: &Path) -> anyhow::Result<Pss> {
-    let readings: Vec<u64> = processes_of(program)?
-        .iter()
-        .filter_map(|pid| pss_kib(*pid))
-        .collect();
-    Ok(Pss {
-        bytes: readings.iter().sum::<u64>() * 1024,
-        processes: readings.len(),
-    })
-}
-
-/// The PSS of each process of `program` (as [`pss_of_program`] counts them), by
-/// its name, largest first.
-fn pss_by_process(program: &Path) -> anyhow::Result<Vec<(String, u64)>> {
-    let mut by: Vec<(String, u64)> = processes_of(program)?
-        .iter()
-        .filter_map(|pid| {
-            let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
-            Some((name.trim().to_owned(), pss_kib(*pid)? * 1024))
-        })
-        .collect();
-    by.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
-    Ok(by)
-}
-
-/// Every process running `program`, and all their descendants.
-fn processes_of(program: &Path) -> anyhow::Result<Vec<u32>> {
-    let program = std::fs::canonicalize(program)?;
-    let mut parents = Vec::new();
-    for entry in std::fs::read_dir("/proc")?.filter_map(Result::ok) {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let ppid = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|stat| {
-                // The command name may hold spaces; fields after it are plain.
-                let after = stat.rsplit_once(')')?.1;
-                after.split_whitespace().nth(1)?.parse::<u32>().ok()
-            });
-        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
-        parents.push((pid, ppid.unwrap_or(0), exe));
-    }
-    let mut selected: Vec<u32> = parents
-        .iter()
-        .filter(|(_, _, exe)| exe.as_deref() == Some(program.as_path()))
-        .map(|(pid, _, _)| *pid)
-        .collect();
-    anyhow::ensure!(!selected.is_empty(), "{} is not running", program.display());
-    let mut i = 0;
-    while i < selected.len() {
-        let parent = selected[i];
-        selected.extend(
-            parents
-                .iter()
-                .filter(|(_, ppid, _)| *ppid == parent)
-                .map(|(pid, _, _)| *pid),
-        );
-        i += 1;
-    }
-    Ok(selected)
-}
-
-fn pss_kib(pid: u32) -> Option<u64> {
-    let rollup = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")).ok()?;
-    rollup
-        .lines()
-        .find_map(|line| line.strip_prefix("Pss:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
 }

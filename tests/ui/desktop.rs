@@ -420,8 +420,17 @@ impl App {
         command: &str,
         args: serde_json::Value,
     ) -> anyhow::Result<Result<serde_json::Value, serde_json::Value>> {
-        let command = format!("plugin:satchel|{command}");
-        let command = command.as_str();
+        self.invoke_command(&format!("plugin:satchel|{command}"), args)
+            .await
+    }
+
+    /// Calls any command from the page by its full name (`plugin:window|close`),
+    /// as [`invoke`](Self::invoke) calls the widget's.
+    pub async fn invoke_command(
+        &self,
+        command: &str,
+        args: serde_json::Value,
+    ) -> anyhow::Result<Result<serde_json::Value, serde_json::Value>> {
         let script = "const [command, args, done] = arguments; \
             window.__TAURI_INTERNALS__.invoke(command, args).then(\
               (value) => done({ ok: value ?? null }), (error) => done({ err: error }));";
