@@ -1,4 +1,5 @@
-//! The service client's tests: redirects, the answer's bound, plain HTTP.
+//! The service client's tests: redirects, the answer's bound, how long an
+//! answer may take, plain HTTP.
 
 use super::*;
 
@@ -115,4 +116,71 @@ fn plain_http_is_only_for_this_machine() {
             "{bad}"
         );
     }
+}
+
+/// A service on this machine that takes each request and answers none until
+/// `answer` is sent, then answers every request taken with `{}`.
+async fn holding_answers() -> (Url, tokio::sync::watch::Sender<bool>) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let service = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let url = format!("http://{}/", service.local_addr().expect("addr"))
+        .parse()
+        .expect("url");
+    let (answer, held) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = service.accept().await {
+            let mut held = held.clone();
+            tokio::spawn(async move {
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                let _ = held.wait_for(|go| *go).await;
+                let _ = socket
+                    .write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                    )
+                    .await;
+            });
+        }
+    });
+    (url, answer)
+}
+
+#[tokio::test]
+async fn the_nft_listing_may_take_longer_than_any_other_answer() {
+    // The service refreshes the NFTs on the chain before it answers: 23 s for
+    // 100,000 of them. Here the client's timeout is short, and the service
+    // answers only once another request has run out of it.
+    let (url, answer) = holding_answers().await;
+    let mut config = ServiceConfig::new(url, "app.example");
+    config.timeout = Duration::from_millis(200);
+    let client = RestClient::new(&config, "key").expect("client");
+    let listing = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let answer = client
+                .send_for_answer(
+                    Caller::Rest,
+                    Method::GET,
+                    "v1/nft/refresh",
+                    None,
+                    None,
+                    NFT_LISTING,
+                )
+                .await?;
+            answer.whole().await
+        })
+    };
+    let other: Result<serde_json::Value, _> = client
+        .send(Caller::Rest, Method::GET, "v1/app", None, None)
+        .await;
+    let error = other.expect_err("any other answer may take the client's timeout");
+    assert!(
+        error.to_string().contains("did not answer in time"),
+        "{error}"
+    );
+    answer.send(true).expect("the service is there");
+    let listing = listing.await.expect("the task").expect("the listing came");
+    assert_eq!(listing, b"{}");
 }
