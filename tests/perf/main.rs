@@ -16,7 +16,10 @@
 //! - the widget embedded in an application (`embed`): the minimal host (the
 //!   minimal window with the plugin's one line) started beside the minimal
 //!   window, `openWidget` to the widget's balances shown, and the host's PSS
-//!   with the widget open beside Satchel's on the same page.
+//!   with the widget open beside Satchel's on the same page;
+//! - a dapp in Chromium through the extension (`extension`): its `eth_call`
+//!   beside the same call sent to the endpoint directly, and its
+//!   `eth_sendTransaction` to the approval page shown, after the approval pages.
 //!
 //! The programs mark "shown" the same way: from the page, once it has painted
 //! (two animation frames), through a command that prints `shown <what>` (and a
@@ -44,6 +47,7 @@ use tokio::io::AsyncBufReadExt as _;
 use tokio::process::Command;
 
 mod embed;
+mod extension;
 mod memory;
 
 use memory::{Pss, processes_of, pss_by_process, pss_of_program, settled_pss, wait_gone};
@@ -74,6 +78,8 @@ const APPROVAL_GOAL_MS: f64 = 150.0;
 /// process, and the later ones.
 const REOPEN: usize = 5;
 const OPEN_WIDGET_GOAL_MS: [f64; 2] = [400.0, 150.0];
+/// Blocks of 25 `eth_call`s each way through the extension, alternating.
+const EXTENSION_BLOCKS: usize = 8;
 /// How long scrolling through every NFT may take.
 const SCROLL_PATIENCE: Duration = Duration::from_secs(20 * 60);
 
@@ -95,6 +101,8 @@ struct Plan {
     approvals: usize,
     /// Times the widget is opened again in the host after its first open.
     reopen: usize,
+    /// Blocks of `eth_call`s each way through the extension (`extension`).
+    extension_blocks: usize,
 }
 
 fn satchel() -> PathBuf {
@@ -124,6 +132,7 @@ fn main() -> anyhow::Result<()> {
             sweep_scroll: false,
             approvals: 3,
             reopen: 2,
+            extension_blocks: 1,
         }
     } else {
         // `SATCHEL_BENCH_RUNS=N` measures N runs instead (to try a change).
@@ -142,6 +151,7 @@ fn main() -> anyhow::Result<()> {
             sweep_scroll: true,
             approvals: APPROVALS,
             reopen: REOPEN,
+            extension_blocks: EXTENSION_BLOCKS,
         }
     };
     tokio::runtime::Builder::new_multi_thread()
@@ -318,7 +328,20 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
     }
     eprintln!("bench: {} approval pages", plan.approvals);
     let approvals = approval_pages(&desktop, provider_port, plan.approvals).await?;
-    report(&plan, &setup, &runs, &approvals);
+    eprintln!("bench: a dapp in Chromium through the extension");
+    // Its failure is told after the report, which the runs' figures are not lost to.
+    let browser = extension::through_the_extension(
+        &desktop,
+        &stack,
+        provider_port,
+        plan.extension_blocks,
+        plan.approvals,
+    )
+    .await;
+    report(&plan, &setup, &runs, &approvals, browser.as_ref().ok());
+    if let Err(e) = browser {
+        return Err(e.context("a dapp through the extension"));
+    }
 
     eprintln!("bench: the grid with {} NFTs", plan.sweep[1]);
     let more_refresh = wallet.grow_to(&stack, plan.sweep[1]).await?;
@@ -391,23 +414,7 @@ async fn approval_pages(
             "eth_sendTransaction",
             json!([{"from": address, "to": "0x000000000000000000000000000000000000dEaD", "value": "0x1"}]),
         ));
-        app.until("the approval page is shown", || async {
-            let at = app
-                .script(
-                    "const mark = performance.getEntriesByName('shown approval')[0];
-                     return mark ? performance.timeOrigin + mark.startTime : null",
-                )
-                .await?;
-            Ok(at.as_f64().is_some())
-        })
-        .await?;
-        let at = app
-            .script(
-                "const mark = performance.getEntriesByName('shown approval')[0];
-                 return performance.timeOrigin + mark.startTime",
-            )
-            .await?;
-        let at = at.as_f64().context("no mark")?;
+        let at = approval_shown_at(&app).await?;
         let sent_ms = sent.duration_since(std::time::UNIX_EPOCH)?.as_secs_f64() * 1000.0;
         shown.push(Duration::from_secs_f64((at - sent_ms).max(0.0) / 1000.0));
         if i == 0 {
@@ -427,6 +434,19 @@ async fn approval_pages(
     app.quit().await?;
     wait_gone(&program).await?;
     Ok(shown)
+}
+
+/// Once the approval page has painted (its `shown approval` mark, cleared
+/// before the request): when, on the wall clock (ms since 1970: the page's
+/// `timeOrigin` plus the mark).
+async fn approval_shown_at(app: &App) -> anyhow::Result<f64> {
+    let read = "const mark = performance.getEntriesByName('shown approval')[0];
+                return mark ? performance.timeOrigin + mark.startTime : null";
+    app.until("the approval page is shown", || async {
+        Ok(app.script(read).await?.as_f64().is_some())
+    })
+    .await?;
+    app.script(read).await?.as_f64().context("no mark")
 }
 
 /// The grid measured at the sweep's other counts.
@@ -550,7 +570,13 @@ fn session(r: &Run, cache: usize) -> Option<&Session> {
     r.app[cache].as_ref()
 }
 
-fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
+fn report(
+    plan: &Plan,
+    setup: &Setup,
+    runs: &[Run],
+    approvals: &[Duration],
+    browser: Option<&extension::ThroughExtension>,
+) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let mib = |p: Pss| p.bytes as f64 / (1024.0 * 1024.0);
     let n = plan.nfts;
@@ -700,6 +726,38 @@ fn report(plan: &Plan, setup: &Setup, runs: &[Run], approvals: &[Duration]) {
             None => "not measured".to_owned(),
         },
         cell(approval.last().copied(), 0, 0),
+    );
+    // A dapp in the browser, through the extension.
+    let median_ms = |values: &[Duration]| median_of(values.iter().map(|d| ms(*d)).collect());
+    let through = |f: fn(&extension::ThroughExtension) -> &Vec<Duration>| {
+        browser.map_or(&[][..], |b| f(b).as_slice())
+    };
+    let (page, direct) = (
+        median_ms(through(|b| &b.page_calls)),
+        median_ms(through(|b| &b.direct_calls)),
+    );
+    println!(
+        "{:<48} {}{} {}{} {}{}  <= 1.2x (median of {} each)",
+        "eth_call (ms): page via extension / endpoint",
+        cell(page, 8, 2),
+        cell(None, 8, 0),
+        cell(direct, 9, 2),
+        cell(None, 8, 0),
+        ratio(page, direct, 7),
+        ratio(None, None, 6),
+        through(|b| &b.page_calls).len(),
+    );
+    let page_approval = median_ms(through(|b| &b.approvals));
+    println!(
+        "{:<48} {}   goal < {APPROVAL_GOAL_MS} ms (median of {}): {}",
+        "page's eth_sendTransaction to approval shown (ms)",
+        cell(page_approval, 8, 0),
+        through(|b| &b.approvals).len(),
+        match page_approval {
+            Some(v) if v < APPROVAL_GOAL_MS => "met".to_owned(),
+            Some(v) => format!("missed by {:.0} ms", v - APPROVAL_GOAL_MS),
+            None => "not measured".to_owned(),
+        },
     );
     // The widget embedded in an application: the minimal host.
     row(
@@ -1035,8 +1093,8 @@ impl BenchWallet {
                 .collect();
             stack.demo.mint_items(self.address, &items).await?;
         }
-        // The service's refresh, in this process: through the SDK, one of
-        // 100,000 NFTs outlasts its 20 s for an answer.
+        // The service's refresh, in this process: its own time, apart from
+        // the listing's way to the SDK.
         let started = Instant::now();
         satchel_service::assets::refresh::refresh_nfts(&stack.service.state, &self.wallet_id)
             .await

@@ -7,6 +7,10 @@
 /// beside the UI tests, where the machine's desktop set-up is written once.
 #[path = "../ui/desktop.rs"]
 pub mod desktop;
+/// The browser extension loaded in Chromium and linked to Satchel (the
+/// extension's tests and the desktop benchmark).
+#[path = "../ui/extension_link.rs"]
+pub mod extension_link;
 /// The benchmarks' load: keep-alive connections asking for targets in turn.
 pub mod load;
 
