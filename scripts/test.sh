@@ -218,17 +218,18 @@ step "the scale benchmark's smoke run, both engines (figures: cargo bench -p sat
 step "the NFT indexer benchmark's smoke run: 5 s of mints, every listing checked against the receipts (figures: cargo bench -p satchel-tests --bench indexer)" bench_smoke indexer
 
 workspace_tests() {
-  # The desktop benchmark's baseline (the bench runs after the tests), built
-  # here where no D-Bus is needed. The minimal window declares the app's tauri
-  # features, so it shares the app's build of tauri: only its own crate is
-  # compiled. (The packaging test's build leaves it out: see scripts/package.sh.)
-  cargo_build_as_tested --bin satchel-minimal-window
-  # Its host: the minimal window with the widget plugin (the benchmark's
-  # embedded widget).
-  cargo_build_as_tested --bin satchel-minimal-host
-  # The example Tauri host, built as a developer builds it, for the embedding
-  # test (tests/ui/embed.rs).
-  cargo_build_as_tested --bin satchel-example-launcher
+  # Three programs, in one build (their crates compile side by side), here
+  # where no D-Bus is needed:
+  # - the desktop benchmark's baseline (the bench runs after the tests): the
+  #   minimal window declares the app's tauri features, so it shares the app's
+  #   build of tauri and only its own crate is compiled (the packaging test's
+  #   build leaves it out: see scripts/package.sh);
+  # - its host, the minimal window with the widget plugin (the benchmark's
+  #   embedded widget);
+  # - the example Tauri host, built as a developer builds it, for the
+  #   embedding test (tests/ui/embed.rs).
+  cargo_build_as_tested --bin satchel-minimal-window --bin satchel-minimal-host \
+    --bin satchel-example-launcher
   # The desktop UI tests (tests/ui) start their own Xvfb and tauri-driver. A
   # test whose real dependency is missing fails, unless SATCHEL_SKIP_<NAME>=1
   # (POSTGRES, KEYCHAIN, UI, BROWSER: headless Chromium for the OAuth logins,
