@@ -172,8 +172,9 @@ struct Run {
     embedded: Option<embed::Embedded>,
     pss_min: Option<Pss>,
     app: [Option<Session>; 2],
-    /// Where the cold start went: the minimal window's, Satchel's.
-    start_timeline: [Option<Timeline>; 2],
+    /// Where the cold start went: the minimal window's, Satchel's, the
+    /// minimal host's.
+    start_timeline: [Option<Timeline>; 3],
     /// Watched idle with its first page open (the last run only).
     idle_app: Option<Idle>,
     idle_min: Option<Idle>,
@@ -288,7 +289,10 @@ async fn bench(plan: Plan) -> anyhow::Result<()> {
                     run.start_timeline[0] = timeline;
                     &mut run.start_min
                 }
-                Program::Host => &mut run.start_host,
+                Program::Host => {
+                    run.start_timeline[2] = timeline;
+                    &mut run.start_host
+                }
             };
             *starts = [Some(cold), warm];
         }
@@ -931,7 +935,7 @@ fn report(
             min.busiest.join(", ")
         );
     }
-    for (program, name) in [(1, "Satchel"), (0, "minimal window")] {
+    for (program, name) in [(1, "Satchel"), (0, "minimal window"), (2, "minimal host")] {
         if let Some(timeline) = runs
             .iter()
             .rev()
