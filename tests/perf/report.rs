@@ -91,6 +91,12 @@ pub(super) fn report(
             ratio(app[WARM], anchor[WARM], 6),
         );
     };
+    // A time against its goal (below it is met).
+    let verdict = |v: Option<f64>, goal: f64| match v {
+        Some(v) if v < goal => "met".to_owned(),
+        Some(v) => format!("missed by {:.0} ms", v - goal),
+        None => "not measured".to_owned(),
+    };
     let per = |f: &dyn Fn(&Run, usize) -> Option<f64>| -> [Option<f64>; 2] {
         [COLD, WARM].map(|c| median_of(runs.iter().filter_map(|r| f(r, c)).collect()))
     };
@@ -132,15 +138,11 @@ pub(super) fn report(
     );
     let first_row = per(&|r, c| session(r, c).map(|s| ms(s.first_row)));
     println!(
-        "{:<48} {}{}   goal < {FIRST_ROW_GOAL_MS} ms: {}",
+        "{:<48} {}{}   goal < {FIRST_ROW_GOAL_MS} ms: {} (cold)",
         "NFT tab to first row of thumbnails shown (ms)",
         cell(first_row[COLD], 8, 0),
         cell(first_row[WARM], 8, 0),
-        match first_row[COLD] {
-            Some(v) if v < FIRST_ROW_GOAL_MS => "met (cold)".to_owned(),
-            Some(v) => format!("missed by {:.0} ms (cold)", v - FIRST_ROW_GOAL_MS),
-            None => "not measured".to_owned(),
-        }
+        verdict(first_row[COLD], FIRST_ROW_GOAL_MS)
     );
     let grid = per(&|r, c| session(r, c).map(|s| ms(s.grid)));
     println!(
@@ -157,11 +159,7 @@ pub(super) fn report(
         "eth_sendTransaction to approval page shown (ms)",
         cell(approval_median, 8, 0),
         approval.len(),
-        match approval_median {
-            Some(v) if v < APPROVAL_GOAL_MS => "met".to_owned(),
-            Some(v) => format!("missed by {:.0} ms", v - APPROVAL_GOAL_MS),
-            None => "not measured".to_owned(),
-        },
+        verdict(approval_median, APPROVAL_GOAL_MS),
         cell(approval.last().copied(), 0, 0),
     );
     // A dapp in the browser, through the extension.
@@ -190,11 +188,7 @@ pub(super) fn report(
         "page's eth_sendTransaction to approval shown (ms)",
         cell(page_approval, 8, 0),
         through(|b| &b.approvals).len(),
-        match page_approval {
-            Some(v) if v < APPROVAL_GOAL_MS => "met".to_owned(),
-            Some(v) => format!("missed by {:.0} ms", v - APPROVAL_GOAL_MS),
-            None => "not measured".to_owned(),
-        },
+        verdict(page_approval, APPROVAL_GOAL_MS),
     );
     // The widget embedded in an application: the minimal host.
     row(
@@ -221,11 +215,6 @@ pub(super) fn report(
                 .collect(),
         ),
     ];
-    let verdict = |v: Option<f64>, goal: f64| match v {
-        Some(v) if v < goal => "met".to_owned(),
-        Some(v) => format!("missed by {:.0} ms", v - goal),
-        None => "not measured".to_owned(),
-    };
     println!(
         "{:<48} {}{}   goal < {} ms first, < {} ms after: {}, {} (first: median of {} runs; after: of {} opens)",
         "openWidget to the widget's balances shown (ms)",
