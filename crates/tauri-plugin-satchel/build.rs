@@ -56,6 +56,7 @@ const COMMANDS: &[&str] = &[
     "closeWidget",
     "changeLanguage",
     "watchLanguage",
+    "watchClosed",
     "request",
     "logout",
     "getAccounts",

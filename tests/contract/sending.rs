@@ -524,6 +524,14 @@ pub async fn bad_sends_get_clear_errors_and_move_nothing(backend: Backend) {
     ada.cancel_send(request.id);
     let e = done.await.expect("settled").expect_err("cancelled");
     assert!(e.is(ServiceErrorCode::UserCancelled));
+    // So does one whose window the person closes, whatever page it shows.
+    let (_, done) = ada
+        .begin_send(&coin(ada_address), None)
+        .await
+        .expect("opened");
+    assert!(ada.close_widget());
+    let e = done.await.expect("settled").expect_err("cancelled");
+    assert!(e.is(ServiceErrorCode::UserCancelled));
     let e = ada
         .begin_send(
             &AccountRef {

@@ -8,8 +8,9 @@
 //! - `openWidget` to the widget's wallet page with its balances painted: the
 //!   first open in the host's process (cold: the window, its webview and its
 //!   page made for the first time), then opens after the person closed the
-//!   window (warm: made again in a process that has made one), each on the
-//!   wall clock the host's page and the widget's share;
+//!   window (warm: the window kept hidden, its page back on the wallet, shown
+//!   and painted again), each on the wall clock the host's page and the
+//!   widget's share;
 //! - the host's PSS (every process, its WebKit ones too) with the widget's
 //!   wallet page open, beside Satchel's own on the same page.
 
@@ -25,6 +26,10 @@ use crate::memory::{Pss, pss_by_process, settled_pss, wait_gone};
 /// window's.
 const HOST_TITLE: &str = "Minimal";
 const WIDGET_TITLE: &str = "Satchel";
+
+/// The host's window and the widget's, by label.
+const HOST_WINDOW: &str = "main";
+const WIDGET_WINDOW: &str = "satchel-widget";
 
 /// The host, built beside the app (scripts/perf.sh, scripts/test.sh).
 pub fn minimal_host(satchel: &Path) -> anyhow::Result<PathBuf> {
@@ -74,7 +79,7 @@ pub async fn embedded_session(
     })
     .await?;
 
-    let (cold, cold_steps) = open_widget(&app).await?;
+    let (cold, cold_steps) = open_widget(&app, Open::First).await?;
     let pss = settled_pss(host).await?;
     let by_process = pss_by_process(host)?;
     if screenshots_too {
@@ -83,15 +88,36 @@ pub async fn embedded_session(
     let mut warm = Vec::with_capacity(reopen);
     for _ in 0..reopen {
         // The person closes the widget's window; the host opens it again.
-        close_widget_window(&app).await?;
-        app.until("the widget's window is gone", || async {
-            Ok(app.window_count().await? == 1)
-        })
+        close_window(&app, WIDGET_WINDOW).await?;
+        app.switch_to_window_titled(WIDGET_TITLE).await?;
+        app.until(
+            "the widget's window is hidden, its page on the wallet",
+            || async {
+                let hidden = app
+                    .script(
+                        "return document.visibilityState === 'hidden'
+                       && !!document.querySelector(\"[data-testid='balance-ETH']\")",
+                    )
+                    .await?;
+                Ok(hidden == serde_json::Value::Bool(true))
+            },
+        )
         .await?;
-        warm.push(open_widget(&app).await?.0);
+        warm.push(open_widget(&app, Open::Again).await?.0);
     }
-    app.quit().await?;
+    // The person closes the widget, then the host's own window: the host quits
+    // as it would without the widget (its hidden window goes with the host's).
+    close_window(&app, WIDGET_WINDOW).await?;
+    app.switch_to_window_titled(HOST_TITLE).await?;
+    // Asked once the script has answered: the page asking goes with its window.
+    app.script(&format!(
+        "setTimeout(() => window.__TAURI_INTERNALS__.invoke('plugin:window|close', {{ label: {HOST_WINDOW:?} }}));
+         return true"
+    ))
+    .await?;
     wait_gone(host).await?;
+    // The session of an app that quit ends with an error, or none.
+    let _ = app.quit().await;
     Ok(Embedded {
         cold,
         warm,
@@ -101,29 +127,46 @@ pub async fn embedded_session(
     })
 }
 
-/// Closes the widget's window as its close button does: Tauri's `close`, which
-/// asks first (`CloseRequested`) as a person's click does, then destroys it.
-/// (WebDriver's own close takes the page out of the window and leaves the
-/// window, which no person can do.)
-async fn close_widget_window(app: &App) -> anyhow::Result<()> {
+/// Closes a window of the host (its own, or the widget's) as its close button
+/// does: Tauri's `close`, which asks first (`CloseRequested`) as a person's
+/// click does. (WebDriver's own close takes the page out of the window and
+/// leaves the window, which no person can do.)
+async fn close_window(app: &App, label: &str) -> anyhow::Result<()> {
     app.switch_to_window_titled(HOST_TITLE).await?;
     let closed = app
-        .invoke_command(
-            "plugin:window|close",
-            serde_json::json!({ "label": "satchel-widget" }),
-        )
+        .invoke_command("plugin:window|close", serde_json::json!({ "label": label }))
         .await?;
     if let Err(refused) = closed {
-        bail!("the widget's window could not be closed: {refused}");
+        bail!("the window {label} could not be closed: {refused}");
     }
     Ok(())
 }
 
+/// Which open of the widget: its first (the window and its page made), or one
+/// after the person closed it (the window kept hidden, shown again).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    First,
+    Again,
+}
+
+impl Open {
+    /// The widget page's mark of that open painted: its wallet's balances the
+    /// first time, the page shown again after.
+    fn mark(self) -> &'static str {
+        match self {
+            Open::First => "shown balances",
+            Open::Again => "shown again",
+        }
+    }
+}
+
 /// From the host's page: `openWidget`, as `SatchelWidget.openWidget` calls it;
-/// then, in the widget's window, its `shown balances` mark: the time between on
-/// the wall clock both pages share (each page's `timeOrigin` plus its clock),
-/// and the widget page's start steps in ms from the call.
-async fn open_widget(app: &App) -> anyhow::Result<(Duration, Vec<(String, f64)>)> {
+/// then, in the widget's window, the open's mark (`Open::mark`) made after the
+/// call: the time between on the wall clock both pages share (each page's
+/// `timeOrigin` plus its clock), and the widget page's start steps in ms from
+/// the call.
+async fn open_widget(app: &App, open: Open) -> anyhow::Result<(Duration, Vec<(String, f64)>)> {
     app.switch_to_window_titled(HOST_TITLE).await?;
     let opened = app
         .script(
@@ -155,14 +198,16 @@ async fn open_widget(app: &App) -> anyhow::Result<(Duration, Vec<(String, f64)>)
             continue;
         }
         let shown = app
-            .script(
-                "const mark = performance.getEntriesByName('shown balances')[0];
+            .script(&format!(
+                "const mark = performance.getEntriesByName({mark:?})
+                   .find((m) => performance.timeOrigin + m.startTime >= {opened});
                  if (!mark) return null;
                  const steps = performance.getEntriesByType('mark')
                    .filter((m) => m.name.startsWith('start '))
                    .map((m) => [m.name.slice('start '.length), performance.timeOrigin + m.startTime]);
-                 return { shown: performance.timeOrigin + mark.startTime, origin: performance.timeOrigin, steps }",
-            )
+                 return {{ shown: performance.timeOrigin + mark.startTime, origin: performance.timeOrigin, steps }}",
+                mark = open.mark(),
+            ))
             .await?;
         if let Some(at) = shown["shown"].as_f64() {
             let since = |ms: f64| ms - opened;

@@ -217,7 +217,7 @@ pub(super) fn report(
     ];
     println!(
         "{:<48} {}{}   goal < {} ms first, < {} ms after: {}, {} (first: median of {} runs; after: of {} opens)",
-        "openWidget to the widget's balances shown (ms)",
+        "openWidget to the wallet page painted (ms)",
         cell(open_widget[COLD], 8, 0),
         cell(open_widget[WARM], 8, 0),
         OPEN_WIDGET_GOAL_MS[COLD],

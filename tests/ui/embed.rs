@@ -185,6 +185,40 @@ async fn a_tauri_app_embeds_the_widget_its_person_signs_up_and_buys_with_their_p
     );
     app.shot("07-launcher-bought").await?;
 
+    // closeWidget hides the window; the next open shows the wallet's first
+    // page again, not the purchase's page the person left it on.
+    in_the_widget(&app).await?;
+    app.find("[data-testid='send-done']").await?;
+    in_the_launcher(&app).await?;
+    assert_eq!(
+        app.invoke("closeWidget", serde_json::json!({})).await?,
+        Ok(serde_json::json!(true))
+    );
+    in_the_widget(&app).await?;
+    app.until("the widget is hidden, back on its wallet page", || async {
+        let back = app
+            .script(
+                "return document.visibilityState === 'hidden'
+                   && !!document.querySelector(\"[data-testid='balance-ETH']\")",
+            )
+            .await?;
+        Ok(back == serde_json::Value::Bool(true))
+    })
+    .await?;
+    in_the_launcher(&app).await?;
+    assert_eq!(
+        app.invoke("openWidget", serde_json::json!({})).await?,
+        Ok(serde_json::json!(true))
+    );
+    in_the_widget(&app).await?;
+    app.until("the widget shows its wallet page again", || async {
+        Ok(app.script("return document.visibilityState").await? == "visible")
+    })
+    .await?;
+    app.text_when("[data-testid='balance-ETH']", |t| !t.is_empty())
+        .await?;
+    in_the_launcher(&app).await?;
+
     // changeLanguage from the launcher: the widget's pages speak Japanese.
     assert_eq!(
         app.invoke("changeLanguage", serde_json::json!({"language": "ja"}))

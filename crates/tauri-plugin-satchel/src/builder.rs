@@ -163,17 +163,10 @@ impl<R: Runtime> Builder<R> {
                     let app = app.clone();
                     tauri::async_runtime::spawn(async move { app.satchel().show(&app) });
                 }
-                if let tauri::RunEvent::WindowEvent { label, event, .. } = event
-                    && let Some(hosted) = app.satchel().hosted(label)
-                {
-                    match event {
-                        tauri::WindowEvent::CloseRequested { .. } => app.satchel().closed(&hosted),
-                        // Made again when next needed; till then a window of
-                        // this label is not the widget's.
-                        tauri::WindowEvent::Destroyed => hosted
-                            .made
-                            .store(false, std::sync::atomic::Ordering::SeqCst),
-                        _ => {}
+                if let tauri::RunEvent::WindowEvent { label, event, .. } = event {
+                    match app.satchel().hosted(label) {
+                        Some(hosted) => window::on_widget_event(app, &hosted, event),
+                        None => window::on_host_event(app, label, event),
                     }
                 }
             })

@@ -1,8 +1,9 @@
 //! The widget's windows: Satchel's pages, served by the plugin's own scheme,
 //! in a window of their own over the host's. Made when first needed (so the
 //! plugin costs a host nothing until the widget is used), hidden by
-//! `closeWidget` (closed by the person, it is made again when next needed),
-//! and granted the pages' commands (`satchel:widget-pages`) by a capability
+//! `closeWidget` and by the person's close alike (the host's own: kept for the
+//! next open, which then shows it at once; its page goes back to where a new
+//! one starts), and granted the pages' commands (`satchel:widget-pages`) by a capability
 //! the plugin adds at setup for this window alone; the plugin's handler also
 //! answers those commands only to this window it made (`is_widget_page`).
 
@@ -111,6 +112,53 @@ pub fn show<R: Runtime>(app: &AppHandle<R>, hosted: &WindowOf<'_>) {
 pub fn hide<R: Runtime>(app: &AppHandle<R>, hosted: &WindowOf<'_>) {
     if let Some(window) = app.get_webview_window(hosted.label) {
         let _ = window.hide();
+    }
+}
+
+/// A widget window's event. The person's close of the host's own widget
+/// hides it, as `closeWidget` does: the next `openWidget` shows the page
+/// already made instead of making a window and its webview again (185 ms, then
+/// the page's own start). A program's window is closed: programs come and go,
+/// and a hidden window kept for each would grow without bound.
+pub fn on_widget_event<R: Runtime>(
+    app: &AppHandle<R>,
+    hosted: &crate::Hosted,
+    event: &tauri::WindowEvent,
+) {
+    let satchel = app.satchel();
+    match event {
+        tauri::WindowEvent::CloseRequested { api, .. } => {
+            if hosted.label == WIDGET_WINDOW {
+                api.prevent_close();
+                hosted.hide(app);
+            }
+            satchel.closed(hosted);
+        }
+        // Made again when next needed; till then a window of this label is
+        // not the widget's.
+        tauri::WindowEvent::Destroyed => hosted.made.store(false, Ordering::SeqCst),
+        _ => {}
+    }
+}
+
+/// A host window's event. Once the host's last window of its own is gone, the
+/// hidden widget window goes too: a host that quits when its windows close
+/// must not be kept running by a window nobody sees.
+pub fn on_host_event<R: Runtime>(app: &AppHandle<R>, label: &str, event: &tauri::WindowEvent) {
+    if !matches!(event, tauri::WindowEvent::Destroyed) {
+        return;
+    }
+    let windows = app.webview_windows();
+    let hosts_left = windows
+        .keys()
+        .any(|other| other != label && !is_widget_label(other));
+    if hosts_left {
+        return;
+    }
+    for (other, window) in windows {
+        if is_widget_label(&other) && !window.is_visible().unwrap_or(true) {
+            let _ = window.destroy();
+        }
     }
 }
 

@@ -290,6 +290,10 @@ export const api = {
    * each `changeLanguage`), through a channel. */
   watchLanguage: (onRequest: (request: LanguageRequest) => void) =>
     widget<void>('watchLanguage', { onEvent: new Channel<LanguageRequest>(onRequest) }),
+  /** Calls `onClosed` each time the widget's window is closed (by the person
+   * or the application's `closeWidget`): the window is kept hidden, and the
+   * page goes back to where a new window would start. */
+  watchClosed: (onClosed: () => void) => widget<void>('watchClosed', { onEvent: new Channel<number>(() => onClosed()) }),
   /** Calls `onRequest` with each application `send` waiting for the page (the
    * latest one at once, if any), through a channel. */
   watchSendRequests: (onRequest: (request: SendRequest) => void) =>

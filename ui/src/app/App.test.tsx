@@ -646,6 +646,35 @@ describe('App: every way in', () => {
   });
 });
 
+describe('The window closed and opened again', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+
+  it('goes back to the wallet, read again, when the window closes, and reads it again when it shows', async () => {
+    const closes = watched<number>();
+    const ipc = mockCommands({ ...ready, ...startsAs('login', serviceUser(), [balance()]), ...home, getStatus: () => 'login', watchClosed: closes.handler });
+    const page = renderPage(<App />);
+    await tick();
+    await page.user.click(screen.getByRole('button', { name: 'NFTs' }));
+    await tick();
+    expect(screen.getByRole('heading', { name: 'NFTs' })).toBeInTheDocument();
+    const read = ipc.count('getBalance');
+
+    // The person closes the window: it is kept, hidden, on the wallet's first page.
+    await closes.send(1);
+    await tick();
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+    expect(ipc.count('getBalance')).toBe(read + 1);
+
+    // Shown again: what is stored, read again at once.
+    await act(async () => document.dispatchEvent(new Event('visibilitychange')));
+    await tick();
+    expect(ipc.count('getBalance')).toBe(read + 2);
+    expect(screen.getByRole('heading', { name: 'Wallet' })).toBeInTheDocument();
+  });
+});
+
 describe("The application's language", () => {
   beforeEach(() => {
     vi.useFakeTimers();

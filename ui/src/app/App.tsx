@@ -1,6 +1,6 @@
 // The widget: which page shows follows the SDK's life cycle and the person's
 // choices. Pages talk to the app only through `api`.
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { Fragment, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
 import {
   afterPaint,
   api,
@@ -23,6 +23,7 @@ import { Header } from '../components/Header';
 import { Logo } from '../components/Logo';
 import { useTheme } from '../hooks/useTheme';
 import { useApplicationLanguage } from '../hooks/useApplicationLanguage';
+import { useShownAgain } from '../hooks/useShownAgain';
 import { routeFor, type Route, type Tab } from './routes';
 import { TabBar } from './TabBar';
 import { lazyPage } from './lazyPage';
@@ -203,6 +204,34 @@ function Widget() {
 
   useApplicationLanguage(started);
 
+  // The window closed (the person's close or the application's closeWidget):
+  // it is kept, hidden, and its next open shows what a new window would: the
+  // page the life cycle opens on, made anew (the wallet from its top, read
+  // again). What waited on the page (a send, a dapp's request) the close has
+  // cancelled. Watched once, past the start.
+  const [visit, setVisit] = useState(0);
+  const watchingCloses = useRef(false);
+  const afterClose = useEffectEvent(() => {
+    if (!started) return;
+    void api.getStatus().then(
+      (status) => {
+        setRoute(routeFor(status));
+        setVisit((n) => n + 1);
+      },
+      () => undefined,
+    );
+  });
+  useEffect(() => {
+    if (!started || watchingCloses.current) return;
+    watchingCloses.current = true;
+    api.watchClosed(() => afterClose()).catch(() => {
+      watchingCloses.current = false;
+    });
+  }, [started]);
+  // Opened again: the page is painted at once (the desktop benchmark times an
+  // open to this mark).
+  useShownAgain(() => afterPaint(() => performance.mark('shown again')));
+
   const watchingRegisters = useRef(false);
   const openRegisterEmail = useEffectEvent((request: RegisterEmailRequest) => {
     if (route.page === 'send' && route.requestId !== undefined) void api.cancelSend(route.requestId).catch(() => undefined);
@@ -229,126 +258,130 @@ function Widget() {
     return <ConnectRequest prompt={prompt} loggedIn={loggedIn} onLogIn={() => setLoggingInFor(prompt.id)} />;
   }
 
-  switch (route.page) {
-    case 'starting':
-      return (
-        <main className="page center">
-          <div className="brand">
-            <Logo />
-            <p>{t('starting.title')}</p>
-          </div>
-        </main>
-      );
-    case 'offline':
-      return (
-        <main className="page center">
-          <div className="brand">
-            <Logo />
-            <p role="alert">{t('starting.offline')}</p>
-            {route.detail && (
-              <p id="offline-detail" className="muted">
-                <code>{route.detail}</code>
-              </p>
+  return <Fragment key={visit}>{currentPage()}</Fragment>;
+
+  function currentPage(): ReactNode {
+    switch (route.page) {
+      case 'starting':
+        return (
+          <main className="page center">
+            <div className="brand">
+              <Logo />
+              <p>{t('starting.title')}</p>
+            </div>
+          </main>
+        );
+      case 'offline':
+        return (
+          <main className="page center">
+            <div className="brand">
+              <Logo />
+              <p role="alert">{t('starting.offline')}</p>
+              {route.detail && (
+                <p id="offline-detail" className="muted">
+                  <code>{route.detail}</code>
+                </p>
+              )}
+              <button className="secondary" onClick={retry}>
+                {t('common.retry')}
+              </button>
+            </div>
+          </main>
+        );
+      case 'login':
+        return (
+          <Login
+            initialEmail={route.email}
+            notice={route.notice}
+            knownOptions={loginOptions}
+            onOptions={setLoginOptions}
+            onLoggedIn={signedIn}
+            onOAuth={(provider) => setRoute({ page: 'oauth', provider })}
+            onCreateAccount={() => setRoute({ page: 'signup' })}
+            onVerifyEmail={(email) => setRoute({ page: 'check', email })}
+            onForgotPassword={(email) => setRoute({ page: 'forgot', email })}
+          />
+        );
+      case 'oauth':
+        return (
+          <OAuthWait
+            key={route.provider}
+            provider={route.provider}
+            onLoggedIn={signedIn}
+            onRegisterEmail={(provider) => setRoute({ page: 'registerEmail', provider })}
+            onBack={(notice) => setRoute({ page: 'login', email: '', notice })}
+          />
+        );
+      case 'registerEmail':
+        return (
+          <RegisterEmail
+            key={route.provider}
+            provider={route.provider}
+            onLoggedIn={signedIn}
+            onBack={() => setRoute({ page: 'login', email: '' })}
+          />
+        );
+      case 'forgot':
+        return <ForgotPassword initialEmail={route.email} onBack={(email) => setRoute({ page: 'login', email })} />;
+      case 'signup':
+        return (
+          <SignUp
+            onVerificationSent={(email) => setRoute({ page: 'check', email })}
+            onSignedIn={signedIn}
+            onBack={() => setRoute({ page: 'login', email: '' })}
+          />
+        );
+      case 'check':
+        return (
+          <CheckEmail
+            email={route.email}
+            onVerified={() => setRoute({ page: 'login', email: route.email })}
+            onBack={() => setRoute({ page: 'login', email: '' })}
+          />
+        );
+      case 'register':
+        return (
+          <Register
+            user={user}
+            onRegistered={signedIn}
+            onLogout={async () => {
+              await api.logout().catch(() => undefined);
+              setUser(null);
+              setRoute({ page: 'login', email: '' });
+            }}
+          />
+        );
+      case 'send':
+        return (
+          <Send
+            key={route.requestId ?? 'wallet'}
+            target={route}
+            onBack={() => setRoute({ page: 'home', tab: 'wallet' })}
+            onViewActivity={() => setRoute({ page: 'home', tab: 'wallet', activity: true })}
+          />
+        );
+      case 'home': {
+        const titles: Record<Tab, string> = { wallet: t('wallet.title'), nfts: t('nfts.title'), settings: t('settings.title') };
+        return (
+          <>
+            <Header title={titles[route.tab]} right={<span className="who">{user?.userInfo?.email}</span>} />
+            {route.tab === 'wallet' && (
+              <Wallet showActivity={route.activity} onSend={(target) => setRoute({ page: 'send', ...target })} />
             )}
-            <button className="secondary" onClick={retry}>
-              {t('common.retry')}
-            </button>
-          </div>
-        </main>
-      );
-    case 'login':
-      return (
-        <Login
-          initialEmail={route.email}
-          notice={route.notice}
-          knownOptions={loginOptions}
-          onOptions={setLoginOptions}
-          onLoggedIn={signedIn}
-          onOAuth={(provider) => setRoute({ page: 'oauth', provider })}
-          onCreateAccount={() => setRoute({ page: 'signup' })}
-          onVerifyEmail={(email) => setRoute({ page: 'check', email })}
-          onForgotPassword={(email) => setRoute({ page: 'forgot', email })}
-        />
-      );
-    case 'oauth':
-      return (
-        <OAuthWait
-          key={route.provider}
-          provider={route.provider}
-          onLoggedIn={signedIn}
-          onRegisterEmail={(provider) => setRoute({ page: 'registerEmail', provider })}
-          onBack={(notice) => setRoute({ page: 'login', email: '', notice })}
-        />
-      );
-    case 'registerEmail':
-      return (
-        <RegisterEmail
-          key={route.provider}
-          provider={route.provider}
-          onLoggedIn={signedIn}
-          onBack={() => setRoute({ page: 'login', email: '' })}
-        />
-      );
-    case 'forgot':
-      return <ForgotPassword initialEmail={route.email} onBack={(email) => setRoute({ page: 'login', email })} />;
-    case 'signup':
-      return (
-        <SignUp
-          onVerificationSent={(email) => setRoute({ page: 'check', email })}
-          onSignedIn={signedIn}
-          onBack={() => setRoute({ page: 'login', email: '' })}
-        />
-      );
-    case 'check':
-      return (
-        <CheckEmail
-          email={route.email}
-          onVerified={() => setRoute({ page: 'login', email: route.email })}
-          onBack={() => setRoute({ page: 'login', email: '' })}
-        />
-      );
-    case 'register':
-      return (
-        <Register
-          user={user}
-          onRegistered={signedIn}
-          onLogout={async () => {
-            await api.logout().catch(() => undefined);
-            setUser(null);
-            setRoute({ page: 'login', email: '' });
-          }}
-        />
-      );
-    case 'send':
-      return (
-        <Send
-          key={route.requestId ?? 'wallet'}
-          target={route}
-          onBack={() => setRoute({ page: 'home', tab: 'wallet' })}
-          onViewActivity={() => setRoute({ page: 'home', tab: 'wallet', activity: true })}
-        />
-      );
-    case 'home': {
-      const titles: Record<Tab, string> = { wallet: t('wallet.title'), nfts: t('nfts.title'), settings: t('settings.title') };
-      return (
-        <>
-          <Header title={titles[route.tab]} right={<span className="who">{user?.userInfo?.email}</span>} />
-          {route.tab === 'wallet' && (
-            <Wallet showActivity={route.activity} onSend={(target) => setRoute({ page: 'send', ...target })} />
-          )}
-          {route.tab === 'nfts' && <Nfts />}
-          {route.tab === 'settings' && (
-            <Settings
-              user={user}
-              onLoggedOut={() => {
-                setUser(null);
-                setRoute({ page: 'login', email: '' });
-              }}
-            />
-          )}
-          <TabBar current={route.tab} onSelect={(tab) => setRoute({ page: 'home', tab })} />
-        </>
-      );
+            {route.tab === 'nfts' && <Nfts />}
+            {route.tab === 'settings' && (
+              <Settings
+                user={user}
+                onLoggedOut={() => {
+                  setUser(null);
+                  setRoute({ page: 'login', email: '' });
+                }}
+              />
+            )}
+            <TabBar current={route.tab} onSelect={(tab) => setRoute({ page: 'home', tab })} />
+          </>
+        );
+      }
     }
   }
 }

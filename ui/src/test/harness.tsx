@@ -64,6 +64,8 @@ const defaults: Partial<Record<Command, Handler>> = {
   watchConnectRequests: () => null,
   watchSiteSwitches: () => null,
   watchEndpoint: () => null,
+  // The widget's window closing: never, unless a test says otherwise.
+  watchClosed: () => null,
   getConnectedSites: () => [],
   getLinkedExtensions: () => [],
   // The collections the person hid or chose to show: none unless a test says otherwise.

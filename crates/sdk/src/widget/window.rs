@@ -54,10 +54,18 @@ impl Widget {
     }
 
     /// Closing the widget never logs the user out; a `loginWithUI` waiting for
-    /// a login ends with `UserCancelled`.
+    /// a login, or an application's `send` waiting for the person, ends with
+    /// `UserCancelled`.
     pub fn close_widget(&self) -> bool {
+        self.cancel_waiting_send();
         self.closed.send_modify(|n| *n += 1);
         true
+    }
+
+    /// The times the widget was closed, now and at each close: its pages go
+    /// back to where a new window would start.
+    pub fn watch_closed(&self) -> watch::Receiver<u64> {
+        self.closed.subscribe()
     }
 
     /// loginWithUI: the logged-in user at once; with no one logged in, waits

@@ -112,6 +112,19 @@ pub fn watchLanguage(widget: Page, on_event: Channel<LanguageRequest>) {
     });
 }
 
+/// Tells the widget's page each time its window is closed (by the person or
+/// `closeWidget`): the window is kept, hidden, and its next open shows what a
+/// new window would.
+#[tauri::command]
+pub fn watchClosed(widget: Page, on_event: Channel<u64>) {
+    forward_watch(
+        widget.watch_closed(),
+        on_event,
+        Start::NextChange,
+        |times| Some(*times),
+    );
+}
+
 #[tauri::command]
 pub async fn finalize(widget: Page) -> Result<()> {
     widget.finalize().await;

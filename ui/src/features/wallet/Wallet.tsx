@@ -1,5 +1,6 @@
 import { useDeferredValue, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAction } from '../../hooks/useAction';
+import { useShownAgain } from '../../hooks/useShownAgain';
 import { api, collectionKey, earlyBalances, markShownAfterPaint, markStartStep, markStartStepOnce, type AccountBalanceInfo, type AccountRef, type ActivityEntry, type TokenBalanceInfo } from '../../api';
 import { useRefreshCooldown } from '../../hooks/useCountdown';
 import { useI18n } from '../../i18n';
@@ -170,16 +171,19 @@ export function Wallet({ onSend, showActivity = false }: { onSend?: (target: Sen
 
   // On entry, show what is stored at once, then read the chain when the cooldown
   // allows. Once per visit, also when React runs effects twice (StrictMode).
-  const enter = useEffectEvent(async () => {
+  const visit = async () => {
     await load();
     if ((await cooldown.sync()) === 0) await refresh();
-  });
+  };
+  const enter = useEffectEvent(visit);
   const entered = useRef(false);
   useEffect(() => {
     if (entered.current) return;
     entered.current = true;
     void enter();
   }, []);
+  // The window opened again (it is kept, hidden, when closed): the same again.
+  useShownAgain(() => void visit());
 
   // Another account chosen: its balances as stored now (a send between the
   // wallet's accounts changed them since the page opened) and its values. The

@@ -69,4 +69,13 @@ impl Widget {
     pub fn cancel_send(&self, request_id: u64) {
         self.state.lock().sends.settle(request_id, Err(cancelled()));
     }
+
+    /// The widget's window closed: the application's `send` waiting, whatever
+    /// page shows, gets `UserCancelled`.
+    pub(crate) fn cancel_waiting_send(&self) {
+        let waiting = self.state.lock().sends.waiting.take();
+        if let Some((_, sender)) = waiting {
+            let _ = sender.send(Err(cancelled()));
+        }
+    }
 }
