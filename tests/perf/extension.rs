@@ -7,6 +7,10 @@
 //! - `eth_call` (the demo token's `decimals()`) from the page through the
 //!   extension, each on the page's clock, beside the same call sent to the
 //!   endpoint by this process, in alternating blocks;
+//! - where that time goes, in the same blocks: a message from the page to the
+//!   extension's content script and back (one the content script answers
+//!   itself), and `eth_chainId` (which the endpoint answers without the node)
+//!   through the extension and directly;
 //! - the page's `eth_sendTransaction` to Satchel's approval page painted: from
 //!   the request leaving the page to the approval page's `shown approval`
 //!   mark, on the wall clock both share; each rejected before the next.
@@ -35,6 +39,11 @@ pub struct ThroughExtension {
     pub direct_calls: Vec<Duration>,
     /// The page's `eth_sendTransaction` to the approval page shown, each.
     pub approvals: Vec<Duration>,
+    /// The hops: the page to the content script and back; `eth_chainId` from
+    /// the page through the extension, and sent to the endpoint directly.
+    pub bridge_trips: Vec<Duration>,
+    pub page_chain_ids: Vec<Duration>,
+    pub direct_chain_ids: Vec<Duration>,
 }
 
 /// One session: Satchel on its wallet page with its endpoint on `port`,
@@ -71,15 +80,16 @@ pub async fn through_the_extension(
         .to_owned();
 
     let call = json!({"to": format!("{:#x}", stack.demo.token18), "data": DECIMALS});
+    let call_params = json!([call, "latest"]);
     let http = reqwest::Client::new();
     let endpoint = format!("http://127.0.0.1:{port}/");
-    let direct = |call: serde_json::Value| {
+    let direct = |method: &'static str, params: serde_json::Value| {
         let (http, endpoint) = (http.clone(), endpoint.clone());
         async move {
             let started = Instant::now();
             let answer: serde_json::Value = http
                 .post(&endpoint)
-                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [call, "latest"]}))
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
                 .send()
                 .await?
                 .error_for_status()?
@@ -93,17 +103,26 @@ pub async fn through_the_extension(
             anyhow::Ok((took, result))
         }
     };
-    let (_, expected) = direct(call.clone()).await?;
-    let mut page_calls = Vec::new();
-    let mut direct_calls = Vec::new();
+    let (_, expected) = direct("eth_call", call_params.clone()).await?;
+    let (_, chain_id) = direct("eth_chainId", json!([])).await?;
+    let (mut page_calls, mut direct_calls) = (Vec::new(), Vec::new());
+    let (mut page_chain_ids, mut direct_chain_ids) = (Vec::new(), Vec::new());
+    let mut bridge_trips = Vec::new();
     for _ in 0..blocks {
-        let _ = direct(call.clone()).await?;
-        for _ in 0..CALLS_PER_BLOCK {
-            let (took, result) = direct(call.clone()).await?;
-            anyhow::ensure!(result == expected, "the endpoint answered {result}");
-            direct_calls.push(took);
+        for (method, params, answer, times) in [
+            ("eth_call", &call_params, &expected, &mut direct_calls),
+            ("eth_chainId", &json!([]), &chain_id, &mut direct_chain_ids),
+        ] {
+            let _ = direct(method, params.clone()).await?;
+            for _ in 0..CALLS_PER_BLOCK {
+                let (took, result) = direct(method, params.clone()).await?;
+                anyhow::ensure!(&result == answer, "the endpoint answered {result}");
+                times.push(took);
+            }
         }
-        page_calls.extend(page_block(&browser, &call, &expected).await?);
+        page_calls.extend(page_block(&browser, "eth_call", &call_params, &expected).await?);
+        page_chain_ids.extend(page_block(&browser, "eth_chainId", &json!([]), &chain_id).await?);
+        bridge_trips.extend(bridge_block(&browser).await?);
     }
 
     let mut shown = Vec::with_capacity(approvals);
@@ -151,28 +170,72 @@ pub async fn through_the_extension(
         page_calls,
         direct_calls,
         approvals: shown,
+        bridge_trips,
+        page_chain_ids,
+        direct_chain_ids,
     })
 }
 
-/// One block of `eth_call`s from the page through the extension, one after
-/// the other (the first left out), each on the page's clock; every answer
-/// must be `expected`.
+/// One block of requests `method` from the page through the extension, one
+/// after the other (the first left out), each on the page's clock; every
+/// answer must be `expected`.
 async fn page_block(
     browser: &satchel_devstack::Browser,
-    call: &serde_json::Value,
+    method: &str,
+    params: &serde_json::Value,
     expected: &str,
+) -> anyhow::Result<Vec<Duration>> {
+    timed_block(
+        browser,
+        &format!(
+            "const params = {params};
+             const ask = async () => {{
+               const result = await window.ethereum.request({{ method: {method:?}, params }});
+               if (result !== {expected:?}) throw new Error('answered ' + result);
+             }};"
+        ),
+    )
+    .await
+}
+
+/// One block of messages from the page to the extension's content script,
+/// which answers them itself (a request it refuses: its id is not a number):
+/// the first hop and back, on the page's clock.
+async fn bridge_block(browser: &satchel_devstack::Browser) -> anyhow::Result<Vec<Duration>> {
+    timed_block(
+        browser,
+        "let next = 0;
+         const ask = () => new Promise((answered) => {
+           const id = 'bench-' + next++;
+           const heard = (event) => {
+             if (event.source !== window || event.data?.target !== 'satchel-connector:bridge' || event.data.id !== id) return;
+             window.removeEventListener('message', heard);
+             answered();
+           };
+           window.addEventListener('message', heard);
+           window.postMessage({ target: 'satchel-connector:page', id, method: 'eth_chainId' }, location.origin);
+         });",
+    )
+    .await
+}
+
+/// Runs `ask` (defined by `define`: an async function) `CALLS_PER_BLOCK + 1`
+/// times in the page, one after the other, and gives each one's time on the
+/// page's clock (the first left out).
+async fn timed_block(
+    browser: &satchel_devstack::Browser,
+    define: &str,
 ) -> anyhow::Result<Vec<Duration>> {
     browser
         .run(&format!(
-            "const call = {call};
+            "{define}
              const state = {{ done: false, error: null, times: [] }};
              window.__benchCalls = state;
              (async () => {{
                for (let i = 0; i <= {CALLS_PER_BLOCK}; i++) {{
                  const started = performance.now();
-                 const result = await window.ethereum.request({{ method: 'eth_call', params: [call, 'latest'] }});
+                 await ask();
                  const took = performance.now() - started;
-                 if (result !== {expected:?}) throw new Error('answered ' + result);
                  if (i > 0) state.times.push(took);
                }}
                state.done = true;
@@ -184,7 +247,7 @@ async fn page_block(
     while Instant::now() < deadline {
         let state = browser.run("return window.__benchCalls").await?;
         if let Some(error) = state["error"].as_str() {
-            bail!("an eth_call from the page failed: {error}");
+            bail!("a request from the page failed: {error}");
         }
         if state["done"] == json!(true) {
             return Ok(state["times"]
@@ -197,5 +260,5 @@ async fn page_block(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    bail!("the page's eth_calls took over {:?}", desktop::PATIENCE)
+    bail!("the page's requests took over {:?}", desktop::PATIENCE)
 }

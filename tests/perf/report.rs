@@ -182,6 +182,22 @@ pub(super) fn report(
         ratio(None, None, 6),
         through(|b| &b.page_calls).len(),
     );
+    // Where the extension's time goes: each hop's median, in the same blocks.
+    let (bridge, page_chain_id, direct_chain_id) = (
+        median_ms(through(|b| &b.bridge_trips)),
+        median_ms(through(|b| &b.page_chain_ids)),
+        median_ms(through(|b| &b.direct_chain_ids)),
+    );
+    let part = |ms: Option<f64>| ms.map_or_else(|| "–".to_owned(), |ms| format!("{ms:.2}"));
+    let less = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a - b);
+    println!(
+        "  of which (ms): page to content script and back {}; eth_chainId (the endpoint answers it) via extension {}, directly {}; so the worker and its socket {}, the node's part of eth_call {}",
+        part(bridge),
+        part(page_chain_id),
+        part(direct_chain_id),
+        part(less(less(page_chain_id, bridge), direct_chain_id)),
+        part(less(direct, direct_chain_id)),
+    );
     let page_approval = median_ms(through(|b| &b.approvals));
     println!(
         "{:<48} {}   goal < {APPROVAL_GOAL_MS} ms (median of {}): {}",

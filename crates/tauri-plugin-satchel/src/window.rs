@@ -145,7 +145,8 @@ pub fn on_widget_event<R: Runtime>(
 /// hidden widget window goes too: a host that quits when its windows close
 /// must not be kept running by a window nobody sees.
 pub fn on_host_event<R: Runtime>(app: &AppHandle<R>, label: &str, event: &tauri::WindowEvent) {
-    if !matches!(event, tauri::WindowEvent::Destroyed) {
+    // A program's widget window (its widget already let go) is not the host's.
+    if !matches!(event, tauri::WindowEvent::Destroyed) || is_widget_label(label) {
         return;
     }
     let windows = app.webview_windows();
