@@ -90,19 +90,8 @@ pub async fn embedded_session(
         // The person closes the widget's window; the host opens it again.
         close_window(&app, WIDGET_WINDOW).await?;
         app.switch_to_window_titled(WIDGET_TITLE).await?;
-        app.until(
-            "the widget's window is hidden, its page on the wallet",
-            || async {
-                let hidden = app
-                    .script(
-                        "return document.visibilityState === 'hidden'
-                       && !!document.querySelector(\"[data-testid='balance-ETH']\")",
-                    )
-                    .await?;
-                Ok(hidden == serde_json::Value::Bool(true))
-            },
-        )
-        .await?;
+        app.until_hidden_showing("[data-testid='balance-ETH']")
+            .await?;
         warm.push(open_widget(&app, Open::Again).await?.0);
     }
     // The person closes the widget, then the host's own window: the host quits

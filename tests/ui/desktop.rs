@@ -396,6 +396,18 @@ impl App {
         bail!("{css} never showed what was expected; last it said {last:?}")
     }
 
+    /// Waits until this window's page is hidden (its window closed and kept)
+    /// and shows `selector`: a widget back on its wallet after a close.
+    pub async fn until_hidden_showing(&self, selector: &str) -> anyhow::Result<()> {
+        let source = format!(
+            "return document.visibilityState === 'hidden' && !!document.querySelector({selector:?})"
+        );
+        self.until(&format!("the page hidden, showing {selector}"), || async {
+            Ok(self.script(&source).await? == serde_json::Value::Bool(true))
+        })
+        .await
+    }
+
     /// Waits until `condition` holds.
     pub async fn until<F, Fut>(&self, what: &str, condition: F) -> anyhow::Result<()>
     where

@@ -195,16 +195,8 @@ async fn a_tauri_app_embeds_the_widget_its_person_signs_up_and_buys_with_their_p
         Ok(serde_json::json!(true))
     );
     in_the_widget(&app).await?;
-    app.until("the widget is hidden, back on its wallet page", || async {
-        let back = app
-            .script(
-                "return document.visibilityState === 'hidden'
-                   && !!document.querySelector(\"[data-testid='balance-ETH']\")",
-            )
-            .await?;
-        Ok(back == serde_json::Value::Bool(true))
-    })
-    .await?;
+    app.until_hidden_showing("[data-testid='balance-ETH']")
+        .await?;
     in_the_launcher(&app).await?;
     assert_eq!(
         app.invoke("openWidget", serde_json::json!({})).await?,
